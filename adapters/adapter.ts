@@ -1,0 +1,52 @@
+/**
+ * An adapter sends one neutral request to one backend. It never sees a caller's
+ * wire format and never routes: the plan step picks the backend and has already
+ * checked the request against `capabilities`.
+ */
+import type { NeutralRequest } from '../src/model/request.js';
+import type { NeutralResult } from '../src/model/result.js';
+import type { StreamEvent } from '../src/model/stream-event.js';
+
+/**
+ * Optional neutral features a backend may lack. Each is checked by the plan step;
+ * a request that uses an unsupported one is rejected (or, with `dropUnsupported`,
+ * stripped with a warning).
+ */
+export type Feature =
+  | 'topK' | 'minP' | 'typicalP' | 'repetitionPenalty' | 'mirostat' | 'logitBias' | 'seed'
+  | 'ignoreEos' | 'contextOverflowError' | 'echo' | 'tokenIdPrompt' | 'promptBatch'
+  | 'logprobs' | 'tools' | 'jsonObject' | 'jsonSchema' | 'grammar'
+  | 'reasoningEffort' | 'reasoningBudget' | 'reasoningHistory'
+  | 'prediction' | 'images' | 'returnTokenIds' | 'streamTokenIds' | 'rawOutput' | 'samplingMask'
+  | 'promptCacheIsolationKey' | 'metadata' | 'store' | 'serviceTier' | 'audio';
+
+export interface BackendCapabilities {
+  /** Endpoints the backend serves itself; the other dialect is translated. */
+  speaks: ReadonlyArray<'chat' | 'completions'>;
+  features: ReadonlySet<Feature>;
+  /** The most top logprobs the backend returns per token. */
+  maxTopLogprobs: number;
+  /** True when the backend generates `n` choices itself; otherwise the pipeline fans out. */
+  nativeChoices: boolean;
+  /** Efforts the backend accepts as a string (strict OpenAI takes no integers). */
+  efforts: ReadonlySet<string>;
+  /** Wire fields from `NeutralRequest.passthrough` the backend accepts verbatim (e.g. `web_search_options` for OpenAI). */
+  passthroughFields: ReadonlySet<string>;
+}
+
+export interface AdapterContext {
+  signal: AbortSignal;
+  /** The proxy's request id, forwarded upstream as `x-request-id`. */
+  requestId: string;
+  /** Inbound headers worth forwarding (session affinity). */
+  headers?: Record<string, string>;
+}
+
+export interface Adapter {
+  readonly name: string;
+  readonly capabilities: BackendCapabilities;
+  complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
+  stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
+  /** Releases connections, workers and models. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,28 @@
+/**
+ * A dialect turns wire JSON into the neutral request, and neutral results and
+ * stream events back into wire JSON. Dialects are pure: no I/O.
+ */
+import type { ProxyError } from '../errors/proxy-error.js';
+import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { NeutralResult } from '../model/result.js';
+import type { StreamEvent } from '../model/stream-event.js';
+import type { FieldTable } from './field-table.js';
+
+export interface Dialect {
+  readonly name: 'openai-chat' | 'fireworks-completions';
+  readonly endpoint: Endpoint;
+  /** Every wire request field with its fate. */
+  readonly fields: FieldTable<string>;
+  /**
+   * Body (already validated against our OpenAPI document) -> neutral request.
+   * Headers carry the session-affinity keys (`x-session-affinity`, `x-multi-turn-session-id`).
+   */
+  parseRequest(body: Record<string, unknown>, headers?: Readonly<Record<string, string | string[] | undefined>>): NeutralRequest;
+  serializeResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown>;
+  /** Wire chunk objects, without SSE framing and without `[DONE]`. An `error` event becomes an `{error}` chunk and ends the stream. */
+  serializeStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncIterable<Record<string, unknown>>;
+  /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
+  errorBody(error: ProxyError): Record<string, unknown>;
+  /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
+  readonly validationStatus: number;
+}

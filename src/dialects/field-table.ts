@@ -1,0 +1,81 @@
+/**
+ * A field table gives every wire request field exactly one fate:
+ *  - map:     copied or converted onto the neutral request;
+ *  - emulate: honoured by the proxy itself (e.g. stream coalescing);
+ *  - reject:  a 400 naming the field, with the reason.
+ * The table type lists every wire field, so a field without a row does not
+ * compile; `applyFieldTable` rejects any key the table does not know.
+ */
+import { invalidRequest } from '../errors/proxy-error.js';
+import type { NeutralRequest } from '../model/request.js';
+
+export type Fate = 'map' | 'emulate' | 'reject';
+
+export interface FieldContext {
+  request: NeutralRequest;
+  /** The wire field being applied, for `origins` and error `param`s. */
+  field: string;
+  body: Readonly<Record<string, unknown>>;
+}
+
+export interface FieldRule {
+  fate: Fate;
+  /** Where the value goes, how it is emulated, or why it is rejected (printed by `dialect-proxy fields`). */
+  note: string;
+  /** Writes the value onto the neutral request; throws a ProxyError for a value it cannot take. */
+  apply?: (value: unknown, context: FieldContext) => void;
+}
+
+export type FieldTable<Field extends string> = Readonly<Record<Field, FieldRule>>;
+
+/** Sets a dotted neutral path (`sampling.topK`) and records which wire field set it. */
+export function setPath(request: NeutralRequest, path: string, value: unknown, origin: string): void {
+  const keys = path.split('.');
+  let target = request as unknown as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) {
+    target[key] ??= {};
+    target = target[key] as Record<string, unknown>;
+  }
+  target[keys[keys.length - 1]] = value;
+  request.origins[path] = origin;
+}
+
+/** Copy the value unchanged to a neutral path. @example `temperature: copyTo('sampling.temperature')` */
+export function copyTo(path: string): FieldRule {
+  return { fate: 'map', note: path, apply: (value, { request, field }) => setPath(request, path, value, field) };
+}
+
+/** A mapping with its own conversion. */
+export function mapWith(note: string, apply: NonNullable<FieldRule['apply']>): FieldRule {
+  return { fate: 'map', note, apply };
+}
+
+/** Kept verbatim for a backend that speaks this dialect natively; the plan rejects it for any other. */
+export function relay(note = 'relayed verbatim to backends that accept it'): FieldRule {
+  return { fate: 'map', note, apply: (value, { request, field }) => { request.passthrough[field] = value; } };
+}
+
+/** Honoured by the proxy itself. */
+export function emulate(note: string, apply: NonNullable<FieldRule['apply']>): FieldRule {
+  return { fate: 'emulate', note, apply };
+}
+
+/** Always a 400 naming the field. */
+export function reject(why: string): FieldRule {
+  return { fate: 'reject', note: why };
+}
+
+/**
+ * Applies a table to a validated wire body. `null` means "not set" (the
+ * optional fields of both specs are nullable), so it is skipped.
+ */
+export function applyFieldTable<Field extends string>(table: FieldTable<Field>, body: Readonly<Record<string, unknown>>, request: NeutralRequest): void {
+  for (const field of Object.keys(body)) {
+    const value = body[field];
+    if (value === null || value === undefined) continue;
+    const rule: FieldRule | undefined = (table as Record<string, FieldRule>)[field];
+    if (!rule) throw invalidRequest(field, `Unrecognized request argument supplied: ${field}`);
+    if (rule.fate === 'reject') throw invalidRequest(field, `${field} is not supported: ${rule.note}`, 'unsupported_parameter');
+    rule.apply?.(value, { request, field, body });
+  }
+}

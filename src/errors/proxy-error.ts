@@ -1,0 +1,81 @@
+/**
+ * ProxyError is the only error type that crosses module boundaries. Its body is
+ * OpenAI's error shape; the completions dialect adds Fireworks' `detail` list.
+ */
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'rate_limit_error'
+  | 'server_error'
+  | 'upstream_error'
+  | 'timeout_error';
+
+export interface ErrorDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export interface ProxyErrorOptions {
+  status: number;
+  message: string;
+  type: ErrorType;
+  param?: string | null;
+  code?: string | null;
+  retryAfterSeconds?: number;
+  details?: ErrorDetail[];
+  cause?: unknown;
+}
+
+export interface OpenAIErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+  detail?: ErrorDetail[];
+}
+
+export class ProxyError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly code: string | null;
+  readonly retryAfterSeconds?: number;
+  readonly details?: ErrorDetail[];
+
+  constructor(options: ProxyErrorOptions) {
+    super(options.message, { cause: options.cause });
+    this.name = 'ProxyError';
+    this.status = options.status;
+    this.type = options.type;
+    this.param = options.param ?? null;
+    this.code = options.code ?? null;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    if (options.details) this.details = options.details;
+  }
+
+  /** OpenAI's `{error: {...}}`; with `withDetail`, Fireworks' FastAPI-style `detail` list too. */
+  toBody(withDetail = false): OpenAIErrorBody {
+    const body: OpenAIErrorBody = {
+      error: { message: this.message, type: this.type, param: this.param, code: this.code },
+    };
+    if (withDetail) {
+      body.detail = this.details ?? [{ loc: this.param ? ['body', ...this.param.split('.')] : ['body'], msg: this.message, type: this.code ?? this.type }];
+    }
+    return body;
+  }
+}
+
+/** A 400 naming the offending field. */
+export function invalidRequest(param: string | null, message: string, code: string | null = null): ProxyError {
+  return new ProxyError({ status: 400, type: 'invalid_request_error', param, code, message });
+}
+
+/** Wraps anything thrown into a ProxyError without leaking internals. */
+export function toProxyError(error: unknown): ProxyError {
+  if (error instanceof ProxyError) return error;
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new ProxyError({ status: 499, type: 'server_error', code: 'client_closed_request', message: 'The request was cancelled.' });
+  }
+  return new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: 'The proxy failed to handle this request.', cause: error });
+}

@@ -1,0 +1,151 @@
+/**
+ * Neutral per-token log probabilities, and the one converter between them and
+ * both wire shapes: legacy (`tokens`, `token_logprobs`, `top_logprobs` maps,
+ * `text_offset`) and chat/new (`content[]` with `bytes` and `top_logprobs[]`).
+ */
+
+/** How the caller asked for logprobs: integer `logprobs: N` (legacy) or `logprobs: true` + `top_logprobs` (chat). */
+export type LogprobsShape = 'legacy' | 'chat';
+
+export interface TokenAlternative {
+  token: string;
+  logprob: number;
+  tokenId?: number;
+  bytes?: number[];
+}
+
+export interface TokenLogprob extends TokenAlternative {
+  /** Alternatives, most likely first; may include the sampled token itself. */
+  top: TokenAlternative[];
+  /** Character offset of this token in the returned text. */
+  textOffset?: number;
+  samplingLogprob?: number | null;
+}
+
+export interface LegacyLogprobs {
+  tokens: string[];
+  token_logprobs: (number | null)[];
+  top_logprobs: (Record<string, number> | null)[] | null;
+  text_offset: number[];
+  token_ids?: number[];
+}
+
+export interface ChatLogprobAlternative {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  token_id?: number;
+}
+
+export interface ChatLogprobEntry extends ChatLogprobAlternative {
+  top_logprobs: ChatLogprobAlternative[];
+  text_offset?: number;
+  sampling_logprob?: number | null;
+}
+
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a token's text (used when the backend gave none). */
+export function utf8Bytes(text: string): number[] {
+  return Array.from(encoder.encode(text));
+}
+
+/** Character offsets of each token, counting from `start` (legacy `text_offset`). */
+export function textOffsets(tokens: readonly string[], start = 0): number[] {
+  const offsets: number[] = [];
+  let at = start;
+  for (const token of tokens) {
+    offsets.push(at);
+    at += token.length;
+  }
+  return offsets;
+}
+
+/** Neutral -> legacy completions logprobs. `top_logprobs` maps keep at most `top` entries. */
+export function toLegacyLogprobs(entries: readonly TokenLogprob[], top: number, offsetStart = 0): LegacyLogprobs {
+  const tokens = entries.map((entry) => entry.token);
+  const computed = textOffsets(tokens, offsetStart);
+  const offsets = entries.map((entry, i) => entry.textOffset ?? computed[i]);
+  const legacy: LegacyLogprobs = {
+    tokens,
+    token_logprobs: entries.map((entry) => entry.logprob),
+    top_logprobs: entries.map((entry) => alternativesMap(entry, top)),
+    text_offset: offsets,
+  };
+  if (entries.length > 0 && entries.every((entry) => entry.tokenId !== undefined)) {
+    legacy.token_ids = entries.map((entry) => entry.tokenId as number);
+  }
+  return legacy;
+}
+
+/** The legacy map holds the sampled token plus up to `top` alternatives (so up to top+1 keys). */
+function alternativesMap(entry: TokenLogprob, top: number): Record<string, number> {
+  const map: Record<string, number> = {};
+  for (const alternative of entry.top.slice(0, top)) map[alternative.token] = alternative.logprob;
+  if (!(entry.token in map)) map[entry.token] = entry.logprob;
+  return map;
+}
+
+/** Legacy -> neutral. Alternatives come back sorted, most likely first. */
+export function fromLegacyLogprobs(legacy: LegacyLogprobs): TokenLogprob[] {
+  return legacy.tokens.map((token, i) => {
+    const map = legacy.top_logprobs?.[i] ?? {};
+    const entry: TokenLogprob = {
+      token,
+      logprob: legacy.token_logprobs[i] ?? 0,
+      top: Object.entries(map)
+        .map(([alternative, logprob]) => ({ token: alternative, logprob }))
+        .sort((a, b) => b.logprob - a.logprob),
+      textOffset: legacy.text_offset[i],
+    };
+    if (legacy.token_ids) entry.tokenId = legacy.token_ids[i];
+    return entry;
+  });
+}
+
+/** Neutral -> chat `logprobs.content[]`; `top` alternatives each (never null: `[]` when none asked). */
+export function toChatLogprobs(entries: readonly TokenLogprob[], top: number, options: { tokenIds?: boolean } = {}): ChatLogprobEntry[] {
+  return entries.map((entry) => {
+    const out: ChatLogprobEntry = {
+      token: entry.token,
+      logprob: entry.logprob,
+      bytes: entry.bytes ?? utf8Bytes(entry.token),
+      top_logprobs: entry.top.slice(0, top).map((alternative) => chatAlternative(alternative, options.tokenIds)),
+    };
+    if (options.tokenIds && entry.tokenId !== undefined) out.token_id = entry.tokenId;
+    return out;
+  });
+}
+
+function chatAlternative(alternative: TokenAlternative, tokenIds?: boolean): ChatLogprobAlternative {
+  const out: ChatLogprobAlternative = {
+    token: alternative.token,
+    logprob: alternative.logprob,
+    bytes: alternative.bytes ?? utf8Bytes(alternative.token),
+  };
+  if (tokenIds && alternative.tokenId !== undefined) out.token_id = alternative.tokenId;
+  return out;
+}
+
+/** Chat `content[]` -> neutral. Accepts llama.cpp's `id` as well as Fireworks' `token_id`. */
+export function fromChatLogprobs(content: readonly (ChatLogprobEntry & { id?: number })[]): TokenLogprob[] {
+  return content.map((item) => {
+    const entry: TokenLogprob = {
+      token: item.token,
+      logprob: item.logprob,
+      top: (item.top_logprobs ?? []).map((alternative: ChatLogprobAlternative & { id?: number }) => {
+        const out: TokenAlternative = { token: alternative.token, logprob: alternative.logprob };
+        if (alternative.bytes) out.bytes = alternative.bytes;
+        const tokenId = alternative.token_id ?? alternative.id;
+        if (tokenId !== undefined) out.tokenId = tokenId;
+        return out;
+      }),
+    };
+    if (item.bytes) entry.bytes = item.bytes;
+    const tokenId = item.token_id ?? item.id;
+    if (tokenId !== undefined) entry.tokenId = tokenId;
+    if (item.text_offset !== undefined) entry.textOffset = item.text_offset;
+    if (item.sampling_logprob !== undefined) entry.samplingLogprob = item.sampling_logprob;
+    return entry;
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * The neutral request: what both dialects parse into and every adapter reads.
+ * Names are camelCase and dialect-free; `origins` remembers which wire field set
+ * each neutral feature, so errors and warnings can name the caller's `param`.
+ */
+import type { LogprobsShape } from './logprobs.js';
+
+export type Endpoint = 'chat' | 'text';
+
+export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max' | 'adaptive';
+
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; url: string; detail?: string }
+  | { type: 'audio'; data: string; format: string }
+  | { type: 'file'; file: Record<string, unknown> }
+  | { type: 'refusal'; refusal: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text, exactly as the model produced it. */
+  arguments: string;
+}
+
+export interface Message {
+  role: Role;
+  content: string | ContentPart[] | null;
+  name?: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  /** Assistant reasoning from an earlier turn (`reasoning_content`). */
+  reasoning?: string;
+  /** Wire fields of the message that have no neutral meaning but must survive a native relay (refusal, audio, ...). */
+  extra?: Record<string, unknown>;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+  strict?: boolean;
+}
+
+export type ToolChoice = 'none' | 'auto' | 'required' | { name: string };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object'; schema?: Record<string, unknown> }
+  | { type: 'json_schema'; name?: string; description?: string; schema: Record<string, unknown>; strict?: boolean }
+  | { type: 'grammar'; grammar: string };
+
+export type Prompt = string | string[] | number[] | number[][];
+
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  typicalP?: number;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  repetitionPenalty?: number;
+  logitBias?: Record<string, number>;
+  mirostat?: { target?: number; learningRate?: number };
+}
+
+export interface Limits {
+  maxTokens?: number;
+  stop: string[];
+  ignoreEos?: boolean;
+  onContextOverflow: 'truncate' | 'error';
+}
+
+export interface Reasoning {
+  /** A named effort, or absent when only a budget was given. */
+  effort?: Effort;
+  /** A hard budget of thinking tokens (Fireworks integer effort / thinking.budget_tokens). */
+  budgetTokens?: number;
+  history?: 'disabled' | 'interleaved' | 'preserved';
+  budgetEndText?: string;
+}
+
+export interface StreamOptions {
+  includeUsage: boolean;
+  /** `include_internal_content`: token ids on each delta. */
+  tokenIds: boolean;
+  coalesce?: { tokens?: number; ms?: number; mode: 'any' | 'all' };
+}
+
+export interface NeutralRequest {
+  endpoint: Endpoint;
+  model: string;
+  messages?: Message[];
+  prompt?: Prompt;
+  sampling: Sampling;
+  limits: Limits;
+  /** `n`: choices per prompt. */
+  choices: number;
+  reasoning?: Reasoning;
+  logprobs?: { top: number; shape: LogprobsShape };
+  echo?: { all: boolean; lastTokens?: number };
+  /** Present exactly when the caller asked for a stream. */
+  stream?: StreamOptions;
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ResponseFormat;
+  /** Predicted output / speculation text or token ids. */
+  prediction?: string | number[];
+  images?: string[] | string[][];
+  returnTokenIds?: boolean;
+  rawOutput?: boolean;
+  perfMetricsInBody?: boolean;
+  samplingMask?: 'count' | 'non_zero_list' | 'non_zero_buffer';
+  /** The routing affinity key (prompt_cache_key, user, session headers), forwarded too. */
+  affinityKey?: string;
+  user?: string;
+  promptCacheKey?: string;
+  promptCacheIsolationKey?: string;
+  metadata?: Record<string, unknown>;
+  store?: boolean;
+  serviceTier?: string;
+  /** Wire fields relayed verbatim to a backend that speaks the caller's dialect natively, keyed by wire name. */
+  passthrough: Record<string, unknown>;
+  /** Neutral feature -> the wire field that set it, for error `param`s. */
+  origins: Record<string, string>;
+  /** Lossy changes made on the way, surfaced in `x-dialect-warnings`. */
+  warnings: string[];
+}
+
+/** A fresh neutral request with every required part at its default. */
+export function emptyRequest(endpoint: Endpoint, model = ''): NeutralRequest {
+  return {
+    endpoint,
+    model,
+    sampling: {},
+    limits: { stop: [], onContextOverflow: 'truncate' },
+    choices: 1,
+    passthrough: {},
+    origins: {},
+    warnings: [],
+  };
+}

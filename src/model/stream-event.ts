@@ -1,0 +1,16 @@
+/** Neutral stream parts, named noun-action. Every adapter yields these; every dialect serialises them. */
+import type { ProxyError } from '../errors/proxy-error.js';
+import type { TokenLogprob } from './logprobs.js';
+import type { FinishReason, PerfMetrics, Usage } from './result.js';
+
+export type StreamEvent =
+  | { type: 'response-start'; id: string; model: string; created: number; systemFingerprint?: string }
+  | { type: 'text-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
+  | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
+  | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'choice-end'; choice: number; finishReason: FinishReason }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'perf'; perf: PerfMetrics }
+  | { type: 'error'; error: ProxyError };
+
+export type StreamEventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
