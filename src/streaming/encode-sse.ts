@@ -1,0 +1,13 @@
+/** SSE framing as both specs use it: `data: <json>\n\n` frames, `data: [DONE]` last. */
+export function encodeSseData(chunk: unknown): string {
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+export const sseDone = 'data: [DONE]\n\n';
+
+export const sseHeaders: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
