@@ -11,15 +11,25 @@ export interface TokenAlternative {
   token: string;
   logprob: number;
   tokenId?: number;
-  bytes?: number[];
+  /** UTF-8 bytes; `null` when the token has none (OpenAI sends `bytes: null` for some special tokens). */
+  bytes?: number[] | null;
 }
 
 export interface TokenLogprob extends TokenAlternative {
   /** Alternatives, most likely first; may include the sampled token itself. */
   top: TokenAlternative[];
-  /** Character offset of this token in the returned text. */
+  /**
+   * Character offset of this token, as the backend reported it (in the backend's
+   * own text). Dialects recompute offsets in the text they return.
+   */
   textOffset?: number;
   samplingLogprob?: number | null;
+  /**
+   * The model scored no logprob here (the first prompt token of an echo has no
+   * context): legacy shows `null` in `token_logprobs` and `top_logprobs`, chat a
+   * `null` logprob; `logprob` is then 0 and means nothing.
+   */
+  noLogprob?: boolean;
 }
 
 export interface LegacyLogprobs {
@@ -37,7 +47,9 @@ export interface ChatLogprobAlternative {
   token_id?: number;
 }
 
-export interface ChatLogprobEntry extends ChatLogprobAlternative {
+export interface ChatLogprobEntry extends Omit<ChatLogprobAlternative, 'logprob'> {
+  /** `null` only for an unscored echoed prompt token (Fireworks' new format with echo). */
+  logprob: number | null;
   top_logprobs: ChatLogprobAlternative[];
   text_offset?: number;
   sampling_logprob?: number | null;
@@ -61,6 +73,12 @@ export function textOffsets(tokens: readonly string[], start = 0): number[] {
   return offsets;
 }
 
+/** Copies of `entries` whose `textOffset` counts token texts from `start` (the frame of the text a dialect returns). */
+export function withTextOffsets(entries: readonly TokenLogprob[], start: number): TokenLogprob[] {
+  const offsets = textOffsets(entries.map((entry) => entry.token), start);
+  return entries.map((entry, i) => ({ ...entry, textOffset: offsets[i] }));
+}
+
 /** Neutral -> legacy completions logprobs. `top_logprobs` maps keep at most `top` entries. */
 export function toLegacyLogprobs(entries: readonly TokenLogprob[], top: number, offsetStart = 0): LegacyLogprobs {
   const tokens = entries.map((entry) => entry.token);
@@ -68,8 +86,8 @@ export function toLegacyLogprobs(entries: readonly TokenLogprob[], top: number, 
   const offsets = entries.map((entry, i) => entry.textOffset ?? computed[i]);
   const legacy: LegacyLogprobs = {
     tokens,
-    token_logprobs: entries.map((entry) => entry.logprob),
-    top_logprobs: entries.map((entry) => alternativesMap(entry, top)),
+    token_logprobs: entries.map((entry) => (entry.noLogprob ? null : entry.logprob)),
+    top_logprobs: entries.map((entry) => (entry.noLogprob && entry.top.length === 0 ? null : alternativesMap(entry, top))),
     text_offset: offsets,
   };
   if (entries.length > 0 && entries.every((entry) => entry.tokenId !== undefined)) {
@@ -82,7 +100,7 @@ export function toLegacyLogprobs(entries: readonly TokenLogprob[], top: number, 
 function alternativesMap(entry: TokenLogprob, top: number): Record<string, number> {
   const map: Record<string, number> = {};
   for (const alternative of entry.top.slice(0, top)) map[alternative.token] = alternative.logprob;
-  if (!(entry.token in map)) map[entry.token] = entry.logprob;
+  if (!entry.noLogprob && !(entry.token in map)) map[entry.token] = entry.logprob;
   return map;
 }
 
@@ -90,29 +108,42 @@ function alternativesMap(entry: TokenLogprob, top: number): Record<string, numbe
 export function fromLegacyLogprobs(legacy: LegacyLogprobs): TokenLogprob[] {
   return legacy.tokens.map((token, i) => {
     const map = legacy.top_logprobs?.[i] ?? {};
+    const logprob = legacy.token_logprobs[i] ?? null;
     const entry: TokenLogprob = {
       token,
-      logprob: legacy.token_logprobs[i] ?? 0,
+      logprob: logprob ?? 0,
       top: Object.entries(map)
         .map(([alternative, logprob]) => ({ token: alternative, logprob }))
         .sort((a, b) => b.logprob - a.logprob),
       textOffset: legacy.text_offset[i],
     };
+    if (logprob === null) entry.noLogprob = true;
     if (legacy.token_ids) entry.tokenId = legacy.token_ids[i];
     return entry;
   });
 }
 
+export interface ChatLogprobsOptions {
+  /** Add `token_id` where the backend gave one. */
+  tokenIds?: boolean;
+  /** Fireworks' new-format extras: `text_offset` (where known) and `sampling_logprob` (`null` when unknown). */
+  extended?: boolean;
+}
+
 /** Neutral -> chat `logprobs.content[]`; `top` alternatives each (never null: `[]` when none asked). */
-export function toChatLogprobs(entries: readonly TokenLogprob[], top: number, options: { tokenIds?: boolean } = {}): ChatLogprobEntry[] {
+export function toChatLogprobs(entries: readonly TokenLogprob[], top: number, options: ChatLogprobsOptions = {}): ChatLogprobEntry[] {
   return entries.map((entry) => {
     const out: ChatLogprobEntry = {
       token: entry.token,
-      logprob: entry.logprob,
-      bytes: entry.bytes ?? utf8Bytes(entry.token),
+      logprob: entry.noLogprob ? null : entry.logprob,
+      bytes: entry.bytes === undefined ? utf8Bytes(entry.token) : entry.bytes,
       top_logprobs: entry.top.slice(0, top).map((alternative) => chatAlternative(alternative, options.tokenIds)),
     };
     if (options.tokenIds && entry.tokenId !== undefined) out.token_id = entry.tokenId;
+    if (options.extended) {
+      out.sampling_logprob = entry.samplingLogprob ?? null;
+      if (entry.textOffset !== undefined) out.text_offset = entry.textOffset;
+    }
     return out;
   });
 }
@@ -121,7 +152,7 @@ function chatAlternative(alternative: TokenAlternative, tokenIds?: boolean): Cha
   const out: ChatLogprobAlternative = {
     token: alternative.token,
     logprob: alternative.logprob,
-    bytes: alternative.bytes ?? utf8Bytes(alternative.token),
+    bytes: alternative.bytes === undefined ? utf8Bytes(alternative.token) : alternative.bytes,
   };
   if (tokenIds && alternative.tokenId !== undefined) out.token_id = alternative.tokenId;
   return out;
@@ -132,16 +163,17 @@ export function fromChatLogprobs(content: readonly (ChatLogprobEntry & { id?: nu
   return content.map((item) => {
     const entry: TokenLogprob = {
       token: item.token,
-      logprob: item.logprob,
+      logprob: item.logprob ?? 0,
       top: (item.top_logprobs ?? []).map((alternative: ChatLogprobAlternative & { id?: number }) => {
         const out: TokenAlternative = { token: alternative.token, logprob: alternative.logprob };
-        if (alternative.bytes) out.bytes = alternative.bytes;
+        if (alternative.bytes !== undefined) out.bytes = alternative.bytes;
         const tokenId = alternative.token_id ?? alternative.id;
         if (tokenId !== undefined) out.tokenId = tokenId;
         return out;
       }),
     };
-    if (item.bytes) entry.bytes = item.bytes;
+    if (item.logprob === null) entry.noLogprob = true;
+    if (item.bytes !== undefined) entry.bytes = item.bytes;
     const tokenId = item.token_id ?? item.id;
     if (tokenId !== undefined) entry.tokenId = tokenId;
     if (item.text_offset !== undefined) entry.textOffset = item.text_offset;

@@ -11,12 +11,18 @@ export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
 
-export type ContentPart =
+export type ContentPart = (
   | { type: 'text'; text: string }
   | { type: 'image'; url: string; detail?: string }
   | { type: 'audio'; data: string; format: string }
   | { type: 'file'; file: Record<string, unknown> }
-  | { type: 'refusal'; refusal: string };
+  | { type: 'refusal'; refusal: string }
+  /** Fireworks' `video_url` part. */
+  | { type: 'video'; url: string; detail?: string }
+) & {
+  /** Wire keys of the part with no neutral meaning (`prompt_cache_breakpoint`, `image_url.max_long_side_pixel`, ...), kept for a native relay. */
+  extra?: Record<string, unknown>;
+};
 
 export interface ToolCall {
   id: string;
@@ -107,6 +113,8 @@ export interface NeutralRequest {
   stream?: StreamOptions;
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** The caller used the legacy `functions`/`function_call`: answer with `message.function_call` and finish_reason `function_call`. */
+  legacyFunctions?: boolean;
   parallelToolCalls?: boolean;
   responseFormat?: ResponseFormat;
   /** Predicted output / speculation text or token ids. */

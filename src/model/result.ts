@@ -27,13 +27,20 @@ export interface PerfMetrics {
 
 export interface ResultChoice {
   index: number;
+  /** The generated text only, never the echoed prompt: the completions dialect prepends the echo itself. */
   text: string;
   reasoning?: string;
   toolCalls?: ToolCall[];
   refusal?: string | null;
   finishReason: FinishReason | null;
   logprobs?: TokenLogprob[];
-  /** Logprobs of echoed prompt tokens, which come first in `text` when echo was asked. */
+  /**
+   * With `echo` / `echo_last`: the echoed prompt tokens in order (the whole prompt, or its last N tokens),
+   * without a BOS the backend added. They are NOT part of `text`: the completions dialect prepends the echo,
+   * whose text is the prompt string for `echo` (when the prompt was a string) and otherwise these tokens'
+   * texts joined, so set them for `echo_last` and token-id prompts even when no logprobs were asked (then
+   * `noLogprob: true` and `top: []` will do). An unscored first prompt token carries `noLogprob: true`.
+   */
   promptLogprobs?: TokenLogprob[];
   tokenIds?: number[];
   promptTokenIds?: number[];

@@ -5,7 +5,8 @@ import type { FinishReason, PerfMetrics, Usage } from './result.js';
 
 export type StreamEvent =
   | { type: 'response-start'; id: string; model: string; created: number; systemFingerprint?: string }
-  | { type: 'text-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
+  /** `echo: true` marks echoed prompt text (completions `echo`/`echo_last`), sent before the choice's generated text. */
+  | { type: 'text-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[]; echo?: boolean }
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'choice-end'; choice: number; finishReason: FinishReason }

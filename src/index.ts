@@ -1,0 +1,10 @@
+/** Public API of dialect-proxy. */
+export { createDialectProxy, type DialectProxy } from './middleware.js';
+export { loadConfig, ConfigError } from './configuration.js';
+export type { ProxyConfig, BackendSettings, RemoteBackendSettings, LlamaCppBackendSettings, RouteSettings, ServerSettings } from './configuration.js';
+export { startServer, type RunningServer } from './server.js';
+export { ProxyError } from './errors/proxy-error.js';
+export type { NeutralRequest, Message } from './model/request.js';
+export type { NeutralResult, Usage, FinishReason } from './model/result.js';
+export type { StreamEvent } from './model/stream-event.js';
+export type { Adapter, BackendCapabilities, Feature } from '../adapters/adapter.js';

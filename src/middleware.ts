@@ -1,0 +1,108 @@
+/**
+ * The drop-in: an Express router that serves the translated endpoints and
+ * leaves every other route of the host app alone.
+ */
+import express, { type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
+import type { Dialect } from './dialects/dialect.js';
+import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
+import { openaiChatDialect } from './dialects/openai-chat/index.js';
+import { ProxyError } from './errors/proxy-error.js';
+import { checkApiKey } from './pipeline/check-api-key.js';
+import { handleRequest, sendError, sendJson } from './pipeline/handle-request.js';
+import { createRuntime, type ProxyRuntime, type RuntimeOptions } from './pipeline/runtime.js';
+
+export interface DialectProxy extends Router {
+  /** Resolves once backends and validators are ready (models loaded). */
+  ready: Promise<void>;
+  /** Stops workers and closes upstream connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the proxy as an Express router.
+ * @example
+ * const app = express();
+ * app.use(createDialectProxy(loadConfig('config/default.yaml')));
+ * app.listen(8080);
+ */
+export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: RuntimeOptions = {}): DialectProxy {
+  const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
+  const starting = createRuntime(checked, options);
+  let runtime: ProxyRuntime | undefined;
+  const ready = starting.then((built) => { runtime = built; });
+  ready.catch(() => undefined); // surfaced by requests and by `ready` itself
+
+  const router = express.Router() as DialectProxy;
+  const translated = (dialect: Dialect) => (req: IncomingMessage, res: ServerResponse) => {
+    starting.then(
+      (built) => handleRequest(built, dialect, req, res),
+      (error: unknown) => sendError(res, dialect, unavailable(error)),
+    );
+  };
+  router.post('/v1/chat/completions', translated(openaiChatDialect));
+  router.post('/v1/completions', translated(fireworksCompletionsDialect));
+  router.all(['/v1/chat/completions', '/v1/completions'], (_req, res) => {
+    sendError(res, undefined, new ProxyError({ status: 405, type: 'invalid_request_error', message: 'Only POST is supported on this endpoint.' }));
+  });
+  router.get('/v1/models', (_req, res) => {
+    starting.then(
+      (built) => sendJson(res, 200, { object: 'list', data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) }),
+      (error: unknown) => sendError(res, undefined, unavailable(error)),
+    );
+  });
+  router.get('/healthz', (_req, res) => {
+    if (runtime) sendJson(res, 200, { status: 'ok' });
+    else sendJson(res, 503, { status: 'starting' });
+  });
+  router.use('/v1', passthrough(checked));
+
+  router.ready = ready;
+  router.close = async () => {
+    await (await starting.catch(() => undefined))?.close();
+  };
+  return router;
+}
+
+/** Other `/v1/*` paths relay untouched to the configured pass-through backend, or get a 404. */
+function passthrough(config: ProxyConfig): express.RequestHandler {
+  const backend = config.passthrough ? (config.backends[config.passthrough] as RemoteBackendSettings) : undefined;
+  if (!backend) {
+    return (req, res) => {
+      sendError(res, undefined, new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${req.method} /v1${req.path}. No pass-through backend is configured.` }));
+    };
+  }
+  const keys = config.server.apiKeys;
+  const relay = createProxyMiddleware({
+    target: backend.url,
+    changeOrigin: true,
+    headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
+    on: {
+      proxyReq: (proxyReq) => {
+        // The caller's key is the proxy's own: it never travels upstream.
+        if (!backend.apiKey && keys.length > 0) proxyReq.removeHeader('authorization');
+        proxyReq.removeHeader('x-api-key');
+      },
+      error: (_error, _req, res) => {
+        if ('writeHead' in res && !res.headersSent) {
+          sendError(res as ServerResponse, undefined, new ProxyError({ status: 502, type: 'upstream_error', message: 'The pass-through backend could not be reached.' }));
+        }
+      },
+    },
+  });
+  return (req, res, next) => {
+    try {
+      checkApiKey(req, keys);
+    } catch (error) {
+      sendError(res, undefined, error as ProxyError);
+      return;
+    }
+    void relay(req, res, next);
+  };
+}
+
+function unavailable(error: unknown): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code: 'backend_unavailable', message: `The proxy failed to start: ${(error as Error)?.message ?? String(error)}` });
+}

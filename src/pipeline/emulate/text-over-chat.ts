@@ -1,0 +1,50 @@
+/**
+ * Completions on a chat-only backend: the prompt becomes one user message
+ * (batches are split before this, by fan-out-prompts). Reasoning a chat
+ * backend returns separately is put back into the text inside think tags,
+ * as a raw completion would show it.
+ */
+import type { NeutralRequest } from '../../model/request.js';
+import type { ResultChoice } from '../../model/result.js';
+import type { StreamEvent } from '../../model/stream-event.js';
+import type { Engine } from './engine.js';
+import { defaultThinkTags, type ThinkTags } from './split-reasoning.js';
+
+export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags): Engine {
+  return {
+    async complete(request, context) {
+      const result = await inner.complete(toChatRequest(request), context);
+      return { ...result, choices: result.choices.map((choice) => withReasoningInText(choice, tags)) };
+    },
+    async *stream(request, context) {
+      const thinking = new Set<number>();
+      for await (const event of inner.stream(toChatRequest(request), context)) {
+        yield* reasoningAsText(event, thinking, tags);
+      }
+    },
+  };
+}
+
+export function toChatRequest(request: NeutralRequest): NeutralRequest {
+  const { prompt, ...rest } = request;
+  return { ...rest, endpoint: 'chat', messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : '' }] };
+}
+
+function withReasoningInText(choice: ResultChoice, tags: ThinkTags): ResultChoice {
+  if (!choice.reasoning) return choice;
+  const { reasoning, ...rest } = choice;
+  return { ...rest, text: `${tags.open}${reasoning}${tags.close}${choice.text}` };
+}
+
+function* reasoningAsText(event: StreamEvent, thinking: Set<number>, tags: ThinkTags): Generator<StreamEvent> {
+  if (event.type === 'reasoning-delta') {
+    const open = thinking.has(event.choice) ? '' : tags.open;
+    thinking.add(event.choice);
+    yield { ...event, type: 'text-delta', delta: open + event.delta };
+    return;
+  }
+  if ((event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') && thinking.delete(event.choice)) {
+    yield { type: 'text-delta', choice: event.choice, delta: tags.close };
+  }
+  yield event;
+}

@@ -1,0 +1,42 @@
+/** Everything built once at start-up and shared by every request. */
+import type { Adapter } from '../../adapters/adapter.js';
+import { createAdapter } from '../../adapters/create-adapter.js';
+import type { BackendSettings, ProxyConfig } from '../configuration.js';
+import { createLogger, type Logger } from '../logger.js';
+import { createRequestValidator, type RequestValidator } from '../validation/create-validator.js';
+import { RouteTable, type Backend } from './route-table.js';
+
+export interface ProxyRuntime {
+  config: ProxyConfig;
+  routes: RouteTable;
+  backends: ReadonlyMap<string, Backend>;
+  validator: RequestValidator;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger?: Logger;
+  /** Builds an adapter for a backend; tests inject fakes here. */
+  createAdapter?: (name: string, settings: BackendSettings, logger: Logger) => Adapter;
+}
+
+export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
+  const logger = options.logger ?? createLogger({ level: config.server.logLevel });
+  const build = options.createAdapter ?? createAdapter;
+  const validator = await createRequestValidator();
+  const backends = new Map<string, Backend>();
+  for (const [name, settings] of Object.entries(config.backends)) {
+    backends.set(name, { name, settings, adapter: build(name, settings, logger) });
+  }
+  return {
+    config,
+    routes: new RouteTable(config.routes, backends),
+    backends,
+    validator,
+    logger,
+    async close() {
+      await Promise.allSettled([...backends.values()].map((backend) => backend.adapter.close?.()));
+    },
+  };
+}

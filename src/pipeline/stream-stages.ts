@@ -1,0 +1,51 @@
+/** Stream stages between the engine and the dialect serializer; each is AsyncIterable -> AsyncIterable. */
+import { toProxyError } from '../errors/proxy-error.js';
+import type { StreamEvent } from '../model/stream-event.js';
+import type { RequestMeter } from './measure.js';
+
+/** A thrown failure mid-stream becomes one `error` event, which ends the stream. */
+export async function* catchStreamErrors(events: AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    yield { type: 'error', error: toProxyError(error) };
+  }
+}
+
+/** Records time to first token and usage for the log line and perf metrics. */
+export async function* meterStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter): AsyncGenerator<StreamEvent> {
+  for await (const event of events) {
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
+    else if (event.type === 'usage') meter.usage = event.usage;
+    else if (event.type === 'perf') {
+      meter.backendPerf = event.perf;
+      continue; // re-emitted, complete, by attachPerfMetrics
+    }
+    yield event;
+  }
+  meter.end();
+}
+
+/**
+ * `perf_metrics_in_response` on a stream: Fireworks puts the metrics on the
+ * chunk that carries `finish_reason`. Usage usually follows that chunk, so
+ * choice ends are held until the stream ends (microseconds), then sent after
+ * one `perf` event with the final figures.
+ */
+export async function* attachPerfMetrics(events: AsyncIterable<StreamEvent>, meter: RequestMeter): AsyncGenerator<StreamEvent> {
+  const held: StreamEvent[] = [];
+  let usage: StreamEvent | undefined;
+  for await (const event of events) {
+    if (event.type === 'choice-end') held.push(event);
+    else if (event.type === 'usage') usage = event;
+    else if (event.type === 'error') {
+      yield* held;
+      yield event;
+      return;
+    } else yield event;
+  }
+  meter.end();
+  yield { type: 'perf', perf: meter.perfMetrics() };
+  yield* held;
+  if (usage) yield usage;
+}

@@ -1,0 +1,46 @@
+/**
+ * Finds and reads our own OpenAPI documents (config/openapi/). The package root
+ * is found by walking up from this module to the nearest package.json, so the
+ * same code works from src/ (ts-jest) and from dist/src/ (compiled).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { Endpoint } from '../model/request.js';
+
+export interface OpenapiDocumentInfo {
+  file: string;
+  path: string;
+  operationId: string;
+}
+
+/** Which document, path and operation serve each endpoint. */
+export const OPENAPI_DOCUMENTS: Readonly<Record<Endpoint, OpenapiDocumentInfo>> = Object.freeze({
+  chat: { file: 'openai-chat.yaml', path: '/v1/chat/completions', operationId: 'createChatCompletion' },
+  text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
+});
+
+/** The nearest directory at or above `start` that holds a package.json. */
+export function findPackageRoot(start: string): string {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`No package.json above ${start}`);
+    dir = parent;
+  }
+}
+
+/** `<package root>/config/openapi`. */
+export function defaultOpenapiDir(): string {
+  return join(findPackageRoot(dirname(fileURLToPath(import.meta.url))), 'config', 'openapi');
+}
+
+/** Reads and parses the document for `endpoint` (a fresh object each call: openapi-backend dereferences in place). */
+export function loadOpenapiDocument(endpoint: Endpoint, openapiDir: string = defaultOpenapiDir()): Record<string, unknown> {
+  const file = join(openapiDir, OPENAPI_DOCUMENTS[endpoint].file);
+  const document: unknown = parse(readFileSync(file, 'utf8'));
+  if (!document || typeof document !== 'object') throw new Error(`${file} is not an OpenAPI document`);
+  return document as Record<string, unknown>;
+}

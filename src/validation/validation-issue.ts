@@ -1,0 +1,28 @@
+import type { Endpoint } from '../model/request.js';
+
+/**
+ * One problem with a request body, named the way both dialects report it.
+ *
+ * @example
+ * { param: 'messages[0].role', loc: ['body', 'messages', 0, 'role'], type: 'enum',
+ *   message: "messages[0].role: must be one of: 'developer', 'system', 'user', 'assistant', 'tool', 'function'; got 'bot'" }
+ */
+export interface ValidationIssue {
+  /** OpenAI's `param`: dotted/bracket path (`stream_options.buffer_mode`); '' for the body itself. */
+  param: string;
+  /** A sentence a human can act on; starts with the param. */
+  message: string;
+  /** Fireworks/FastAPI location: `['body', 'messages', 0, 'role']`. */
+  loc: (string | number)[];
+  /**
+   * Short machine type: `missing`, `extra_forbidden`, `type_error`, `enum`, `range`,
+   * `too_short`, `too_long`, `format`, or `invalid` (anything else).
+   */
+  type: string;
+}
+
+/** Validates wire bodies against our own OpenAPI documents; built once at start-up. */
+export interface RequestValidator {
+  /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. */
+  validate(endpoint: Endpoint, body: unknown): ValidationIssue[];
+}
