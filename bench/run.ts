@@ -1,0 +1,84 @@
+/**
+ * `npm run bench`: side-by-side throughput in one run, so a noisy shared
+ * machine affects every target alike. Targets: the upstream directly, the
+ * floor (a pass-through proxy that translates nothing) and dialect-proxy.
+ * Rounds alternate between targets; the median of each is reported, with
+ * ratios to the upstream and the floor.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+async function child(file: string, args: string[] = []): Promise<{ process: ChildProcess; ports: number[] }> {
+  const proc = fork(here(file), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const [line] = (await once(proc.stdout!, 'data')) as [Buffer];
+  return { process: proc, ports: line.toString().trim().split(' ').map(Number) };
+}
+
+interface Scenario {
+  name: string;
+  path: string;
+  upstreamPath: string;
+  body: string;
+}
+
+const scenarios: Scenario[] = [
+  { name: 'chat, JSON', path: '/v1/chat/completions', upstreamPath: '/v1/chat/completions', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 32 }) },
+  { name: 'chat, stream (32 chunks)', path: '/v1/chat/completions', upstreamPath: '/v1/chat/completions', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 32, stream: true }) },
+];
+
+/** Requests per second over `seconds`, with `concurrency` requests in flight. */
+async function measure(port: number, path: string, body: string): Promise<number> {
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency, pipelining: 1 });
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const response = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
+      await response.body.text();
+      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode} from port ${port}${path}`);
+      done += 1;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return done / elapsed;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const upstream = await child('./upstream.js');
+  const proxies = await child('./proxies.js', [String(upstream.ports[0])]);
+  const [upstreamPort] = upstream.ports;
+  const [floorPort, proxyPort] = proxies.ports;
+  console.log(`bench: ${seconds}s x ${rounds} rounds per target, ${concurrency} in flight; median requests/s\n`);
+  console.log('| scenario | upstream direct | floor (pass-through) | dialect-proxy | proxy / floor | proxy / direct |');
+  console.log('|---|---|---|---|---|---|');
+  try {
+    for (const scenario of scenarios) {
+      const results = { direct: [] as number[], floor: [] as number[], proxy: [] as number[] };
+      await measure(proxyPort, scenario.path, scenario.body); // warm-up
+      for (let round = 0; round < rounds; round++) {
+        results.direct.push(await measure(upstreamPort, scenario.upstreamPath, scenario.body));
+        results.floor.push(await measure(floorPort, scenario.upstreamPath, scenario.body));
+        results.proxy.push(await measure(proxyPort, scenario.path, scenario.body));
+      }
+      const [direct, floor, proxy] = [median(results.direct), median(results.floor), median(results.proxy)];
+      console.log(`| ${scenario.name} | ${direct.toFixed(0)} | ${floor.toFixed(0)} | ${proxy.toFixed(0)} | ${(proxy / floor).toFixed(2)} | ${(proxy / direct).toFixed(2)} |`);
+    }
+  } finally {
+    upstream.process.kill();
+    proxies.process.kill();
+  }
+}
+
+await main();

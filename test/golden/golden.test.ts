@@ -1,0 +1,112 @@
+/**
+ * Golden cases: test/golden/<dialect>/<case>/ holds what a caller sends, what
+ * the proxy must send upstream, what the upstream answers and what the caller
+ * must get back. A new mapping case is a new folder, not new test code.
+ *
+ *   case.json               backend settings and expectations (see GoldenCase)
+ *   request.json            the caller's body
+ *   upstream-request.json   the exact upstream body (upstream-requests.json: several, any order)
+ *   upstream-response.json | upstream.sse   the upstream's answer
+ *   response.json | response.sse            what the caller must receive
+ *
+ * UPDATE_GOLDEN=1 writes the observed upstream request and response files
+ * (review every change before committing).
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/configuration.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { sseFrames, startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
+
+interface GoldenCase {
+  description: string;
+  backend: Record<string, unknown>;
+  upstreamModel?: string;
+  headers?: Record<string, string>;
+  upstreamStatus?: number;
+  upstreamHeaders?: Record<string, string>;
+  expectStatus?: number;
+  expectHeaders?: Record<string, string>;
+}
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const update = process.env.UPDATE_GOLDEN === '1';
+const cases = readdirSync(root, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dialect) => readdirSync(path.join(root, dialect.name)).map((name) => path.join(dialect.name, name)));
+
+const read = (dir: string, file: string) => readFileSync(path.join(root, dir, file), 'utf8');
+const has = (dir: string, file: string) => existsSync(path.join(root, dir, file));
+const json = (dir: string, file: string) => JSON.parse(read(dir, file)) as unknown;
+
+/** Timings differ on every run; everything else must match exactly. */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, /time/.test(key) && typeof item === 'number' ? '<seconds>' : normalize(item)]));
+  }
+  return value;
+}
+
+describe('golden cases', () => {
+  let upstream: MockUpstream;
+  beforeAll(async () => {
+    upstream = await startMockUpstream();
+  });
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  test.each(cases)('%s', async (dir) => {
+    const spec = json(dir, 'case.json') as GoldenCase;
+    const endpoint = dir.startsWith('openai-chat') ? '/v1/chat/completions' : '/v1/completions';
+    upstream.requests.length = 0;
+    const upstreamBody = has(dir, 'upstream.sse') ? { sse: read(dir, 'upstream.sse') } : { json: json(dir, 'upstream-response.json') };
+    upstream.reply({ status: spec.upstreamStatus ?? 200, ...(spec.upstreamHeaders ? { headers: spec.upstreamHeaders } : {}), ...upstreamBody });
+
+    const config = loadConfig({
+      backends: { golden: { url: upstream.url, ...spec.backend } },
+      routes: [{ model: '*', backend: 'golden', ...(spec.upstreamModel ? { upstreamModel: spec.upstreamModel } : {}) }],
+    });
+    const server: RunningServer = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
+    try {
+      const response = await fetch(server.url + endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...spec.headers },
+        body: read(dir, 'request.json'),
+      });
+      const text = await response.text();
+      expect({ status: response.status, body: text }).toMatchObject({ status: spec.expectStatus ?? 200 });
+      for (const [name, value] of Object.entries(spec.expectHeaders ?? {})) expect(response.headers.get(name)).toBe(value);
+
+      const sent = upstream.requests.map((request) => request.body);
+      if (has(dir, 'upstream-requests.json')) {
+        const sortKey = (body: unknown) => JSON.stringify(body);
+        expect(sent.map(sortKey).sort()).toEqual((json(dir, 'upstream-requests.json') as unknown[]).map(sortKey).sort());
+      } else if (update) {
+        if (sent.length > 0) writeFileSync(path.join(root, dir, 'upstream-request.json'), JSON.stringify(sent[0], null, 2) + '\n');
+      } else if (has(dir, 'upstream-request.json')) {
+        expect(sent).toHaveLength(1);
+        expect(sent[0]).toEqual(json(dir, 'upstream-request.json'));
+      } else {
+        expect(sent).toHaveLength(0); // rejected before reaching the upstream
+      }
+
+      const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+      if (update) {
+        writeFileSync(path.join(root, dir, streamed ? 'response.sse' : 'response.json'), streamed ? text : JSON.stringify(JSON.parse(text), null, 2) + '\n');
+        return;
+      }
+      if (streamed) {
+        expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+        expect(normalize(sseFrames(text))).toEqual(normalize(sseFrames(read(dir, 'response.sse'))));
+      } else {
+        expect(normalize(JSON.parse(text))).toEqual(normalize(json(dir, 'response.json')));
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
