@@ -1,0 +1,69 @@
+/** createDialectProxy mounted in an existing Express app that has its own routes and its own express.json. */
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDialectProxy, type DialectProxy } from '../../src/middleware.js';
+import { createLogger } from '../../src/logger.js';
+import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
+
+describe('createDialectProxy in a host app', () => {
+  let upstream: MockUpstream;
+  let server: Server;
+  let proxy: DialectProxy;
+  let base: string;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({
+      json: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    });
+    const app = express();
+    app.use(express.json());
+    app.get('/status', (_req, res) => { res.json({ app: 'up' }); });
+    app.post('/echo', (req, res) => { res.json({ echoed: req.body }); });
+    proxy = createDialectProxy(
+      { backends: { up: { kind: 'openai', url: upstream.url } }, routes: [{ model: '*', backend: 'up' }] },
+      { logger: createLogger({ silent: true }) },
+    );
+    app.use(proxy);
+    app.use((_req, res) => { res.status(404).json({ app: 'not found' }); });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await proxy.ready;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test("the app's own routes still work", async () => {
+    expect(await (await fetch(`${base}/status`)).json()).toEqual({ app: 'up' });
+    const echoed = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(await echoed.json()).toEqual({ echoed: { a: 1 } });
+    expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
+  });
+
+  test('the proxy serves chat completions with the body the app already parsed', async () => {
+    const response = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).choices[0].message.content).toBe('ok');
+  });
+
+  test('health and models endpoints answer', async () => {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const models = await (await fetch(`${base}/v1/models`)).json();
+    expect(models.object).toBe('list');
+  });
+
+  test('an untranslated /v1 path without a pass-through backend is a 404 in OpenAI shape', async () => {
+    const response = await fetch(`${base}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'unknown_url' });
+  });
+});

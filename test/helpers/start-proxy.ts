@@ -1,0 +1,15 @@
+/** Starts the real proxy on 127.0.0.1:0 in front of a mock upstream, quietly. */
+import { loadConfig } from '../../src/configuration.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+
+export async function startProxyFor(upstreamUrl: string, backend: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<RunningServer> {
+  const config = loadConfig({
+    backends: { upstream: { url: upstreamUrl, ...backend } },
+    routes: [{ model: '*', backend: 'upstream' }],
+    ...extra,
+  });
+  const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
+  await server.proxy.ready;
+  return server;
+}
