@@ -66,14 +66,14 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   return router;
 }
 
-/** Other `/v1/*` paths relay untouched to the configured pass-through backend, or get a 404. */
+/**
+ * Other `/v1/*` paths relay untouched to the configured pass-through backend.
+ * Without one they fall through to the host app (the standalone server ends
+ * with an OpenAI-shaped 404).
+ */
 function passthrough(config: ProxyConfig): express.RequestHandler {
   const backend = config.passthrough ? (config.backends[config.passthrough] as RemoteBackendSettings) : undefined;
-  if (!backend) {
-    return (req, res) => {
-      sendError(res, undefined, new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${req.method} /v1${req.path}. No pass-through backend is configured.` }));
-    };
-  }
+  if (!backend) return (_req, _res, next) => next();
   const keys = config.server.apiKeys;
   const relay = createProxyMiddleware({
     target: backend.url,
@@ -101,6 +101,11 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
     }
     void relay(req, res, next);
   };
+}
+
+/** The standalone server's last handler. */
+export function notFound(req: express.Request, res: express.Response): void {
+  sendError(res, undefined, new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${req.method} ${req.path}.` }));
 }
 
 function unavailable(error: unknown): ProxyError {

@@ -3,7 +3,7 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProxyConfig } from './configuration.js';
-import { createDialectProxy, type DialectProxy } from './middleware.js';
+import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
 import type { RuntimeOptions } from './pipeline/runtime.js';
 
 export interface RunningServer {
@@ -23,6 +23,7 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
   app.disable('x-powered-by');
   const proxy = createDialectProxy(config, options);
   app.use(proxy);
+  app.use(notFound);
   const host = options.host ?? config.server.host;
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(options.port ?? config.server.port, host, () => resolve(listening));

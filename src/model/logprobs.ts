@@ -30,6 +30,9 @@ export interface TokenLogprob extends TokenAlternative {
    * `null` logprob; `logprob` is then 0 and means nothing.
    */
   noLogprob?: boolean;
+  /** Fireworks `sampling_mask` (new format): tokens still eligible after top_p/top_k, and optionally which. */
+  samplingMaskCount?: number | null;
+  samplingMask?: number[] | string | null;
 }
 
 export interface LegacyLogprobs {
@@ -53,6 +56,8 @@ export interface ChatLogprobEntry extends Omit<ChatLogprobAlternative, 'logprob'
   top_logprobs: ChatLogprobAlternative[];
   text_offset?: number;
   sampling_logprob?: number | null;
+  sampling_mask_count?: number | null;
+  sampling_mask?: number[] | string | null;
 }
 
 const encoder = new TextEncoder();
@@ -143,6 +148,8 @@ export function toChatLogprobs(entries: readonly TokenLogprob[], top: number, op
     if (options.extended) {
       out.sampling_logprob = entry.samplingLogprob ?? null;
       if (entry.textOffset !== undefined) out.text_offset = entry.textOffset;
+      if (entry.samplingMaskCount !== undefined) out.sampling_mask_count = entry.samplingMaskCount;
+      if (entry.samplingMask !== undefined) out.sampling_mask = entry.samplingMask;
     }
     return out;
   });
@@ -178,6 +185,8 @@ export function fromChatLogprobs(content: readonly (ChatLogprobEntry & { id?: nu
     if (tokenId !== undefined) entry.tokenId = tokenId;
     if (item.text_offset !== undefined) entry.textOffset = item.text_offset;
     if (item.sampling_logprob !== undefined) entry.samplingLogprob = item.sampling_logprob;
+    if (item.sampling_mask_count !== undefined) entry.samplingMaskCount = item.sampling_mask_count;
+    if (item.sampling_mask !== undefined) entry.samplingMask = item.sampling_mask;
     return entry;
   });
 }

@@ -104,7 +104,8 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
   const own = isSet(config.effort) ? normalizeEffort(config.effort, 'thinking.effort') : undefined;
   if (own && top) result.warnings.push('reasoning_effort is overridden by thinking.effort.');
   const source = own ? 'thinking.effort' : top ? 'reasoning_effort' : 'thinking.type';
-  const chosen: EffortValue = own ?? top ?? { effort: 'medium' };
+  // Fireworks: {type: enabled} = `true` ('medium'); with budget_tokens it = an integer effort (a budget, no named effort).
+  const chosen: EffortValue = own ?? top ?? (isSet(config.budget_tokens) ? {} : { effort: 'medium' });
   if (chosen.effort === 'none') {
     throw invalidRequest(source, `${source} 'none' contradicts thinking.type=enabled; use thinking.type=disabled.`);
   }

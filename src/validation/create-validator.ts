@@ -5,24 +5,26 @@
  */
 import { OpenAPIBackend, type Document } from 'openapi-backend';
 import type { Endpoint } from '../model/request.js';
+import { inlineRefs } from './inline-refs.js';
 import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from './load-openapi-document.js';
-import { schemaResolver, toValidationIssues, type SchemaError } from './to-validation-issues.js';
+import { toValidationIssues, type SchemaError } from './to-validation-issues.js';
 import type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
 export type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
-type BodyValidator = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null; schema: unknown };
+type BodyValidator = ((data: unknown) => boolean) & { errors?: readonly SchemaError[] | null };
 
 /**
- * Ajv options: report every problem (allErrors), keep schemas/data on errors for
- * readable messages (verbose), and pick a oneOf branch by its tag (discriminator).
+ * Ajv options: report every problem (allErrors), keep schemas and data on errors
+ * for readable messages (verbose), pick a oneOf branch by its tag (discriminator).
  */
 const AJV_OPTIONS = { allErrors: true, verbose: true, discriminator: true } as const;
 
 async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promise<BodyValidator> {
   const { file, operationId } = OPENAPI_DOCUMENTS[endpoint];
+  const definition = inlineRefs(loadOpenapiDocument(endpoint, openapiDir)) as unknown as Document;
   // strict: an invalid document fails start-up instead of logging a warning.
-  const api = new OpenAPIBackend({ definition: loadOpenapiDocument(endpoint, openapiDir) as unknown as Document, strict: true, ajvOpts: AJV_OPTIONS });
+  const api = new OpenAPIBackend({ definition, strict: true, ajvOpts: AJV_OPTIONS });
   await api.init();
   // openapi-backend compiles the body as `{requestBody: body}`; find that validator among the operation's.
   const validators = api.validator.getRequestValidatorsForOperation(operationId) ?? [];
@@ -46,16 +48,13 @@ async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promi
 export async function createRequestValidator(options: { openapiDir?: string } = {}): Promise<RequestValidator> {
   const openapiDir = options.openapiDir ?? defaultOpenapiDir();
   const [chat, text] = await Promise.all([buildBodyValidator('chat', openapiDir), buildBodyValidator('text', openapiDir)]);
-  const validators: Readonly<Record<Endpoint, { validate: BodyValidator; resolve: ReturnType<typeof schemaResolver> }>> = {
-    chat: { validate: chat, resolve: schemaResolver(chat.schema) },
-    text: { validate: text, resolve: schemaResolver(text.schema) },
-  };
+  const validators: Readonly<Record<Endpoint, BodyValidator>> = { chat, text };
   return {
     validate(endpoint: Endpoint, body: unknown): ValidationIssue[] {
-      const entry = validators[endpoint];
-      if (!entry) throw new TypeError(`Unknown endpoint: ${String(endpoint)}`);
-      if (entry.validate({ requestBody: body })) return [];
-      return toValidationIssues(entry.validate.errors ?? [], body, entry.resolve);
+      const validate = validators[endpoint];
+      if (!validate) throw new TypeError(`Unknown endpoint: ${String(endpoint)}`);
+      if (validate({ requestBody: body })) return [];
+      return toValidationIssues(validate.errors ?? [], body);
     },
   };
 }

@@ -5,11 +5,6 @@
 
 type Schema = Record<string, unknown>;
 
-/** Follows a `$ref` left by openapi-backend where a schema object occurs twice; identity by default. */
-export type ResolveSchema = (schema: unknown) => unknown;
-
-const identity: ResolveSchema = (schema) => schema;
-
 const TYPE_PHRASES: Record<string, string> = {
   string: 'a string',
   integer: 'an integer',
@@ -36,26 +31,26 @@ function quote(value: unknown): string {
   return String(value);
 }
 
-function pluralOf(items: Schema | undefined, resolve: ResolveSchema): string {
+function pluralOf(items: Schema | undefined): string {
   const type = items?.type;
   if (type === 'array') {
-    const inner = asSchema(resolve(items?.items))?.type;
+    const inner = asSchema(items?.items)?.type;
     return typeof inner === 'string' && inner in PLURALS ? `${inner} arrays` : 'arrays';
   }
   return typeof type === 'string' ? (PLURALS[type] ?? 'items') : 'items';
 }
 
-function typePhrase(schema: Schema, resolve: ResolveSchema): string | undefined {
+function typePhrase(schema: Schema): string | undefined {
   const { type } = schema;
-  if (type === 'array') return `an array of ${pluralOf(asSchema(resolve(schema.items)), resolve)}`;
+  if (type === 'array') return `an array of ${pluralOf(asSchema(schema.items))}`;
   if (type === 'object') {
-    const tag = asSchema(resolve(asSchema(schema.properties)?.type))?.enum;
+    const tag = asSchema(asSchema(schema.properties)?.type)?.enum;
     if (Array.isArray(tag) && tag.length === 1) return `an object with type ${quote(tag[0])}`;
   }
   return typeof type === 'string' ? TYPE_PHRASES[type] : undefined;
 }
 
-function collect(schema: Schema, phrases: string[], resolve: ResolveSchema): boolean {
+function collect(schema: Schema, phrases: string[]): boolean {
   let nullable = false;
   if (Array.isArray(schema.enum)) {
     for (const value of schema.enum) {
@@ -66,17 +61,17 @@ function collect(schema: Schema, phrases: string[], resolve: ResolveSchema): boo
   }
   const union = schema.anyOf ?? schema.oneOf;
   if (schema.type === undefined && Array.isArray(union)) {
-    for (const branch of union) nullable = collectUnknown(branch, phrases, resolve) || nullable;
+    for (const branch of union) nullable = collectUnknown(branch, phrases) || nullable;
     return nullable;
   }
-  const phrase = typePhrase(schema, resolve);
+  const phrase = typePhrase(schema);
   if (phrase) phrases.push(phrase);
   return schema.nullable === true;
 }
 
-function collectUnknown(value: unknown, phrases: string[], resolve: ResolveSchema): boolean {
-  const schema = asSchema(resolve(value));
-  return schema ? collect(schema, phrases, resolve) : false;
+function collectUnknown(value: unknown, phrases: string[]): boolean {
+  const schema = asSchema(value);
+  return schema ? collect(schema, phrases) : false;
 }
 
 /**
@@ -84,10 +79,10 @@ function collectUnknown(value: unknown, phrases: string[], resolve: ResolveSchem
  *
  * @example describeAllowed([{ type: 'number', nullable: true }]) // 'a number or null'
  */
-export function describeAllowed(schemas: readonly unknown[], resolve: ResolveSchema = identity): string {
+export function describeAllowed(schemas: readonly unknown[]): string {
   const phrases: string[] = [];
   let nullable = false;
-  for (const schema of schemas) nullable = collectUnknown(schema, phrases, resolve) || nullable;
+  for (const schema of schemas) nullable = collectUnknown(schema, phrases) || nullable;
   const all = [...new Set(phrases)];
   if (nullable) all.push('null');
   if (all.length === 0) return 'a valid value';

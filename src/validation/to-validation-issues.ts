@@ -4,7 +4,7 @@
  * branch the value evidently meant (its type and `type`/`role` tag fit), or,
  * when no branch stands out, a single "must be one of: ..." for the union's field.
  */
-import { describeAllowed, describeValue, type ResolveSchema } from './describe-schema.js';
+import { describeAllowed, describeValue } from './describe-schema.js';
 import { BODY_PATH, locateIssue } from './locate-issue.js';
 import type { ValidationIssue } from './validation-issue.js';
 
@@ -50,16 +50,16 @@ function plural(count: unknown, noun: string): string {
 
 type TaggedSchema = { properties?: Record<string, { enum?: unknown[]; const?: unknown }> } | undefined;
 
-function tagValues(parentSchema: Record<string, unknown> | undefined, tagName: string, resolve: ResolveSchema): unknown[] {
+function tagValues(parentSchema: Record<string, unknown> | undefined, tagName: string): unknown[] {
   const branches: unknown[] = Array.isArray(parentSchema?.oneOf) ? parentSchema.oneOf : [];
   return branches.flatMap((branch) => {
-    const tag = (resolve(branch) as TaggedSchema)?.properties?.[tagName];
+    const tag = (branch as TaggedSchema)?.properties?.[tagName];
     return tag?.enum ?? (tag && 'const' in tag ? [tag.const] : []);
   });
 }
 
 /** One non-union error as an issue. */
-function toIssue(error: SchemaError, body: unknown, resolve: ResolveSchema): ValidationIssue {
+function toIssue(error: SchemaError, body: unknown): ValidationIssue {
   const { instancePath, keyword, params, data } = error;
   if (instancePath === '' || (instancePath === BODY_PATH && keyword === 'type')) return bodyIssue(keyword === 'required' ? 'missing' : 'type_error');
   const here = locateIssue(instancePath, body);
@@ -74,7 +74,7 @@ function toIssue(error: SchemaError, body: unknown, resolve: ResolveSchema): Val
       return { ...at, type: 'extra_forbidden', message: `Unrecognized request argument supplied: ${at.param}` };
     }
     case 'type':
-      return { ...here, type: 'type_error', message: `${here.param}: must be ${describeAllowed([error.parentSchema], resolve)}${got}` };
+      return { ...here, type: 'type_error', message: `${here.param}: must be ${describeAllowed([error.parentSchema])}${got}` };
     case 'enum':
       return { ...here, type: 'enum', message: `${here.param}: must be ${describeAllowed([{ enum: params.allowedValues }])}${got}` };
     case 'const':
@@ -85,7 +85,7 @@ function toIssue(error: SchemaError, body: unknown, resolve: ResolveSchema): Val
       const tag = data && typeof data === 'object' ? (data as Record<string, unknown>)[tagName] : undefined;
       if (tag === undefined) return { ...at, type: 'missing', message: `'${at.param}' is a required property` };
       if (typeof tag !== 'string') return { ...at, type: 'type_error', message: `${at.param}: must be a string; got ${describeValue(tag)}` };
-      const allowed = describeAllowed([{ enum: tagValues(error.parentSchema, tagName, resolve) }]);
+      const allowed = describeAllowed([{ enum: tagValues(error.parentSchema, tagName) }]);
       return { ...at, type: 'enum', message: `${at.param}: must be ${allowed}; got ${describeValue(tag)}` };
     }
     case 'minItems':
@@ -104,36 +104,23 @@ function toIssue(error: SchemaError, body: unknown, resolve: ResolveSchema): Val
 }
 
 /** The issue for a union whose branches all fail and none stands out. */
-function unionIssue(union: SchemaError, branchErrors: Map<number, SchemaError[]>, body: unknown, resolve: ResolveSchema): ValidationIssue {
+function unionIssue(union: SchemaError, branchErrors: Map<number, SchemaError[]>, body: unknown): ValidationIssue {
   const here = locateIssue(union.instancePath, body);
   const at = union.instancePath;
   const typeFits = [...branchErrors.values()].filter((errors) => !errors.some((e) => e.instancePath === at && e.keyword === 'type'));
   // A value of a fitting type that no branch's enum or tag accepts is an enum problem; the rest are shape problems.
   const type = typeFits.length > 0 && typeFits.every((errors) => errors.some((e) => rejectsOutright(e, at))) ? 'enum' : 'type_error';
   const branches = Array.isArray(union.schema) ? union.schema : [];
-  return { ...here, type, message: `${here.param}: must be ${describeAllowed(branches, resolve)}; got ${describeValue(union.data)}` };
-}
-
-/** Resolves the `#/...` refs openapi-backend leaves where one schema object occurs twice in `root`. */
-export function schemaResolver(root: unknown): ResolveSchema {
-  return (schema) => {
-    let node = schema;
-    for (let hops = 0; hops < 8; hops++) {
-      const ref = node && typeof node === 'object' ? (node as { $ref?: unknown }).$ref : undefined;
-      if (typeof ref !== 'string' || !ref.startsWith('#')) return node;
-      node = ref.split('/').slice(1).reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), root);
-    }
-    return node;
-  };
+  return { ...here, type, message: `${here.param}: must be ${describeAllowed(branches)}; got ${describeValue(union.data)}` };
 }
 
 /**
  * Converts Ajv's errors for one body into issues, in Ajv's order, without duplicates.
- * `resolve` follows refs inside the compiled schema (see `schemaResolver`).
+ * Expects a schema without `$ref`s (see inline-refs.ts): union membership is read from schemaPaths.
  *
- * @example toValidationIssues(validate.errors ?? [], body, schemaResolver(validate.schema))
+ * @example toValidationIssues(validate.errors ?? [], body)
  */
-export function toValidationIssues(errors: readonly SchemaError[], body: unknown, resolve: ResolveSchema = (schema) => schema): ValidationIssue[] {
+export function toValidationIssues(errors: readonly SchemaError[], body: unknown): ValidationIssue[] {
   const unions = errors.filter((error) => UNIONS.has(error.keyword));
   // Each error belongs to the innermost failed union that contains it (undefined: top level).
   const children = new Map<SchemaError | undefined, SchemaError[]>();
@@ -155,7 +142,7 @@ export function toValidationIssues(errors: readonly SchemaError[], body: unknown
         visitUnion(error);
         continue;
       }
-      const issue = toIssue(error, body, resolve);
+      const issue = toIssue(error, body);
       const key = `${issue.param}\u0000${issue.message}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -180,7 +167,7 @@ export function toValidationIssues(errors: readonly SchemaError[], body: unknown
       visit(chosen);
       return;
     }
-    const issue = unionIssue(union, byBranch, body, resolve);
+    const issue = unionIssue(union, byBranch, body);
     const key = `${issue.param}\u0000${issue.message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -61,9 +61,9 @@ describe('createDialectProxy in a host app', () => {
     expect(models.object).toBe('list');
   });
 
-  test('an untranslated /v1 path without a pass-through backend is a 404 in OpenAI shape', async () => {
+  test('an untranslated /v1 path without a pass-through backend falls through to the app', async () => {
     const response = await fetch(`${base}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'unknown_url' });
+    expect(await response.json()).toEqual({ app: 'not found' });
   });
 });

@@ -1,0 +1,45 @@
+/**
+ * Completions `echo` / `echo_last`. The neutral choice's `text` never holds the
+ * prompt; this works out what to prepend: the prompt string itself for `echo`
+ * on a string prompt, otherwise the echoed prompt tokens the backend returned
+ * (`promptLogprobs`), trimmed to the last N for `echo_last`.
+ */
+import { ProxyError } from '../../errors/proxy-error.js';
+import type { NeutralRequest } from '../../model/request.js';
+import type { ResultChoice } from '../../model/result.js';
+import type { TokenLogprob } from '../../model/logprobs.js';
+import { promptOfChoice } from '../count-choices.js';
+
+export interface Echo {
+  text: string;
+  /** The echoed prompt tokens (may be empty when the text came from the prompt string). */
+  tokens: TokenLogprob[];
+}
+
+/** True when the caller asked for any part of the prompt back. */
+export function wantsEcho(request: NeutralRequest): boolean {
+  return request.echo !== undefined && (request.echo.all || (request.echo.lastTokens ?? 0) > 0);
+}
+
+/** Undefined when no echo was asked; throws when the backend gave nothing to echo and the prompt cannot stand in. */
+export function echoText(choice: ResultChoice, request: NeutralRequest): Echo | undefined {
+  if (!wantsEcho(request)) return undefined;
+  const all = request.echo?.all === true;
+  const lastTokens = request.echo?.lastTokens ?? 0;
+  const tokens = choice.promptLogprobs && !all ? choice.promptLogprobs.slice(-lastTokens) : choice.promptLogprobs;
+  const prompt = promptOfChoice(request, choice.index);
+  if (all && typeof prompt === 'string') return { text: prompt, tokens: tokens ?? [] };
+  if (tokens) return { text: tokens.map((token) => token.token).join(''), tokens };
+  throw echoUnavailable(request);
+}
+
+/** Echo text we cannot produce is an error, never a silent omission. */
+export function echoUnavailable(request: NeutralRequest): ProxyError {
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'echo_unavailable',
+    param: request.echo?.all ? 'echo' : 'echo_last',
+    message: 'The backend returned no prompt tokens to echo for this prompt.',
+  });
+}

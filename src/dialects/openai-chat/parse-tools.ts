@@ -1,0 +1,97 @@
+/**
+ * Chat `tools` / `tool_choice` and the legacy `functions` / `function_call`
+ * -> neutral tool definitions and tool choice. Only function tools have a
+ * neutral meaning; OpenAI's custom (free-form grammar) tools are a 400.
+ */
+import { invalidRequest } from '../../errors/proxy-error.js';
+import type { ToolChoice, ToolDefinition } from '../../model/request.js';
+import { isSet } from '../request-context.js';
+
+type Wire = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function list(value: unknown, field: string): unknown[] {
+  if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);
+  return value;
+}
+
+/** A FunctionObject (`{name, description?, parameters?, strict?}`) -> ToolDefinition. */
+export function parseFunction(value: unknown, path: string): ToolDefinition {
+  if (!isObject(value) || typeof value.name !== 'string') throw invalidRequest(`${path}.name`, `${path}.name is required.`);
+  const tool: ToolDefinition = { name: value.name };
+  if (typeof value.description === 'string') tool.description = value.description;
+  if (isObject(value.parameters)) tool.parameters = value.parameters;
+  if (typeof value.strict === 'boolean') tool.strict = value.strict;
+  return tool;
+}
+
+/**
+ * `tools` -> function definitions. With `tool_choice: {type: 'allowed_tools'}`
+ * only the allowed ones are kept: OpenAI defines it as restricting the model to that subset.
+ * @example parseTools([{type: 'function', function: {name: 'f'}}], undefined) // [{name: 'f'}]
+ */
+export function parseTools(value: unknown, toolChoice: unknown, field = 'tools'): ToolDefinition[] {
+  const tools = list(value, field).map((tool, i) => {
+    const path = `${field}.${i}`;
+    if (!isObject(tool) || tool.type !== 'function') {
+      const type = isObject(tool) ? String(tool.type) : typeof tool;
+      throw invalidRequest(`${path}.type`, `Tools of type '${type}' are not supported; only function tools are.`);
+    }
+    return parseFunction(tool.function, `${path}.function`);
+  });
+  const allowed = allowedToolNames(toolChoice);
+  return allowed ? tools.filter((tool) => allowed.includes(tool.name)) : tools;
+}
+
+/** The names listed by an `allowed_tools` tool choice, or undefined for any other choice. */
+export function allowedToolNames(toolChoice: unknown): string[] | undefined {
+  if (!isObject(toolChoice) || toolChoice.type !== 'allowed_tools') return undefined;
+  const spec = isObject(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
+  return list(spec.tools ?? [], 'tool_choice.allowed_tools.tools').map((entry, i) => {
+    const name = isObject(entry) && isObject(entry.function) ? entry.function.name : isObject(entry) ? entry.name : undefined;
+    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools.${i}`, 'Each allowed tool must name a function tool.');
+    return name;
+  });
+}
+
+/**
+ * `tool_choice`: 'none' | 'auto' | 'required' (Fireworks' 'any' is its alias),
+ * `{type: 'function', function: {name}}` (or Fireworks' `{type: 'function', name}`),
+ * or `{type: 'allowed_tools', allowed_tools: {mode}}` (the tools row narrows the list).
+ */
+export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoice {
+  if (value === 'none' || value === 'auto' || value === 'required') return value;
+  if (value === 'any') return 'required';
+  if (!isObject(value)) throw invalidRequest(field, `${field} must be 'none', 'auto', 'required' or an object.`);
+  if (value.type === 'function') {
+    const name = isObject(value.function) ? value.function.name : value.name;
+    if (typeof name !== 'string') throw invalidRequest(`${field}.function.name`, `${field}.function.name is required.`);
+    return { name };
+  }
+  if (value.type === 'allowed_tools') {
+    const mode = isObject(value.allowed_tools) ? value.allowed_tools.mode : undefined;
+    if (mode !== 'auto' && mode !== 'required') throw invalidRequest(`${field}.allowed_tools.mode`, `${field}.allowed_tools.mode must be 'auto' or 'required'.`);
+    return mode;
+  }
+  throw invalidRequest(`${field}.type`, `${field} of type '${String(value.type)}' is not supported; only function tools are.`);
+}
+
+/** Legacy `functions` -> tool definitions. */
+export function parseFunctions(value: unknown, field = 'functions'): ToolDefinition[] {
+  return list(value, field).map((fn, i) => parseFunction(fn, `${field}.${i}`));
+}
+
+/** Legacy `function_call`: 'none' | 'auto' | `{name}`. */
+export function parseFunctionCall(value: unknown, field = 'function_call'): ToolChoice {
+  if (value === 'none' || value === 'auto') return value;
+  if (isObject(value) && typeof value.name === 'string') return { name: value.name };
+  throw invalidRequest(field, `${field} must be 'none', 'auto' or {name}.`);
+}
+
+/** The function names a request declares (tools or functions), for checking a named choice. */
+export function declaredNames(body: Readonly<Wire>): string[] | undefined {
+  const source = isSet(body.tools) ? body.tools : body.functions;
+  if (!Array.isArray(source)) return undefined;
+  return source.map((entry) => (isObject(entry) ? (isObject(entry.function) ? entry.function.name : entry.name) : undefined)).filter((name): name is string => typeof name === 'string');
+}

@@ -1,0 +1,126 @@
+/**
+ * StreamEvents -> `chat.completion.chunk` objects, as OpenAI sends them: a role
+ * chunk opens each choice, deltas follow, an empty delta carries the
+ * `finish_reason`; with `stream_options.include_usage` every chunk has
+ * `usage: null` and a last chunk with `choices: []` carries the usage.
+ * Choices may interleave; each keeps its own state here.
+ */
+import { ProxyError } from '../../errors/proxy-error.js';
+import type { NeutralRequest } from '../../model/request.js';
+import { addUsage, type PerfMetrics, type Usage } from '../../model/result.js';
+import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import { missingStart } from '../missing-start.js';
+import { countChoices } from '../count-choices.js';
+import { perfMetricsBody } from '../perf-metrics-body.js';
+import { usageBody } from '../usage-body.js';
+import { chatErrorBody } from './error-body.js';
+import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
+import { chatFinishReason, tooManyFunctionCalls } from './serialize-result.js';
+
+type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
+
+type ToolCallChunk = { index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } };
+
+export type ChunkDelta = {
+  role?: 'assistant';
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ToolCallChunk[];
+  function_call?: { name?: string; arguments: string };
+  /** Fireworks `include_internal_content`. */
+  internal_content?: { token_id: number | number[] };
+};
+
+export type ChunkChoice = { index: number; delta: ChunkDelta; logprobs: ChatLogprobsBody; finish_reason: string | null; token_ids?: number[] };
+
+interface ChoiceState {
+  /** Characters of content sent so far (legacy `text_offset`). */
+  offset: number;
+  /** Tool call index -> which of id / name went out already (they go out once). */
+  calls: Map<number, { id: boolean; name: boolean }>;
+}
+
+/**
+ * @example for await (const chunk of serializeChatStream(events, request)) write(chunk)
+ */
+export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
+  const includeUsage = request.stream?.includeUsage === true;
+  const expected = countChoices(request);
+  const states = new Map<number, ChoiceState>();
+  let head: Head | undefined;
+  let usage: Usage | undefined;
+  let perf: PerfMetrics | undefined;
+  let ended = 0;
+  const chunk = (choice: ChunkChoice, extra: Record<string, unknown> = {}) => ({ ...head, choices: [choice], ...(includeUsage ? { usage: null } : {}), ...extra });
+
+  for await (const event of events) {
+    if (event.type === 'response-start') {
+      head = { id: event.id, object: 'chat.completion.chunk', created: event.created, model: event.model };
+      if (event.systemFingerprint !== undefined) head.system_fingerprint = event.systemFingerprint;
+      continue;
+    }
+    if (event.type === 'usage') usage = addUsage(usage, event.usage);
+    else if (event.type === 'perf') perf = { ...perf, ...event.perf };
+    else if (event.type === 'error') {
+      yield chatErrorBody(event.error);
+      return;
+    } else {
+      if (!head) {
+        yield chatErrorBody(missingStart());
+        return;
+      }
+      let state = states.get(event.choice);
+      if (!state) {
+        state = { offset: 0, calls: new Map() };
+        states.set(event.choice, state);
+        yield chunk({ index: event.choice, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+      }
+      if (event.type === 'choice-end') {
+        ended += 1;
+        // Fireworks sends perf_metrics on the final chunk that has a finish_reason.
+        const last = ended >= expected && request.perfMetricsInBody ? { perf_metrics: perfMetricsBody(perf, usage) } : {};
+        yield chunk({ index: event.choice, delta: {}, logprobs: null, finish_reason: chatFinishReason(event.finishReason, request) }, last);
+      } else if (event.type === 'tool-call-delta') {
+        const delta = toolCallDelta(event, state, request);
+        if (delta instanceof ProxyError) {
+          yield chatErrorBody(delta);
+          return;
+        }
+        yield chunk({ index: event.choice, delta, logprobs: null, finish_reason: null });
+      } else {
+        yield chunk(textChoice(event, state, request));
+        if (event.type === 'text-delta') state.offset += event.delta.length;
+      }
+    }
+  }
+  if (includeUsage && usage && head) yield { ...head, choices: [], usage: usageBody(usage, { completionDetails: true }) };
+}
+
+function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, state: ChoiceState, request: NeutralRequest): ChunkChoice {
+  const delta: ChunkDelta = event.type === 'text-delta' ? { content: event.delta } : { reasoning_content: event.delta };
+  const ids = event.tokenIds;
+  if (request.stream?.tokenIds && ids) delta.internal_content = { token_id: ids.length === 1 ? ids[0] : ids };
+  const choice: ChunkChoice = {
+    index: event.choice,
+    delta,
+    logprobs: event.logprobs ? chatLogprobsBody(event.logprobs, request, state.offset) : null,
+    finish_reason: null,
+  };
+  if (request.returnTokenIds && ids) choice.token_ids = ids;
+  return choice;
+}
+
+/** id, type and name go out on a call's first delta only, as OpenAI streams them. */
+function toolCallDelta(event: StreamEventOf<'tool-call-delta'>, state: ChoiceState, request: NeutralRequest): ChunkDelta | ProxyError {
+  if (request.legacyFunctions && state.calls.size > 0 && !state.calls.has(event.index)) return tooManyFunctionCalls(state.calls.size + 1);
+  const sent = state.calls.get(event.index) ?? { id: false, name: false };
+  state.calls.set(event.index, sent);
+  const named = event.name !== undefined && !sent.name;
+  if (named) sent.name = true;
+  const fn = named ? { name: event.name, arguments: event.argumentsDelta } : { arguments: event.argumentsDelta };
+  if (request.legacyFunctions) return { function_call: fn };
+  const first = event.id !== undefined && !sent.id;
+  if (first) sent.id = true;
+  const call: ToolCallChunk = first ? { index: event.index, id: event.id, type: 'function', function: fn } : { index: event.index, function: fn };
+  return { tool_calls: [call] };
+}
