@@ -1,16 +1,7 @@
 /** model/reasoning.ts: the reasoning_effort / thinking / reasoning_history precedence matrix and the effort ladder. */
-import { ProxyError } from '../../../../src/errors/proxy-error.js';
 import { budgetForEffort, DEFAULT_EFFORT_LADDER, effortForBudget, normalizeEffort, normalizeReasoning, type ReasoningWire } from '../../../../src/model/reasoning.js';
+import { paramOf } from './expect-param.js';
 
-function paramOf(run: () => unknown): string | null {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProxyError && error.status === 400) return error.param;
-    throw error;
-  }
-  throw new Error('expected a 400');
-}
 
 describe('normalizeEffort', () => {
   it.each([

@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig, substituteEnv } from '../../src/configuration.js';
+
+const minimal = { backends: { up: { kind: 'openai', url: 'https://example.test/v1' } }, routes: [{ model: '*', backend: 'up' }] };
+
+describe('loadConfig', () => {
+  test('fills server defaults and freezes the result', () => {
+    const config = loadConfig(minimal, {});
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info' });
+    expect(Object.isFrozen(config.backends.up)).toBe(true);
+  });
+
+  test('substitutes ${ENV} and ${ENV:-default}, turning numeric settings into numbers', () => {
+    const config = loadConfig({
+      server: { port: '${PORT:-9090}', apiKeys: ['${KEY}'] },
+      backends: { local: { kind: 'llama-cpp', model: 'builtin', parallel: '${PAR}' } },
+      routes: [{ model: '*', backend: 'local' }],
+    }, { KEY: 'k1', PAR: '3' });
+    expect(config.server.port).toBe(9090);
+    expect(config.server.apiKeys).toEqual(['k1']);
+    expect(config.backends.local).toMatchObject({ parallel: 3 });
+  });
+
+  test('an unset variable without a default names the key', () => {
+    expect(() => loadConfig({ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', apiKey: '${NOPE}' } } }, {}))
+      .toThrow(new ConfigError('backends.up.apiKey', 'environment variable NOPE is not set (use ${NOPE:-default} to allow that)'));
+  });
+
+  test.each([
+    [{ ...minimal, extra: 1 }, 'config: extra: unknown key'],
+    [{ ...minimal, backends: { up: { kind: 'nope', url: 'https://x' } } }, 'config: backends.up.kind: must be one of'],
+    [{ ...minimal, backends: { up: { kind: 'openai' } } }, 'config: backends.up.url: required'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', speaks: ['images'] } } }, 'config: backends.up.speaks'],
+    [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', parallel: 0 } } }, 'config: backends.up.parallel: must be an integer >= 1'],
+    [{ ...minimal, routes: [{ model: '*', backend: 'missing' }] }, 'config: routes[0].backend: must name one of the backends (up)'],
+    [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
+    [{ ...minimal, passthrough: 'other' }, 'config: passthrough: no backend named "other"'],
+    [{ ...minimal, server: { port: 70000 } }, 'config: server.port: must be an integer >= 0 and <= 65535'],
+  ])('rejects %j', (raw, message) => {
+    expect(() => loadConfig(raw as Record<string, unknown>, {})).toThrow(message);
+  });
+
+  test('reads the shipped default config', () => {
+    const config = loadConfig('config/default.yaml', {});
+    expect(config.backends.local).toMatchObject({ kind: 'llama-cpp', model: 'builtin' });
+    expect(config.server.port).toBe(8080);
+  });
+
+  test('substituteEnv leaves non-strings alone', () => {
+    expect(substituteEnv({ a: 1, b: [true, '${X}'] }, { X: 'y' }, '')).toEqual({ a: 1, b: [true, 'y'] });
+  });
+});

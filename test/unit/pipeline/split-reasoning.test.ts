@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { ReasoningSplitter, splitReasoning } from '../../../src/pipeline/emulate/split-reasoning.js';
+
+describe('splitReasoning', () => {
+  test('splits think tags out of the text', () => {
+    expect(splitReasoning('<think>plan it</think>The answer.')).toEqual({ reasoning: 'plan it', text: 'The answer.' });
+    expect(splitReasoning('No thoughts.')).toEqual({ reasoning: '', text: 'No thoughts.' });
+    expect(splitReasoning('<think>unfinished')).toEqual({ reasoning: 'unfinished', text: '' });
+  });
+
+  test('custom tags', () => {
+    expect(splitReasoning('[[a]]b', { open: '[[', close: ']]' })).toEqual({ reasoning: 'a', text: 'b' });
+  });
+
+  test('a tag cut across chunks is recognised', () => {
+    const splitter = new ReasoningSplitter();
+    const pieces = [...splitter.push('<thi'), ...splitter.push('nk>abc</th'), ...splitter.push('ink>def'), ...splitter.finish()];
+    expect(pieces).toEqual([{ kind: 'reasoning', text: 'abc' }, { kind: 'text', text: 'def' }]);
+  });
+
+  test('property: splitting over arbitrary chunk boundaries equals splitting the whole text', () => {
+    const piece = fc.oneof(fc.constant('<think>'), fc.constant('</think>'), fc.constant('<'), fc.constant('</th'), fc.string({ maxLength: 6 }));
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
+      const text = parts.join('');
+      const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+      const chunks = [0, ...points, text.length].slice(1).map((end, i, ends) => text.slice(i === 0 ? 0 : ends[i - 1], end));
+      const splitter = new ReasoningSplitter();
+      const pieces = [...chunks.flatMap((chunk) => splitter.push(chunk)), ...splitter.finish()];
+      const joined = { reasoning: pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join(''), text: pieces.filter((p) => p.kind === 'text').map((p) => p.text).join('') };
+      expect(joined).toEqual(splitReasoning(text));
+    }));
+  });
+});
