@@ -6,5 +6,6 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  setupFilesAfterEnv: ['<rootDir>/test/esm-bridge.ts'],
   testTimeout: 30000,
 };

@@ -161,7 +161,7 @@ describe('invalid requests name the field', () => {
   });
 });
 
-describe('start-up and speed', () => {
+describe('start-up', () => {
   it('reads documents from openapiDir and fails start-up on an invalid document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     try {
@@ -174,15 +174,5 @@ describe('start-up and speed', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('validates a typical request in well under 0.1 ms', () => {
-    const body = { ...minimalChat, temperature: 0.7, max_tokens: 100, stream: true, stream_options: { include_usage: true }, tools: richChat.tools };
-    for (let i = 0; i < 2000; i++) validator.validate('chat', body);
-    const runs = 20000;
-    const start = performance.now();
-    for (let i = 0; i < runs; i++) validator.validate('chat', body);
-    const perRequestMs = (performance.now() - start) / runs;
-    expect(perRequestMs).toBeLessThan(0.05);
   });
 });

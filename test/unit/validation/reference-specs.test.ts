@@ -1,0 +1,118 @@
+// Reads the reference specs and seeds in ../shared (skipped when that folder is absent).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { listRequestFields } from '../../../src/validation/list-request-fields.js';
+import { loadOpenapiDocument } from '../../../src/validation/load-openapi-document.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const sharedDir = resolve(repoRoot, '../shared');
+const describeShared = existsSync(sharedDir) ? describe : describe.skip;
+
+type Node = Record<string, unknown>;
+
+/** Property names of a component schema, following $ref and allOf (OpenAI's newest spec nests both). */
+function propertyNames(document: Node, schema: unknown, seen = new Set<string>()): Set<string> {
+  const names = new Set<string>();
+  if (!schema || typeof schema !== 'object') return names;
+  const node = schema as Node;
+  if (typeof node.$ref === 'string') {
+    if (seen.has(node.$ref)) return names;
+    seen.add(node.$ref);
+    const target = node.$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Node)[key], document);
+    return propertyNames(document, target, seen);
+  }
+  for (const name of Object.keys((node.properties as Node | undefined) ?? {})) names.add(name);
+  for (const part of (node.allOf as unknown[] | undefined) ?? []) for (const name of propertyNames(document, part, seen)) names.add(name);
+  return names;
+}
+
+function requestProperties(file: string, schemaName: string): string[] {
+  const document = parse(readFileSync(join(sharedDir, 'specs', file), 'utf8')) as Node;
+  const schemas = (document.components as Node).schemas as Node;
+  expect(schemas[schemaName]).toBeDefined();
+  return [...propertyNames(document, schemas[schemaName])];
+}
+
+/** Top-level request fields of the Fireworks seed, and the fields listed under `stream_options`. */
+function seedFields(): { top: string[]; streamOptions: string[] } {
+  const markdown = readFileSync(join(sharedDir, 'seeds', 'fireworks-create-completion.md'), 'utf8');
+  const request = markdown.slice(markdown.indexOf('## Request body'), markdown.indexOf('## Response'));
+  const top: string[] = [];
+  const streamOptions: string[] = [];
+  let inStreamOptions = false;
+  for (const line of request.split('\n')) {
+    const field = /^ {2}- `(\w+)`/.exec(line);
+    if (field) {
+      top.push(field[1]);
+      inStreamOptions = field[1] === 'stream_options';
+      continue;
+    }
+    const nested = /^ {4}- `(\w+)`/.exec(line);
+    if (nested && inStreamOptions) streamOptions.push(nested[1]);
+  }
+  return { top, streamOptions };
+}
+
+function missingFrom(ours: readonly string[], theirs: readonly string[]): string[] {
+  return theirs.filter((name) => !ours.includes(name));
+}
+
+function streamOptionFields(endpoint: 'chat' | 'text'): string[] {
+  const document = loadOpenapiDocument(endpoint);
+  const schemas = (document.components as Node).schemas as Node;
+  const name = endpoint === 'chat' ? 'ChatCompletionStreamOptions' : 'StreamOptions';
+  return Object.keys(((schemas[name] as Node).properties as Node) ?? {});
+}
+
+describeShared('our documents cover the reference specs', () => {
+  // Parsed once for the file: the newest OpenAI spec is 3 MB.
+  let openai230: string[];
+  let openaiLatest: string[];
+  let fireworksChat: string[];
+  let fireworksText: string[];
+  let seed: { top: string[]; streamOptions: string[] };
+
+  beforeAll(() => {
+    openai230 = requestProperties('openai-openapi.yaml', 'CreateChatCompletionRequest');
+    openaiLatest = requestProperties('openai-openapi-latest.yaml', 'CreateChatCompletionRequest');
+    const fireworks = parse(readFileSync(join(sharedDir, 'specs', 'fireworks-ai-text-completion-openapi.yml'), 'utf8')) as Node;
+    const schemas = (fireworks.components as Node).schemas as Node;
+    fireworksChat = [...propertyNames(fireworks, schemas.ChatCompletionRequest)];
+    fireworksText = [...propertyNames(fireworks, schemas.CompletionRequest)];
+    seed = seedFields();
+  });
+
+  it('the chat document has every OpenAI 2.3.0 request field (the seed)', () => {
+    expect(openai230.length).toBeGreaterThanOrEqual(30);
+    expect(missingFrom(listRequestFields('chat'), openai230)).toEqual([]);
+  });
+
+  it("the chat document has every field of OpenAI's newest request schema", () => {
+    expect(openaiLatest).toEqual(expect.arrayContaining(['prompt_cache_key', 'safety_identifier', 'verbosity', 'web_search_options']));
+    expect(missingFrom(listRequestFields('chat'), openaiLatest)).toEqual([]);
+  });
+
+  it("the chat document has every field of Fireworks' chat request schema", () => {
+    expect(missingFrom(listRequestFields('chat'), fireworksChat)).toEqual([]);
+  });
+
+  it('the chat document invents nothing: each field comes from one of those specs (or the completions seed)', () => {
+    const known = new Set([...openai230, ...openaiLatest, ...fireworksChat, ...seed.top]);
+    expect(listRequestFields('chat').filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it('the completions document has every field of the Fireworks seed and spec, and nothing else', () => {
+    expect(seed.top.length).toBeGreaterThanOrEqual(40);
+    expect(missingFrom(listRequestFields('text'), seed.top)).toEqual([]);
+    expect(missingFrom(listRequestFields('text'), fireworksText)).toEqual([]);
+    expect(missingFrom([...seed.top, ...fireworksText], listRequestFields('text'))).toEqual([]);
+  });
+
+  it("both documents' stream_options carry the seed's StreamOptions fields", () => {
+    expect(seed.streamOptions).toEqual(['include_usage', 'include_internal_content', 'buffer_tokens', 'buffer_ms', 'buffer_mode']);
+    expect(missingFrom(streamOptionFields('text'), seed.streamOptions)).toEqual([]);
+    expect(missingFrom(streamOptionFields('chat'), seed.streamOptions)).toEqual([]);
+  });
+});
