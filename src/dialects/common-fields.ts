@@ -41,6 +41,8 @@ const logprobs = mapWith('logprobs {top, shape}: true -> chat (top = top_logprob
   if (value === true) setPath(request, 'logprobs', { top: top ?? 0, shape: 'chat' }, field);
   else if (typeof value === 'number' && Number.isInteger(value)) setPath(request, 'logprobs', { top: top ?? value, shape: 'legacy' }, field);
   else throw invalidRequest(field, `${field} must be a boolean or an integer.`);
+  // The plan names this field when the backend returns fewer alternatives.
+  request.origins['logprobs.top'] = top === undefined ? field : 'top_logprobs';
 });
 
 /** Read by the `logprobs` row; the cross-field list rejects it without `logprobs`. */

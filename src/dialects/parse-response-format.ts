@@ -6,14 +6,12 @@
  */
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { ResponseFormat } from '../model/request.js';
-import { isSet } from './request-context.js';
+import { isObject, isSet } from './request-context.js';
 
 type Wire = Record<string, unknown>;
 
 const FORMAT_KEYS = new Set(['type', 'schema', 'json_schema', 'grammar']);
 const WRAPPER_KEYS = new Set(['name', 'description', 'schema', 'strict']);
-
-const isObject = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** @example parseResponseFormat({type: 'json_object'}) // {type: 'json_object'} */
 export function parseResponseFormat(value: unknown, field = 'response_format'): ResponseFormat {

@@ -10,7 +10,7 @@
  *  - `thinking` (Anthropic-style): `{type: 'enabled', budget_tokens, keep, budget_end_str, effort}`,
  *    `{type: 'disabled'}` (always disables), `{type: 'adaptive'}` (effort 'adaptive').
  *    `thinking.effort` overrides `reasoning_effort`; otherwise, for `enabled`,
- *    `reasoning_effort` is the effort ('medium' when neither is given).
+ *    `reasoning_effort` is the effort ('medium' when there is neither it nor a budget).
  *  - `reasoning_history`: how earlier reasoning is kept in the prompt; `keep: 'all'` means 'preserved'.
  * Contradictions are a 400 naming the field; documented overrides leave a warning.
  */

@@ -36,12 +36,17 @@ export interface ResultChoice {
   logprobs?: TokenLogprob[];
   /**
    * With `echo` / `echo_last`: the echoed prompt tokens in order (the whole prompt, or its last N tokens),
-   * without a BOS the backend added. They are NOT part of `text`: the completions dialect prepends the echo,
-   * whose text is the prompt string for `echo` (when the prompt was a string) and otherwise these tokens'
-   * texts joined, so set them for `echo_last` and token-id prompts even when no logprobs were asked (then
-   * `noLogprob: true` and `top: []` will do). An unscored first prompt token carries `noLogprob: true`.
+   * without a BOS the backend added; an unscored first prompt token carries `noLogprob: true`. Like
+   * `echoText`, they are NOT part of `text`: the completions dialect prepends the echo and puts these
+   * first in `logprobs`, with `text_offset` counted from the start of the echoed text.
    */
   promptLogprobs?: TokenLogprob[];
+  /**
+   * The echoed prompt text as the backend decoded it. When absent, the completions dialect echoes the
+   * prompt string (`echo` on a string prompt) or else the `promptLogprobs` tokens' texts joined; with
+   * neither, asking for an echo is an error.
+   */
+  echoText?: string;
   tokenIds?: number[];
   promptTokenIds?: number[];
   rawOutput?: Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
-import { isSet } from '../request-context.js';
+import { isObject, isSet } from '../request-context.js';
 
 type Wire = Record<string, unknown>;
 
@@ -14,8 +14,6 @@ const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'too
 
 /** Message keys with a neutral home; any other set key goes to `extra` (e.g. `refusal`, `audio`). */
 const MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'function_call', 'reasoning_content']);
-
-const isObject = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Set keys of `wire` outside `known`, or undefined when there are none. */
 function leftovers(wire: Wire, known: readonly string[]): Wire | undefined {

@@ -5,11 +5,9 @@
  */
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ToolChoice, ToolDefinition } from '../../model/request.js';
-import { isSet } from '../request-context.js';
+import { isObject, isSet } from '../request-context.js';
 
 type Wire = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function list(value: unknown, field: string): unknown[] {
   if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);

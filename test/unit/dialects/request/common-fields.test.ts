@@ -52,13 +52,13 @@ describe('stop', () => {
 
 describe('logprobs', () => {
   it.each([
-    ['true alone: chat shape, no alternatives', { logprobs: true }, { top: 0, shape: 'chat' }],
-    ['true + top_logprobs', { logprobs: true, top_logprobs: 3 }, { top: 3, shape: 'chat' }],
-    ['integer: legacy shape', { logprobs: 2 }, { top: 2, shape: 'legacy' }],
-    ['0: legacy, still the sampled token', { logprobs: 0 }, { top: 0, shape: 'legacy' }],
-    ['integer + top_logprobs: Fireworks lets top_logprobs set the count', { logprobs: 1, top_logprobs: 4 }, { top: 4, shape: 'legacy' }],
-  ])('%s', (_name, body, logprobs) => {
-    expect(parse(body)).toEqual(neutral({ logprobs: logprobs as NeutralRequest['logprobs'], origins: { logprobs: 'logprobs' } }));
+    ['true alone: chat shape, no alternatives', { logprobs: true }, { top: 0, shape: 'chat' }, 'logprobs'],
+    ['true + top_logprobs', { logprobs: true, top_logprobs: 3 }, { top: 3, shape: 'chat' }, 'top_logprobs'],
+    ['integer: legacy shape', { logprobs: 2 }, { top: 2, shape: 'legacy' }, 'logprobs'],
+    ['0: legacy, still the sampled token', { logprobs: 0 }, { top: 0, shape: 'legacy' }, 'logprobs'],
+    ['integer + top_logprobs: Fireworks lets top_logprobs set the count', { logprobs: 1, top_logprobs: 4 }, { top: 4, shape: 'legacy' }, 'top_logprobs'],
+  ])('%s', (_name, body, logprobs, topOrigin) => {
+    expect(parse(body)).toEqual(neutral({ logprobs: logprobs as NeutralRequest['logprobs'], origins: { logprobs: 'logprobs', 'logprobs.top': topOrigin } }));
   });
   it('false asks for none', () => {
     expect(parse({ logprobs: false })).toEqual(neutral({}));
