@@ -6,7 +6,8 @@
  * batches and `n` fanned out.
  */
 import { invalidRequest } from '../errors/proxy-error.js';
-import type { NeutralRequest } from '../model/request.js';
+import { DEFAULT_EFFORT_LADDER, effortForBudget, type EffortLadder } from '../model/reasoning.js';
+import type { Effort, NeutralRequest } from '../model/request.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import type { Engine } from './emulate/engine.js';
 import { fanOutChoices } from './emulate/fan-out-choices.js';
@@ -49,6 +50,7 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
     throw invalidRequest(param, `${param} must be at most ${capabilities.maxTopLogprobs} for backend "${name}" (got ${request.logprobs.top}).`);
   }
+  checkReasoningBudget(request, backend, refuse);
   const effort = request.reasoning?.effort;
   if (effort !== undefined && !capabilities.efforts.has(effort)) {
     refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (accepted: ${[...capabilities.efforts].join(', ') || 'none'})`);
@@ -57,6 +59,43 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
 
   request.model = upstreamModel;
   return { engine: composeEngine(backend, request, { chatOverCompletions, completionsOverChat }), request };
+}
+
+/**
+ * A hard thinking budget goes as-is to a budget-style backend (it must fit
+ * under max_tokens there); to an effort-only backend it becomes the effort
+ * the configured ladder gives, and the translation is named in a warning.
+ */
+function checkReasoningBudget(request: NeutralRequest, { adapter, settings }: Backend, refuse: (param: string, why: string) => void): void {
+  const reasoning = request.reasoning;
+  const budget = reasoning?.budgetTokens;
+  if (!reasoning || budget === undefined) return;
+  const param = request.origins['reasoning.budgetTokens'] ?? 'reasoning_effort';
+  const { features, efforts } = adapter.capabilities;
+  if (features.has('reasoningBudget')) {
+    const maxTokens = request.limits.maxTokens;
+    if (maxTokens !== undefined && budget >= maxTokens) {
+      throw invalidRequest(param, `The thinking budget (${budget}) must be below max_tokens (${maxTokens}), or the answer has no room after the thought.`);
+    }
+    return;
+  }
+  const ladder = ladderOf(settings.effortLadder).filter((rung) => efforts.has(rung.effort));
+  if (ladder.length === 0 || !features.has('reasoningEffort')) {
+    refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`);
+    delete reasoning.budgetTokens;
+    return;
+  }
+  const effort = effortForBudget(budget, ladder);
+  reasoning.effort ??= effort;
+  delete reasoning.budgetTokens;
+  request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
+}
+
+function ladderOf(configured: Record<string, number> | undefined): EffortLadder {
+  if (!configured) return DEFAULT_EFFORT_LADDER;
+  return Object.entries(configured)
+    .map(([effort, upTo]) => ({ effort: effort as Effort, upTo }))
+    .sort((a, b) => a.upTo - b.upTo);
 }
 
 function composeEngine({ adapter, settings }: Backend, request: NeutralRequest, mode: { chatOverCompletions: boolean; completionsOverChat: boolean }): Engine {
