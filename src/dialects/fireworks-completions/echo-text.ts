@@ -1,8 +1,8 @@
 /**
  * Completions `echo` / `echo_last`. The neutral choice's `text` never holds the
- * prompt; this works out what to prepend: the prompt string itself for `echo`
- * on a string prompt, otherwise the echoed prompt tokens the backend returned
- * (`promptLogprobs`), trimmed to the last N for `echo_last`.
+ * prompt; this works out what to prepend: the backend's `echoText`, else the
+ * prompt string itself for `echo` on a string prompt, else the texts of the
+ * echoed prompt tokens (`promptLogprobs`, trimmed to the last N for `echo_last`).
  */
 import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -28,6 +28,7 @@ export function echoText(choice: ResultChoice, request: NeutralRequest): Echo | 
   const lastTokens = request.echo?.lastTokens ?? 0;
   const tokens = choice.promptLogprobs && !all ? choice.promptLogprobs.slice(-lastTokens) : choice.promptLogprobs;
   const prompt = promptOfChoice(request, choice.index);
+  if (choice.echoText !== undefined) return { text: choice.echoText, tokens: tokens ?? [] };
   if (all && typeof prompt === 'string') return { text: prompt, tokens: tokens ?? [] };
   if (tokens) return { text: tokens.map((token) => token.token).join(''), tokens };
   throw echoUnavailable(request);

@@ -4,40 +4,30 @@
  * a chunk with `text: ''` carrying each `finish_reason`, then (by default;
  * `include_usage: false` opts out) a last chunk with `choices: []` and usage.
  */
+import { ProxyError } from '../../errors/proxy-error.js';
 import { withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
-import { addUsage, type FinishReason, type PerfMetrics, type Usage } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
-import { countChoices, promptOfChoice } from '../count-choices.js';
-import { perfMetricsBody } from '../perf-metrics-body.js';
-import { usageBody } from '../usage-body.js';
+import { promptOfChoice } from '../count-choices.js';
+import { StreamTotals } from '../stream-totals.js';
 import { echoUnavailable, wantsEcho } from './echo-text.js';
-import { completionLogprobsBody, type CompletionLogprobsBody } from './logprobs-body.js';
+import { completionLogprobsBody } from './logprobs-body.js';
+import type { CompletionChoiceBody } from './serialize-result.js';
 
 type Head = { id: string; object: 'text_completion'; created: number; model: string };
 
-export type CompletionChunkChoice = {
-  index: number;
-  text: string;
-  logprobs: CompletionLogprobsBody | null;
-  finish_reason: FinishReason | null;
-  reasoning_content?: string;
-  token_ids?: number[];
-};
+/** A chunk's choice has the fields of a whole one (token ids and logprobs for this chunk only). */
+type CompletionChunkChoice = CompletionChoiceBody;
 
 /**
  * @example for await (const chunk of serializeCompletionStream(events, request)) write(chunk)
  */
 export async function* serializeCompletionStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
-  const includeUsage = request.stream?.includeUsage === true;
-  const expected = countChoices(request);
+  const totals = new StreamTotals(request);
   /** Choice -> characters of text sent so far (legacy `text_offset` continues across chunks). */
   const offsets = new Map<number, number>();
   let head: Head | undefined;
-  let usage: Usage | undefined;
-  let perf: PerfMetrics | undefined;
-  let ended = 0;
   const chunk = (choice: CompletionChunkChoice, extra: Record<string, unknown> = {}) => ({ ...head, choices: [choice], ...extra });
 
   for await (const event of events) {
@@ -45,42 +35,43 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
       head = { id: event.id, object: 'text_completion', created: event.created, model: event.model };
       continue;
     }
-    if (event.type === 'usage') usage = addUsage(usage, event.usage);
-    else if (event.type === 'perf') perf = { ...perf, ...event.perf };
-    else if (event.type === 'error') {
-      yield { ...event.error.toBody() };
+    // Completions requests carry no tools, so no backend is asked for tool calls.
+    if (totals.take(event) || event.type === 'tool-call-delta') continue;
+    if (event.type === 'error' || !head) {
+      yield { ...(event.type === 'error' ? event.error : missingStart()).toBody() };
       return;
-    } else if (event.type !== 'tool-call-delta') { // completions requests carry no tools
-      if (!head) {
-        yield { ...missingStart().toBody() };
-        return;
-      }
-      if (!offsets.has(event.choice)) {
-        offsets.set(event.choice, 0);
-        // A backend that did not echo: repeat a string prompt ourselves; anything else cannot be echoed.
-        if (wantsEcho(request) && !(event.type === 'text-delta' && event.echo)) {
-          const prompt = promptOfChoice(request, event.choice);
-          if (!request.echo?.all || typeof prompt !== 'string') {
-            yield { ...echoUnavailable(request).toBody() };
-            return;
-          }
-          yield chunk({ index: event.choice, text: prompt, logprobs: null, finish_reason: null });
-          offsets.set(event.choice, prompt.length);
+    }
+    if (!offsets.has(event.choice)) {
+      offsets.set(event.choice, 0);
+      if (wantsEcho(request) && !(event.type === 'text-delta' && event.echo)) {
+        const echo = ownEcho(request, event.choice);
+        if (echo instanceof ProxyError) {
+          yield { ...echo.toBody() };
+          return;
         }
-      }
-      if (event.type === 'choice-end') {
-        ended += 1;
-        // Fireworks: perf_metrics ride the final chunk that has a finish_reason.
-        const last = ended >= expected && request.perfMetricsInBody ? { perf_metrics: perfMetricsBody(perf, usage) } : {};
-        yield chunk({ index: event.choice, text: '', logprobs: null, finish_reason: event.finishReason }, last);
-      } else {
-        const offset = offsets.get(event.choice) ?? 0;
-        yield chunk(deltaChoice(event, offset, request));
-        if (event.type === 'text-delta') offsets.set(event.choice, offset + event.delta.length);
+        yield chunk(echo);
+        offsets.set(event.choice, echo.text.length);
       }
     }
+    if (event.type === 'choice-end') {
+      const finish: CompletionChunkChoice = { index: event.choice, text: '', logprobs: null, finish_reason: event.finishReason };
+      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      yield chunk(finish, totals.endChoice());
+    } else {
+      const offset = offsets.get(event.choice) ?? 0;
+      yield chunk(deltaChoice(event, offset, request));
+      if (event.type === 'text-delta') offsets.set(event.choice, offset + event.delta.length);
+    }
   }
-  if (includeUsage && usage && head) yield { ...head, choices: [], usage: usageBody(usage, { completionDetails: false }) };
+  const closing = totals.usageChunk(head, { completionDetails: false });
+  if (closing) yield closing;
+}
+
+/** A backend that did not echo: we repeat a string prompt ourselves; nothing else can be echoed. */
+function ownEcho(request: NeutralRequest, index: number): CompletionChunkChoice | ProxyError {
+  const prompt = promptOfChoice(request, index);
+  if (!request.echo?.all || typeof prompt !== 'string') return echoUnavailable(request);
+  return { index, text: prompt, logprobs: null, finish_reason: null };
 }
 
 function deltaChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, offset: number, request: NeutralRequest): CompletionChunkChoice {
@@ -92,6 +83,8 @@ function deltaChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoni
   };
   if (event.type === 'reasoning-delta') choice.reasoning_content = event.delta;
   // `include_internal_content` and `return_token_ids` both mean token ids per chunk here.
-  if ((request.stream?.tokenIds || request.returnTokenIds) && event.tokenIds) choice.token_ids = event.tokenIds;
+  const ids = request.stream?.tokenIds || request.returnTokenIds;
+  if (ids && event.type === 'text-delta' && event.promptTokenIds) choice.prompt_token_ids = event.promptTokenIds;
+  if (ids && event.tokenIds) choice.token_ids = event.tokenIds;
   return choice;
 }

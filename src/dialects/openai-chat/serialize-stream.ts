@@ -7,12 +7,9 @@
  */
 import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
-import { addUsage, type PerfMetrics, type Usage } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
-import { countChoices } from '../count-choices.js';
-import { perfMetricsBody } from '../perf-metrics-body.js';
-import { usageBody } from '../usage-body.js';
+import { StreamTotals } from '../stream-totals.js';
 import { chatErrorBody } from './error-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { chatFinishReason, tooManyFunctionCalls } from './serialize-result.js';
@@ -29,9 +26,18 @@ export type ChunkDelta = {
   function_call?: { name?: string; arguments: string };
   /** Fireworks `include_internal_content`. */
   internal_content?: { token_id: number | number[] };
+  refusal?: string;
 };
 
-export type ChunkChoice = { index: number; delta: ChunkDelta; logprobs: ChatLogprobsBody; finish_reason: string | null; token_ids?: number[] };
+export type ChunkChoice = {
+  index: number;
+  delta: ChunkDelta;
+  logprobs: ChatLogprobsBody;
+  finish_reason: string | null;
+  raw_output?: Record<string, unknown>;
+  prompt_token_ids?: number[];
+  token_ids?: number[];
+};
 
 interface ChoiceState {
   /** Characters of content sent so far (legacy `text_offset`). */
@@ -45,12 +51,9 @@ interface ChoiceState {
  */
 export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
   const includeUsage = request.stream?.includeUsage === true;
-  const expected = countChoices(request);
+  const totals = new StreamTotals(request);
   const states = new Map<number, ChoiceState>();
   let head: Head | undefined;
-  let usage: Usage | undefined;
-  let perf: PerfMetrics | undefined;
-  let ended = 0;
   const chunk = (choice: ChunkChoice, extra: Record<string, unknown> = {}) => ({ ...head, choices: [choice], ...(includeUsage ? { usage: null } : {}), ...extra });
 
   for await (const event of events) {
@@ -59,41 +62,37 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
       if (event.systemFingerprint !== undefined) head.system_fingerprint = event.systemFingerprint;
       continue;
     }
-    if (event.type === 'usage') usage = addUsage(usage, event.usage);
-    else if (event.type === 'perf') perf = { ...perf, ...event.perf };
-    else if (event.type === 'error') {
-      yield chatErrorBody(event.error);
+    if (totals.take(event)) continue;
+    if (event.type === 'error' || !head) {
+      yield chatErrorBody(event.type === 'error' ? event.error : missingStart());
       return;
-    } else {
-      if (!head) {
-        yield chatErrorBody(missingStart());
+    }
+    let state = states.get(event.choice);
+    if (!state) {
+      state = { offset: 0, calls: new Map() };
+      states.set(event.choice, state);
+      yield chunk({ index: event.choice, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+    }
+    if (event.type === 'choice-end') {
+      // The refusal arrives joined; OpenAI streams it as a delta before the finish.
+      if (event.refusal) yield chunk({ index: event.choice, delta: { refusal: event.refusal }, logprobs: null, finish_reason: null });
+      const finish: ChunkChoice = { index: event.choice, delta: {}, logprobs: null, finish_reason: chatFinishReason(event.finishReason, request) };
+      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      yield chunk(finish, totals.endChoice());
+    } else if (event.type === 'tool-call-delta') {
+      const delta = toolCallDelta(event, state, request);
+      if (delta instanceof ProxyError) {
+        yield chatErrorBody(delta);
         return;
       }
-      let state = states.get(event.choice);
-      if (!state) {
-        state = { offset: 0, calls: new Map() };
-        states.set(event.choice, state);
-        yield chunk({ index: event.choice, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
-      }
-      if (event.type === 'choice-end') {
-        ended += 1;
-        // Fireworks sends perf_metrics on the final chunk that has a finish_reason.
-        const last = ended >= expected && request.perfMetricsInBody ? { perf_metrics: perfMetricsBody(perf, usage) } : {};
-        yield chunk({ index: event.choice, delta: {}, logprobs: null, finish_reason: chatFinishReason(event.finishReason, request) }, last);
-      } else if (event.type === 'tool-call-delta') {
-        const delta = toolCallDelta(event, state, request);
-        if (delta instanceof ProxyError) {
-          yield chatErrorBody(delta);
-          return;
-        }
-        yield chunk({ index: event.choice, delta, logprobs: null, finish_reason: null });
-      } else {
-        yield chunk(textChoice(event, state, request));
-        if (event.type === 'text-delta') state.offset += event.delta.length;
-      }
+      yield chunk({ index: event.choice, delta, logprobs: null, finish_reason: null });
+    } else {
+      yield chunk(textChoice(event, state, request));
+      if (event.type === 'text-delta') state.offset += event.delta.length;
     }
   }
-  if (includeUsage && usage && head) yield { ...head, choices: [], usage: usageBody(usage, { completionDetails: true }) };
+  const closing = totals.usageChunk(head, { completionDetails: true });
+  if (closing) yield closing;
 }
 
 function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, state: ChoiceState, request: NeutralRequest): ChunkChoice {
@@ -106,6 +105,7 @@ function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasonin
     logprobs: event.logprobs ? chatLogprobsBody(event.logprobs, request, state.offset) : null,
     finish_reason: null,
   };
+  if (request.returnTokenIds && event.type === 'text-delta' && event.promptTokenIds) choice.prompt_token_ids = event.promptTokenIds;
   if (request.returnTokenIds && ids) choice.token_ids = ids;
   return choice;
 }

@@ -12,7 +12,7 @@ const usage = { promptTokens: 5, completionTokens: 2, totalTokens: 7 };
 describe('serializeChatResult', () => {
   it('plain text: refusal null, logprobs null, usage without unmeasured details', () => {
     const result: NeutralResult = { ...base, choices: [{ index: 0, text: 'Hi', finishReason: 'stop' }], usage };
-    expect(serializeChatResult(result, request('chat'))).toEqual({
+    expect(serializeChatResult(result, request('chat'))).toStrictEqual({
       id: 'chatcmpl-1',
       object: 'chat.completion',
       created: 7,
@@ -31,14 +31,14 @@ describe('serializeChatResult', () => {
       systemFingerprint: 'fp_1',
     };
     const body = serializeChatResult(result, request('chat'));
-    expect(body.usage).toEqual({
+    expect(body.usage).toStrictEqual({
       prompt_tokens: 5,
       completion_tokens: 2,
       total_tokens: 7,
       prompt_tokens_details: { cached_tokens: 3 },
       completion_tokens_details: { reasoning_tokens: 0 },
     });
-    expect([body.service_tier, body.system_fingerprint]).toEqual(['default', 'fp_1']);
+    expect([body.service_tier, body.system_fingerprint]).toStrictEqual(['default', 'fp_1']);
   });
 
   it('n=3: one choice each, in order', () => {
@@ -46,7 +46,7 @@ describe('serializeChatResult', () => {
       ...base,
       choices: [0, 1, 2].map((index) => ({ index, text: `t${index}`, finishReason: index === 2 ? 'length' as const : 'stop' as const })),
     };
-    expect(serializeChatResult(result, request('chat', { choices: 3 })).choices).toEqual([
+    expect(serializeChatResult(result, request('chat', { choices: 3 })).choices).toStrictEqual([
       { index: 0, message: { role: 'assistant', content: 't0', refusal: null }, logprobs: null, finish_reason: 'stop' },
       { index: 1, message: { role: 'assistant', content: 't1', refusal: null }, logprobs: null, finish_reason: 'stop' },
       { index: 2, message: { role: 'assistant', content: 't2', refusal: null }, logprobs: null, finish_reason: 'length' },
@@ -58,7 +58,7 @@ describe('serializeChatResult', () => {
       ...base,
       choices: [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] }],
     };
-    expect(serializeChatResult(result, request('chat')).choices[0]).toEqual({
+    expect(serializeChatResult(result, request('chat')).choices[0]).toStrictEqual({
       index: 0,
       message: {
         role: 'assistant',
@@ -76,7 +76,7 @@ describe('serializeChatResult', () => {
       ...base,
       choices: [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'call_1', name: 'f', arguments: '{}' }] }],
     };
-    expect(serializeChatResult(result, request('chat', { legacyFunctions: true })).choices[0]).toEqual({
+    expect(serializeChatResult(result, request('chat', { legacyFunctions: true })).choices[0]).toStrictEqual({
       index: 0,
       message: { role: 'assistant', content: null, refusal: null, function_call: { name: 'f', arguments: '{}' } },
       logprobs: null,
@@ -92,7 +92,7 @@ describe('serializeChatResult', () => {
 
   it('reasoning_content only when there is reasoning', () => {
     const result: NeutralResult = { ...base, choices: [{ index: 0, text: '4', reasoning: '2+2=4', finishReason: 'stop' }] };
-    expect(serializeChatResult(result, request('chat')).choices[0].message).toEqual({
+    expect(serializeChatResult(result, request('chat')).choices[0].message).toStrictEqual({
       role: 'assistant',
       content: '4',
       refusal: null,
@@ -110,7 +110,7 @@ describe('serializeChatResult', () => {
         logprobs: [token('Hi', -0.1, [['Hi', -0.1], ['Hey', -2]]), token('!', -0.5, [['!', -0.5], ['.', -1]])],
       }],
     };
-    expect(serializeChatResult(result, request('chat', { logprobs: { top: 1, shape: 'chat' } })).choices[0].logprobs).toEqual({
+    expect(serializeChatResult(result, request('chat', { logprobs: { top: 1, shape: 'chat' } })).choices[0].logprobs).toStrictEqual({
       content: [
         { token: 'Hi', logprob: -0.1, bytes: [72, 105], top_logprobs: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105] }] },
         { token: '!', logprob: -0.5, bytes: [33], top_logprobs: [{ token: '!', logprob: -0.5, bytes: [33] }] },
@@ -118,7 +118,7 @@ describe('serializeChatResult', () => {
       refusal: null,
     });
     // logprobs: true with top_logprobs 0: still an empty array per token, never null.
-    expect(serializeChatResult(result, request('chat', { logprobs: { top: 0, shape: 'chat' } })).choices[0].logprobs).toEqual({
+    expect(serializeChatResult(result, request('chat', { logprobs: { top: 0, shape: 'chat' } })).choices[0].logprobs).toStrictEqual({
       content: [
         { token: 'Hi', logprob: -0.1, bytes: [72, 105], top_logprobs: [] },
         { token: '!', logprob: -0.5, bytes: [33], top_logprobs: [] },
@@ -132,7 +132,7 @@ describe('serializeChatResult', () => {
       ...base,
       choices: [{ index: 0, text: 'Hi!', finishReason: 'stop', logprobs: [token('Hi', -0.1, [['Hey', -2]]), token('!', -0.5)] }],
     };
-    expect(serializeChatResult(result, request('chat', { logprobs: { top: 1, shape: 'legacy' } })).choices[0].logprobs).toEqual({
+    expect(serializeChatResult(result, request('chat', { logprobs: { top: 1, shape: 'legacy' } })).choices[0].logprobs).toStrictEqual({
       tokens: ['Hi', '!'],
       token_logprobs: [-0.1, -0.5],
       top_logprobs: [{ Hey: -2, Hi: -0.1 }, { '!': -0.5 }],
@@ -148,7 +148,7 @@ describe('serializeChatResult', () => {
       perf: { timeToFirstToken: 0.25, processingTime: 0.5, backend: { 'backend-host': 'h1' } },
     };
     const asked = request('chat', { perfMetricsInBody: true, rawOutput: true, returnTokenIds: true });
-    expect(serializeChatResult(result, asked)).toEqual({
+    expect(serializeChatResult(result, asked)).toStrictEqual({
       id: 'chatcmpl-1',
       object: 'chat.completion',
       created: 7,
@@ -171,13 +171,13 @@ describe('serializeChatResult', () => {
       },
       prompt_token_ids: [1, 2, 3],
     });
-    expect(Object.keys(serializeChatResult(result, request('chat')).choices[0])).toEqual(['index', 'message', 'logprobs', 'finish_reason']);
+    expect(Object.keys(serializeChatResult(result, request('chat')).choices[0])).toStrictEqual(['index', 'message', 'logprobs', 'finish_reason']);
   });
 });
 
 describe('chatErrorBody', () => {
   it('is OpenAI error object', () => {
-    expect(chatErrorBody(invalidRequest('top_k', 'top_k is not supported', 'unsupported_parameter'))).toEqual({
+    expect(chatErrorBody(invalidRequest('top_k', 'top_k is not supported', 'unsupported_parameter'))).toStrictEqual({
       error: { message: 'top_k is not supported', type: 'invalid_request_error', param: 'top_k', code: 'unsupported_parameter' },
     });
   });

@@ -1,7 +1,7 @@
 /** Small builders for the response-side tests: a neutral request, a token, an event source. */
 import { emptyRequest, type Endpoint, type NeutralRequest } from '../../../../src/model/request.js';
 import type { TokenLogprob } from '../../../../src/model/logprobs.js';
-import type { StreamEvent } from '../../../../src/model/stream-event.js';
+import type { StreamEvent, StreamEventOf } from '../../../../src/model/stream-event.js';
 
 export function request(endpoint: Endpoint, overrides: Partial<NeutralRequest> = {}): NeutralRequest {
   return { ...emptyRequest(endpoint, 'm'), ...overrides };
@@ -22,4 +22,4 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-export const start: StreamEvent = { type: 'response-start', id: 'id-1', model: 'm', created: 7 };
+export const start: StreamEventOf<'response-start'> = { type: 'response-start', id: 'id-1', model: 'm', created: 7 };
