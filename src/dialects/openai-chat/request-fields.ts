@@ -7,7 +7,7 @@
  */
 import { invalidRequest } from '../../errors/proxy-error.js';
 import { commonFields, streamFields, type CommonField } from '../common-fields.js';
-import { copyTo, mapWith, relay, setPath, type FieldTable } from '../field-table.js';
+import { copyTo, mapWith, reject, relay, setPath, type FieldTable } from '../field-table.js';
 import { commonCrossFieldRules, exclusive, isSet, requires, type CrossFieldRule } from '../request-context.js';
 import { parseMessages } from './parse-messages.js';
 import { allowedToolNames, declaredNames, parseFunctionCall, parseFunctions, parseToolChoice, parseTools } from './parse-tools.js';
@@ -25,6 +25,9 @@ export type ChatField =
 export const chatFields: FieldTable<ChatField> = {
   ...commonFields,
   ...streamFields({ includeUsage: false }),
+  // A chat answer has no place for prompt text; the completions endpoint echoes.
+  echo: reject('echoing the prompt is a completions feature: use POST /v1/completions'),
+  echo_last: reject('echoing the prompt is a completions feature: use POST /v1/completions'),
   messages: mapWith('messages', (value, { request, field }) => setPath(request, 'messages', parseMessages(value, field), field)),
   store: copyTo('store'),
   tools: mapWith('tools (function tools; allowed_tools narrows them)', (value, { request, field, body }) => {

@@ -1,0 +1,18 @@
+/** The OpenAI Chat Completions dialect: `POST /v1/chat/completions`. */
+import type { Dialect } from '../dialect.js';
+import { chatErrorBody } from './error-body.js';
+import { parseChatRequest } from './parse-request.js';
+import { chatFields } from './request-fields.js';
+import { serializeChatResult } from './serialize-result.js';
+import { serializeChatStream } from './serialize-stream.js';
+
+export const openaiChatDialect: Dialect = {
+  name: 'openai-chat',
+  endpoint: 'chat',
+  fields: chatFields,
+  parseRequest: parseChatRequest,
+  serializeResult: serializeChatResult,
+  serializeStream: serializeChatStream,
+  errorBody: chatErrorBody,
+  validationStatus: 400,
+};
