@@ -18,7 +18,7 @@ export interface ProxyRuntime {
 export interface RuntimeOptions {
   logger?: Logger;
   /** Builds an adapter for a backend; tests inject fakes here. */
-  createAdapter?: (name: string, settings: BackendSettings, logger: Logger) => Adapter;
+  createAdapter?: (name: string, settings: BackendSettings, logger: Logger) => Promise<Adapter>;
 }
 
 export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
@@ -26,9 +26,8 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const build = options.createAdapter ?? createAdapter;
   const validator = await createRequestValidator();
   const backends = new Map<string, Backend>();
-  for (const [name, settings] of Object.entries(config.backends)) {
-    backends.set(name, { name, settings, adapter: build(name, settings, logger) });
-  }
+  const built = await Promise.all(Object.entries(config.backends).map(async ([name, settings]) => ({ name, settings, adapter: await build(name, settings, logger) })));
+  for (const backend of built) backends.set(backend.name, backend);
   return {
     config,
     routes: new RouteTable(config.routes, backends),

@@ -43,8 +43,7 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>): AsyncGenerato
   }
   if (done) return;
   // A last message without its blank line still counts: the body ended, so it is complete.
-  parser.feed(decoder.decode());
-  parser.reset({ consume: true });
+  parser.feed(`${decoder.decode()}\n\n`);
   yield* flush(pending);
 }
 

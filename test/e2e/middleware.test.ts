@@ -52,12 +52,13 @@ describe('createDialectProxy in a host app', () => {
       body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(response.status).toBe(200);
-    expect((await response.json()).choices[0].message.content).toBe('ok');
+    const body = (await response.json()) as { choices: { message: { content: string } }[] };
+    expect(body.choices[0].message.content).toBe('ok');
   });
 
   test('health and models endpoints answer', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    const models = await (await fetch(`${base}/v1/models`)).json();
+    const models = (await (await fetch(`${base}/v1/models`)).json()) as { object: string };
     expect(models.object).toBe('list');
   });
 

@@ -1,0 +1,23 @@
+/** Builds the adapter for one configured backend; the bundled worker is loaded only when configured. */
+import type { BackendSettings } from '../src/configuration.js';
+import type { Logger } from '../src/logger.js';
+import type { Adapter } from './adapter.js';
+import { createFireworksAdapter } from './fireworks/fireworks-adapter.js';
+import { createOpenAIAdapter } from './openai/openai-adapter.js';
+
+export async function createAdapter(name: string, settings: BackendSettings, logger: Logger): Promise<Adapter> {
+  switch (settings.kind) {
+    case 'openai':
+      return createOpenAIAdapter({ ...settings, kind: 'openai' }, { name });
+    case 'fireworks':
+      return createFireworksAdapter({ ...settings, kind: 'fireworks' }, { name });
+    case 'llama-server':
+    case 'vllm':
+      // OpenAI's wire on both endpoints.
+      return createOpenAIAdapter({ ...settings, kind: 'openai', speaks: settings.speaks ?? ['completions', 'chat'] }, { name });
+    case 'llama-cpp': {
+      const { createLlamaCppAdapter } = await import('./llama-cpp/llama-cpp-adapter.js');
+      return createLlamaCppAdapter(name, settings, logger);
+    }
+  }
+}

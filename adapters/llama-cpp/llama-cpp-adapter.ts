@@ -1,0 +1,119 @@
+/**
+ * `kind: llama-cpp`: GGUF models run inside the proxy (node-llama-cpp in a
+ * worker thread). Completions are native; chat renders the messages with the
+ * model's own chat template (GGUF `tokenizer.chat_template`; the configured
+ * `chatTemplate` wins; ChatML when neither exists) and reuses the pipeline's
+ * chat-over-text stage for reasoning and tool calls.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Adapter, AdapterContext, BackendCapabilities, Feature } from '../adapter.js';
+import type { LlamaCppBackendSettings } from '../../src/configuration.js';
+import { ProxyError, toProxyError } from '../../src/errors/proxy-error.js';
+import type { NeutralRequest } from '../../src/model/request.js';
+import type { NeutralResult } from '../../src/model/result.js';
+import type { StreamEvent } from '../../src/model/stream-event.js';
+import { chatOverText } from '../../src/pipeline/emulate/chat-over-text.js';
+import type { Engine } from '../../src/pipeline/emulate/engine.js';
+import { collectResult } from './collect-result.js';
+import { toGenerateRequest } from './to-generate-request.js';
+import { toStreamEvents } from './to-stream-events.js';
+import type { LlamaBackendOptions } from './types.js';
+import { LlamaWorkerHost } from './worker-host.js';
+
+const features: Feature[] = [
+  'topK', 'minP', 'typicalP', 'repetitionPenalty', 'logitBias', 'seed', 'ignoreEos', 'contextOverflowError',
+  'echo', 'tokenIdPrompt', 'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar', 'reasoningBudget',
+  'returnTokenIds', 'streamTokenIds',
+];
+
+export const llamaCppCapabilities: BackendCapabilities = {
+  speaks: ['chat', 'completions'],
+  features: new Set(features),
+  maxTopLogprobs: 20,
+  // `n` and prompt batches are fanned out by the pipeline (seed + j per copy); copies
+  // that land on the same sequence reuse the prompt's evaluation.
+  nativeChoices: false,
+  efforts: new Set(),
+  passthroughFields: new Set(),
+};
+
+export type LlamaCppAdapterSettings = Omit<LlamaCppBackendSettings, 'kind'> & Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
+
+/**
+ * @example
+ * const adapter = createLlamaCppAdapter('local', { model: 'builtin', contextSize: 2048, parallel: 4 });
+ * const result = await adapter.complete(request, { signal, requestId: 'r1' });
+ */
+export function createLlamaCppAdapter(name: string, settings: LlamaCppAdapterSettings): LlamaCppAdapter {
+  return new LlamaCppAdapter(name, settings);
+}
+
+export class LlamaCppAdapter implements Adapter {
+  readonly capabilities = llamaCppCapabilities;
+  readonly host: LlamaWorkerHost;
+  private chat?: Engine;
+  private readonly text: Engine = {
+    complete: (request, context) => collectResult(this.streamText(request, context), { logprobs: request.logprobs !== undefined }),
+    stream: (request, context) => this.streamText(request, context),
+  };
+
+  constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
+    const { model, contextSize, parallel, queueLimit, threads, cacheDir, showProgress, gpu, downloadStallMs } = settings;
+    const options: LlamaBackendOptions = { model };
+    Object.assign(options, definedOnly({ contextSize, parallel, queueLimit, threads, cacheDir, showProgress, gpu, downloadStallMs }));
+    this.host = new LlamaWorkerHost(options);
+  }
+
+  /** Loads the model now (otherwise the first request does). */
+  async start(): Promise<void> {
+    await this.host.start();
+  }
+
+  async complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
+    if (request.endpoint === 'chat') return (await this.chatEngine()).complete(request, context);
+    return this.text.complete(request, context);
+  }
+
+  async *stream(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
+    if (request.endpoint === 'chat') {
+      yield* (await this.chatEngine()).stream(request, context);
+      return;
+    }
+    yield* this.streamText(request, context);
+  }
+
+  close(): Promise<void> {
+    return this.host.close();
+  }
+
+  private async chatEngine(): Promise<Engine> {
+    if (!this.chat) {
+      const info = await this.host.start();
+      const template = this.settings.chatTemplate ?? info.chatTemplate;
+      this.chat = chatOverText(this.text, definedOnly({ template, thinkTags: this.settings.thinkTags, toolCallFormat: this.settings.toolCallFormat }));
+    }
+    return this.chat;
+  }
+
+  private async *streamText(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
+    const generateRequest = toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags }));
+    let started = false;
+    try {
+      for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal))) {
+        // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
+        if (!started) {
+          started = true;
+          yield { type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) };
+        }
+        yield event;
+      }
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') throw error;
+      yield { type: 'error', error: error instanceof ProxyError ? error : toProxyError(error) };
+    }
+  }
+}
+
+function definedOnly<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}

@@ -1,0 +1,99 @@
+/**
+ * Turns generated tokens into released chunks whose text is exactly the text of
+ * their tokens: bytes of an unfinished character and text that may begin a stop
+ * sequence are held back, and a stop sequence cuts the output (it is not included).
+ */
+import { StopMatcher } from './stop-matcher.js';
+import { Utf8StreamDecoder } from './utf8-decoder.js';
+import type { LlamaTokenLogprob } from './types.js';
+
+export interface OutputToken {
+  id: number;
+  logprob?: LlamaTokenLogprob;
+}
+
+export interface ReleasedChunk {
+  text: string;
+  tokens: OutputToken[];
+}
+
+interface HeldToken extends OutputToken {
+  /** Offsets of this token's text in `held`. */
+  start: number;
+  end: number;
+  /** False while the token ends inside a multibyte character. */
+  complete: boolean;
+}
+
+export interface PushResult {
+  /** The text this token decoded to (may be '' while a character is incomplete). */
+  decoded: string;
+  released?: ReleasedChunk;
+  stopped: boolean;
+}
+
+export class TokenOutput {
+  private readonly decoder = new Utf8StreamDecoder();
+  private readonly matcher: StopMatcher;
+  private held = '';
+  private tokens: HeldToken[] = [];
+
+  constructor(
+    stops: readonly string[],
+    private readonly bytesOf: (token: number) => Uint8Array,
+  ) {
+    this.matcher = new StopMatcher(stops);
+  }
+
+  push(token: OutputToken): PushResult {
+    const decoded = this.decoder.decode(this.bytesOf(token.id));
+    const start = this.held.length;
+    this.held += decoded;
+    this.tokens.push({ ...token, start, end: this.held.length, complete: !this.decoder.pending });
+    const stopAt = this.matcher.find(this.held);
+    if (stopAt >= 0) {
+      return { decoded, stopped: true, released: this.releaseStopped(stopAt) };
+    }
+    const safeEnd = this.held.length - this.matcher.heldSuffix(this.held);
+    let count = 0;
+    for (let i = 0; i < this.tokens.length; i++) {
+      if (this.tokens[i].end > safeEnd) break;
+      if (this.tokens[i].complete) count = i + 1;
+    }
+    return { decoded, stopped: false, released: this.release(count) };
+  }
+
+  /** Ends the output: everything held is released (an unfinished character as U+FFFD). */
+  flush(): ReleasedChunk | undefined {
+    const rest = this.decoder.flush();
+    if (rest && this.tokens.length > 0) {
+      this.held += rest;
+      this.tokens[this.tokens.length - 1].end = this.held.length;
+    }
+    return this.release(this.tokens.length);
+  }
+
+  private release(count: number): ReleasedChunk | undefined {
+    if (count === 0) return undefined;
+    const released = this.tokens.slice(0, count);
+    const end = released[released.length - 1].end;
+    const text = this.held.slice(0, end);
+    this.held = this.held.slice(end);
+    this.tokens = this.tokens.slice(count).map((token) => ({ ...token, start: token.start - end, end: token.end - end }));
+    return { text, tokens: released.map(plain) };
+  }
+
+  /** Releases the text before the stop sequence and the tokens that contributed to it. */
+  private releaseStopped(stopAt: number): ReleasedChunk | undefined {
+    const released = this.tokens.filter((token) => token.start < stopAt);
+    const text = this.held.slice(0, stopAt);
+    this.held = '';
+    this.tokens = [];
+    if (released.length === 0 && text === '') return undefined;
+    return { text, tokens: released.map(plain) };
+  }
+}
+
+function plain(token: HeldToken): OutputToken {
+  return token.logprob ? { id: token.id, logprob: token.logprob } : { id: token.id };
+}

@@ -1,0 +1,245 @@
+/**
+ * The main-thread side of the llama.cpp engine: starts the worker thread, sends
+ * it requests by id, turns its messages back into async streams, and restarts
+ * it when it dies (in-flight requests fail with a 503). Token events are tiny,
+ * so they are forwarded without back-pressure.
+ */
+import { Worker } from 'node:worker_threads';
+import { ProxyError, type ErrorType } from '../../src/errors/proxy-error.js';
+import type { Message } from '../../src/model/request.js';
+import { renderModelChat, type RenderedPrompt, type RenderModelChatOptions } from './chat-template.js';
+import { defaultCacheDir } from './model-source.js';
+import { TerminalProgress } from './progress.js';
+import { abortError } from './scheduler.js';
+import type { HostMessage, LlamaBackendOptions, LlamaErrorData, LlamaEvent, LlamaGenerateRequest, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
+import { resolveWorkerScript } from './worker-script.js';
+import { EventChannel } from './event-channel.js';
+
+interface PendingCall {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Runs GGUF models through node-llama-cpp in a worker thread.
+ * @example
+ * const host = new LlamaWorkerHost({ model: 'builtin', parallel: 2 });
+ * for await (const event of host.generate({ prompt: 'Once upon a time', maxTokens: 16, stop: [], onContextOverflow: 'truncate' })) {
+ *   if (event.type === 'token') process.stdout.write(event.text);
+ * }
+ * await host.close();
+ */
+export class LlamaWorkerHost {
+  private worker?: Worker;
+  private starting?: Promise<LlamaModelInfo>;
+  private modelInfo?: LlamaModelInfo;
+  private closing = false;
+  private nextId = 1;
+  private restartDelayMs = 250;
+  private readonly channels = new Map<number, EventChannel<LlamaEvent>>();
+  private readonly calls = new Map<number, PendingCall>();
+  private readonly progress: TerminalProgress;
+
+  constructor(private readonly options: LlamaBackendOptions) {
+    this.progress = new TerminalProgress('[llama-cpp]', options.showProgress ?? Boolean(process.stderr.isTTY));
+  }
+
+  /** Model facts, once loaded. */
+  get info(): LlamaModelInfo | undefined {
+    return this.modelInfo;
+  }
+
+  /** Starts the worker and loads the model (once; again after a crash). Rejects with a 503 ProxyError. */
+  start(): Promise<LlamaModelInfo> {
+    if (this.closing) return Promise.reject(unavailable('shutting_down', 'The local model is shutting down.'));
+    this.starting ??= this.launch();
+    return this.starting;
+  }
+
+  /**
+   * Streams one generation. Throws ProxyErrors (400 context_length_exceeded, 429
+   * queue_full with retryAfterSeconds, 503 worker_crashed) and an AbortError
+   * when `signal` aborts; the worker then frees the sequence within one token.
+   */
+  async *generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent> {
+    if (signal?.aborted) throw abortError();
+    await this.start();
+    const worker = this.worker as Worker;
+    const id = this.nextId++;
+    const channel = new EventChannel<LlamaEvent>();
+    this.channels.set(id, channel);
+    worker.ref();
+    const onAbort = () => {
+      channel.fail(abortError(), { immediately: true });
+      this.send(worker, { type: 'abort', id });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.send(worker, { type: 'generate', id, request });
+    let ended = false;
+    try {
+      for await (const event of channel) {
+        if (event.type === 'end') ended = true;
+        yield event;
+        if (ended) return;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.channels.delete(id);
+      if (!ended && !signal?.aborted) this.send(worker, { type: 'abort', id });
+      this.unrefWhenIdle();
+    }
+  }
+
+  /** Token ids of `text` (special tokens parsed unless `special: false`), without BOS. */
+  async tokenize(text: string, options: { special?: boolean } = {}): Promise<number[]> {
+    return (await this.call({ type: 'tokenize', text, special: options.special ?? true })) as number[];
+  }
+
+  async detokenize(tokens: number[]): Promise<string> {
+    return (await this.call({ type: 'detokenize', tokens })) as string;
+  }
+
+  /** Messages -> prompt with the model's chat template (ChatML when the GGUF has none). */
+  async renderChat(messages: readonly Message[], options: RenderModelChatOptions = {}): Promise<RenderedPrompt> {
+    return renderModelChat(await this.start(), messages, options);
+  }
+
+  /** Stops the worker; pending requests fail with a 503. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const worker = this.worker;
+    this.failAll(unavailable('shutting_down', 'The local model is shutting down.'));
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.send(worker, { type: 'shutdown' });
+    const timer = setTimeout(() => void worker.terminate(), 5000);
+    await exited;
+    clearTimeout(timer);
+    this.worker = undefined;
+  }
+
+  /** Kills the worker thread as a crash would (for tests of the restart path). */
+  async killWorker(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private async launch(): Promise<LlamaModelInfo> {
+    const script = await resolveWorkerScript();
+    const init: WorkerInit = { options: this.options, cacheDir: this.options.cacheDir ?? defaultCacheDir() };
+    const worker = new Worker(script, { workerData: init });
+    this.worker = worker;
+    return new Promise<LlamaModelInfo>((resolve, reject) => {
+      let lastError: unknown;
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') {
+          this.modelInfo = message.info;
+          this.restartDelayMs = 250;
+          this.progress.done();
+          this.unrefWhenIdle();
+          resolve(message.info);
+        } else if (message.type === 'startup-failed') {
+          this.progress.done();
+          lastError = toProxyError(message.error);
+          reject(lastError);
+          void worker.terminate();
+        } else {
+          this.onMessage(message);
+        }
+      });
+      worker.on('error', (error) => {
+        lastError = error;
+      });
+      worker.on('exit', () => {
+        if (this.worker !== worker) return;
+        this.worker = undefined;
+        this.starting = undefined;
+        const wasReady = this.modelInfo !== undefined;
+        const crash = unavailable('worker_crashed', `The local model's worker stopped${lastError instanceof Error ? `: ${lastError.message}` : ''}; it is being restarted.`, lastError);
+        reject(lastError instanceof ProxyError ? lastError : crash);
+        this.failAll(crash);
+        if (!this.closing && wasReady) this.scheduleRestart();
+      });
+    });
+  }
+
+  private scheduleRestart(): void {
+    const delay = this.restartDelayMs;
+    this.restartDelayMs = Math.min(30_000, delay * 2);
+    const timer = setTimeout(() => {
+      if (!this.closing && !this.starting) this.start().catch(() => undefined);
+    }, delay);
+    timer.unref();
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    switch (message.type) {
+      case 'progress':
+        this.progress.update(message.phase === 'download' ? 'download' : 'load', message.fraction);
+        break;
+      case 'event': {
+        const channel = this.channels.get(message.id);
+        channel?.push(message.event);
+        if (message.event.type === 'end') channel?.end();
+        break;
+      }
+      case 'failed':
+        this.channels.get(message.id)?.fail(toProxyError(message.error));
+        this.settle(message.id, (call) => call.reject(toProxyError(message.error)));
+        break;
+      case 'result':
+        this.settle(message.id, (call) => call.resolve(message.value));
+        break;
+    }
+  }
+
+  private async call(message: { type: 'tokenize'; text: string; special: boolean } | { type: 'detokenize'; tokens: number[] }): Promise<unknown> {
+    await this.start();
+    const worker = this.worker as Worker;
+    const id = this.nextId++;
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.send(worker, { ...message, id });
+    });
+  }
+
+  private settle(id: number, action: (call: PendingCall) => void): void {
+    const call = this.calls.get(id);
+    if (!call) return;
+    this.calls.delete(id);
+    action(call);
+    this.unrefWhenIdle();
+  }
+
+  private send(worker: Worker, message: HostMessage): void {
+    if (this.worker === worker) worker.postMessage(message);
+  }
+
+  private failAll(error: ProxyError): void {
+    for (const channel of this.channels.values()) channel.fail(error);
+    for (const call of this.calls.values()) call.reject(error);
+    this.calls.clear();
+  }
+
+  /** An idle worker does not keep the process alive; a busy one does. */
+  private unrefWhenIdle(): void {
+    if (this.channels.size === 0 && this.calls.size === 0) this.worker?.unref();
+  }
+}
+
+const typeByStatus: Record<number, ErrorType> = { 400: 'invalid_request_error', 429: 'rate_limit_error' };
+
+function toProxyError(data: LlamaErrorData): ProxyError {
+  return new ProxyError({
+    status: data.status,
+    type: typeByStatus[data.status] ?? 'server_error',
+    code: data.code,
+    param: data.param ?? null,
+    message: data.message,
+    retryAfterSeconds: data.retryAfterSeconds,
+  });
+}
+
+function unavailable(code: string, message: string, cause?: unknown): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code, message, cause });
+}

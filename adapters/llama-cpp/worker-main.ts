@@ -1,0 +1,210 @@
+/**
+ * The worker thread: loads the model once, owns one context with `parallel`
+ * sequences, queues requests for them, and streams generation events back to
+ * the host. Everything heavy runs here, off the HTTP thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  getLlama,
+  LlamaLogLevel,
+  type Llama,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+} from 'node-llama-cpp';
+import { invalidLlamaRequest, LlamaRequestError, toErrorData } from './errors.js';
+import { generate } from './generate.js';
+import { resolveModelPath } from './model-source.js';
+import { prepareGeneration, type ModelFacts } from './prepare-generation.js';
+import { QueueFullError, SequencePool } from './scheduler.js';
+import { buildTokenBytes } from './token-bytes.js';
+import { asToken, asTokens } from './token-ids.js';
+import type { HostMessage, LlamaGenerateRequest, LlamaGrammarSpec, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
+
+interface Engine {
+  llama: Llama;
+  model: LlamaModel;
+  facts: ModelFacts;
+  pool: SequencePool<LlamaContextSequence>;
+  tokenBytes: Uint8Array[];
+  eogTokens: number[];
+  grammars: Map<string, Promise<LlamaGrammar>>;
+}
+
+const port = parentPort;
+if (!port) throw new Error('worker-main must run as a worker thread');
+const post = (message: WorkerMessage) => port.postMessage(message);
+const active = new Map<number, AbortController>();
+let engine: Engine | undefined;
+
+port.on('message', (message: HostMessage) => {
+  switch (message.type) {
+    case 'generate':
+      void handleGenerate(message.id, message.request);
+      break;
+    case 'abort':
+      active.get(message.id)?.abort();
+      break;
+    case 'tokenize':
+      reply(message.id, () => (engine as Engine).model.tokenize(message.text, message.special));
+      break;
+    case 'detokenize':
+      reply(message.id, () => (engine as Engine).model.detokenize(asTokens(message.tokens), false));
+      break;
+    case 'shutdown':
+      void shutdown();
+      break;
+  }
+});
+
+void start(workerData as WorkerInit).then(
+  (info) => post({ type: 'ready', info }),
+  (error: unknown) => {
+    post({ type: 'startup-failed', error: { status: 503, code: 'model_load_failed', message: (error as Error).message ?? String(error) } });
+  },
+);
+
+async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo> {
+  const began = performance.now();
+  const threads = options.threads ?? 1;
+  const parallel = options.parallel ?? 1;
+  const progress = throttledProgress();
+  const modelPath = await resolveModelPath({
+    model: options.model,
+    cacheDir,
+    stallMs: options.downloadStallMs ?? 30_000,
+    onProgress: (fraction) => progress('download', fraction),
+  });
+  const llama = await getLlama({ gpu: options.gpu ? 'auto' : false, build: 'never', maxThreads: threads, logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath, onLoadProgress: (fraction) => progress('load', fraction) });
+  const contextSize = options.contextSize ?? Math.min(2048, model.trainContextSize);
+  const context = await model.createContext({ contextSize, threads, sequences: parallel });
+  const sequences = Array.from({ length: parallel }, () => context.getSequence());
+  const metadata = model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { model?: string; tokens?: string[]; token_type?: number[] }; chat_template?: string }; general?: { name?: string } };
+  const vocabulary = metadata.tokenizer?.ggml;
+  const tokenBytes = buildTokenBytes(
+    { model: vocabulary?.model ?? '', tokens: vocabulary?.tokens ?? [], tokenTypes: vocabulary?.token_type },
+    (token) => new TextEncoder().encode(model.detokenize([asToken(token)], false)),
+  );
+  const vocabularySize = tokenBytes.length;
+  const eogTokens: number[] = [];
+  for (let token = 0; token < vocabularySize; token++) if (model.isEogToken(asToken(token))) eogTokens.push(token);
+  const facts: ModelFacts = {
+    tokenize: (text) => model.tokenize(text, true),
+    bos: model.tokens.bos,
+    addBos: model.tokens.shouldPrependBosToken,
+    vocabularySize,
+    contextSize: context.contextSize,
+  };
+  const queueLimit = options.queueLimit ?? 16 * parallel;
+  const pool = new SequencePool(sequences, queueLimit, (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex);
+  engine = { llama, model, facts, pool, tokenBytes, eogTokens, grammars: new Map() };
+  return {
+    path: modelPath,
+    name: metadata.general?.name ?? modelPath,
+    architecture: String(model.fileInfo.metadata.general.architecture),
+    contextSize: context.contextSize,
+    trainContextSize: model.trainContextSize,
+    vocabularySize,
+    parallel,
+    threads,
+    chatTemplate: metadata.tokenizer?.chat_template,
+    bosToken: model.tokens.bosString ?? undefined,
+    eosToken: model.tokens.eosString ?? undefined,
+    addBos: model.tokens.shouldPrependBosToken,
+    loadMs: performance.now() - began,
+  };
+}
+
+async function handleGenerate(id: number, request: LlamaGenerateRequest): Promise<void> {
+  const receivedAt = performance.now();
+  const controller = new AbortController();
+  active.set(id, controller);
+  let sequence: LlamaContextSequence | undefined;
+  const current = engine;
+  try {
+    if (!current) throw new LlamaRequestError({ status: 503, code: 'model_not_ready', message: 'The local model is not loaded.' });
+    const prepared = prepareGeneration(request, current.facts);
+    const grammar = request.grammar ? await loadGrammar(current, request.grammar) : undefined;
+    sequence = await current.pool.acquire(prepared.promptTokens, controller.signal);
+    const events = generate({
+      prepared,
+      sequence,
+      model: current.model,
+      llama: current.llama,
+      grammar,
+      tokenBytes: current.tokenBytes,
+      eogTokens: current.eogTokens,
+      isAborted: () => controller.signal.aborted,
+      receivedAt,
+      startedAt: performance.now(),
+    });
+    for await (const event of events) {
+      if (!controller.signal.aborted) post({ type: 'event', id, event });
+    }
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    if (error instanceof QueueFullError) {
+      post({ type: 'failed', id, error: { status: 429, code: 'queue_full', message: error.message, retryAfterSeconds: error.retryAfterSeconds } });
+    } else {
+      post({ type: 'failed', id, error: toErrorData(error) });
+    }
+  } finally {
+    active.delete(id);
+    if (sequence) current?.pool.release(sequence);
+  }
+}
+
+/** Grammars are compiled once per distinct spec. */
+function loadGrammar(current: Engine, spec: LlamaGrammarSpec): Promise<LlamaGrammar> {
+  const key = JSON.stringify(spec);
+  let grammar = current.grammars.get(key);
+  if (!grammar) {
+    grammar = compileGrammar(current.llama, spec);
+    grammar.catch(() => current.grammars.delete(key));
+    if (current.grammars.size >= 64) current.grammars.delete(current.grammars.keys().next().value as string);
+    current.grammars.set(key, grammar);
+  }
+  return grammar;
+}
+
+async function compileGrammar(llama: Llama, spec: LlamaGrammarSpec): Promise<LlamaGrammar> {
+  try {
+    if (spec.kind === 'json') return await llama.getGrammarFor('json');
+    if (spec.kind === 'json-schema') return await llama.createGrammarForJsonSchema(spec.schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+    return await llama.createGrammar({ grammar: spec.text });
+  } catch (error) {
+    const param = spec.kind === 'gbnf' ? 'grammar' : 'response_format';
+    throw invalidLlamaRequest(param, `The ${spec.kind === 'gbnf' ? 'grammar' : 'JSON schema'} cannot be used: ${(error as Error).message}`);
+  }
+}
+
+function reply(id: number, compute: () => unknown): void {
+  try {
+    if (!engine) throw new LlamaRequestError({ status: 503, code: 'model_not_ready', message: 'The local model is not loaded.' });
+    post({ type: 'result', id, value: compute() });
+  } catch (error) {
+    post({ type: 'failed', id, error: toErrorData(error) });
+  }
+}
+
+function throttledProgress(): (phase: 'download' | 'load', fraction: number) => void {
+  let last = -1;
+  let lastPhase = '';
+  return (phase, fraction) => {
+    if (phase === lastPhase && fraction - last < 0.01 && fraction < 1) return;
+    last = fraction;
+    lastPhase = phase;
+    post({ type: 'progress', phase, fraction });
+  };
+}
+
+async function shutdown(): Promise<void> {
+  for (const controller of active.values()) controller.abort();
+  try {
+    await engine?.model.dispose();
+    await engine?.llama.dispose();
+  } finally {
+    process.exit(0);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * An upstream HTTP error (status + body) -> the ProxyError the caller sees.
+ * Bodies come in many shapes: OpenAI `{error: {message, type, param, code}}`,
+ * llama.cpp `{error: {code: 400, message, type}}`, FastAPI `{detail: ...}`,
+ * `{error: "text"}`, or not JSON at all.
+ */
+import { ProxyError, type ErrorDetail } from '../src/errors/proxy-error.js';
+
+export interface UpstreamFailure {
+  status: number;
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The raw body text, or an already parsed body (a streamed `{error}` frame). */
+  body: unknown;
+  /** Strings that must never appear in a message (the backend's API key). */
+  secrets?: readonly string[];
+}
+
+interface ParsedError {
+  message?: string;
+  param?: string;
+  code?: string;
+  details?: ErrorDetail[];
+}
+
+const MAX_MESSAGE = 500;
+
+export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
+  const { status } = failure;
+  const parsed = parseErrorBody(failure.body);
+  const message = parsed.message === undefined ? undefined : clip(redact(parsed.message, failure.secrets));
+  const upstream = message ?? `HTTP ${status} with no error message`;
+
+  if (status === 401 || status === 403) {
+    // The proxy's own credentials failed: the caller cannot fix that, and the upstream text may quote the key.
+    return new ProxyError({
+      status: 502, type: 'upstream_error', code: 'upstream_auth_failed',
+      message: `The upstream backend rejected the proxy's credentials (HTTP ${status}); check the backend's apiKey.`,
+    });
+  }
+  if (status === 429) {
+    return new ProxyError({
+      status: 429, type: 'rate_limit_error', code: parsed.code ?? 'rate_limit_exceeded', message: upstream,
+      ...retryAfter(failure.headers),
+    });
+  }
+  if (status === 400) {
+    return new ProxyError({ status: 400, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream });
+  }
+  if (status === 404) {
+    return new ProxyError({ status: 404, type: 'not_found_error', param: parsed.param, code: parsed.code, message: upstream });
+  }
+  if (status === 413) {
+    return new ProxyError({ status: 400, type: 'invalid_request_error', code: parsed.code ?? 'request_too_large', message: `The upstream backend found the request too large: ${upstream}` });
+  }
+  if (status === 422) {
+    // FastAPI validation (Fireworks): keep the `detail` list so the completions dialect can relay it.
+    return new ProxyError({ status: 422, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream, details: parsed.details });
+  }
+  if (status === 408 || status === 504) {
+    return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message: `The upstream backend timed out (HTTP ${status}): ${upstream}` });
+  }
+  return new ProxyError({
+    status: 502, type: 'upstream_error', code: 'upstream_error',
+    message: `The upstream backend failed with HTTP ${status}: ${upstream}`,
+    ...retryAfter(failure.headers),
+  });
+}
+
+function parseErrorBody(body: unknown): ParsedError {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      const text = body.trim();
+      return text ? { message: text } : {};
+    }
+  }
+  if (!isObject(value)) return typeof value === 'string' && value ? { message: value } : {};
+
+  const error = value.error;
+  if (isObject(error)) {
+    return {
+      message: typeof error.message === 'string' ? error.message : undefined,
+      param: typeof error.param === 'string' ? error.param : undefined,
+      // llama.cpp puts the HTTP status in `code` as a number: not a code worth keeping.
+      code: typeof error.code === 'string' ? error.code : undefined,
+    };
+  }
+  if (typeof error === 'string') return { message: error };
+  if (typeof value.detail === 'string') return { message: value.detail };
+  if (Array.isArray(value.detail)) return fromFastApiDetail(value.detail);
+  if (typeof value.message === 'string') return { message: value.message };
+  return {};
+}
+
+function fromFastApiDetail(detail: unknown[]): ParsedError {
+  const details: ErrorDetail[] = detail.filter(isObject).map((item) => ({
+    loc: Array.isArray(item.loc) ? item.loc.filter((part): part is string | number => typeof part === 'string' || typeof part === 'number') : [],
+    msg: typeof item.msg === 'string' ? item.msg : 'invalid value',
+    type: typeof item.type === 'string' ? item.type : 'value_error',
+  }));
+  if (details.length === 0) return {};
+  const first = details[0];
+  const path = first.loc[0] === 'body' ? first.loc.slice(1) : first.loc;
+  return {
+    message: details.map((item) => `${item.loc.join('.')}: ${item.msg}`).join('; '),
+    param: path.length > 0 ? path.join('.') : undefined,
+    details,
+  };
+}
+
+/** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, as whole seconds. */
+function retryAfter(headers: UpstreamFailure['headers']): { retryAfterSeconds?: number } {
+  const ms = Number(header(headers, 'retry-after-ms'));
+  if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return { retryAfterSeconds: Math.ceil(ms / 1000) };
+  const value = header(headers, 'retry-after');
+  if (value === undefined || value.trim() === '') return {};
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return { retryAfterSeconds: Math.ceil(seconds) };
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return {};
+  return { retryAfterSeconds: Math.max(0, Math.ceil((date - Date.now()) / 1000)) };
+}
+
+function header(headers: UpstreamFailure['headers'], name: string): string | undefined {
+  const value = headers?.[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function redact(message: string, secrets: readonly string[] = []): string {
+  let out = message;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An error reported inside a body rather than by the HTTP status: a streamed
+ * `data: {"error": {...}}` frame, or a 200 whose body is `{error}`. llama.cpp
+ * and vLLM put the HTTP status in `error.code`; anything else counts as a 500.
+ * @example mapErrorFrame({error: {code: 500, message: 'tools param requires --jinja flag', type: 'server_error'}}) // 502 upstream_error
+ */
+export function mapErrorFrame(body: Record<string, unknown>, secrets?: readonly string[]): ProxyError {
+  const error = isObject(body.error) ? body.error : {};
+  const status = [error.code, error.status, body.status].find((value): value is number => typeof value === 'number' && value >= 400 && value <= 599) ?? 500;
+  return mapUpstreamError({ status, body, secrets });
+}

@@ -1,0 +1,197 @@
+/**
+ * Decoded SSE messages of an OpenAI-compatible stream -> neutral StreamEvents.
+ * Reads chat chunks (`choices[].delta`) and completions chunks (`choices[].text`)
+ * alike. Usage and timing metrics are held and sent once, after the last choice
+ * ends: OpenAI and Fireworks send usage in a trailing chunk with `choices: []`,
+ * llama.cpp on each choice's finishing chunk (one per choice with `n`, which
+ * are then added up; see usageOf).
+ */
+import { ProxyError } from '../../src/errors/proxy-error.js';
+import type { NeutralRequest } from '../../src/model/request.js';
+import { addUsage, type PerfMetrics, type Usage } from '../../src/model/result.js';
+import type { StreamEvent, StreamEventOf } from '../../src/model/stream-event.js';
+import type { SseMessage } from '../../src/streaming/decode-sse.js';
+import { isRecord } from '../is-record.js';
+import { mapErrorFrame } from '../map-upstream-error.js';
+import { readFinishReason } from './read-finish-reason.js';
+import { readWireLogprobs } from './read-wire-logprobs.js';
+import { readWireUsage } from './read-wire-usage.js';
+import { EchoSplitter, echoPlanOf, type OutputPiece } from './split-echo.js';
+import { openAIExtras, type ChoiceExtras, type WireExtras } from './wire-extras.js';
+
+interface ChoiceState {
+  finished: boolean;
+  sentPromptIds: boolean;
+  refusal: string;
+  echo?: EchoSplitter;
+}
+
+/**
+ * @example
+ * for await (const event of fromWireChunks(decodeSse(body), request)) { ... }
+ * // response-start, text-delta..., choice-end, usage
+ */
+export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, request: NeutralRequest, extras: WireExtras = openAIExtras): AsyncGenerator<StreamEvent, void, undefined> {
+  const choices = new Map<number, ChoiceState>();
+  const usages = new Map<number, Usage>();
+  let total: Usage | undefined;
+  let perf: PerfMetrics | undefined;
+  let started = false;
+
+  const stateOf = (index: number): ChoiceState => {
+    let state = choices.get(index);
+    if (!state) {
+      const plan = echoPlanOf(request, index);
+      state = { finished: false, sentPromptIds: false, refusal: '', ...(plan ? { echo: new EchoSplitter(plan) } : {}) };
+      choices.set(index, state);
+    }
+    return state;
+  };
+
+  for await (const message of messages) {
+    const chunk = parseChunk(message);
+    if (chunk instanceof ProxyError) {
+      yield { type: 'error', error: chunk };
+      return;
+    }
+    if (!started) {
+      started = true;
+      yield responseStart(chunk, request);
+    }
+    const wireChoices = Array.isArray(chunk.choices) ? chunk.choices.filter(isRecord) : [];
+    try {
+      for (const wire of wireChoices) {
+        const index = typeof wire.index === 'number' ? wire.index : 0;
+        yield* choiceEvents(wire, index, stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request);
+      }
+    } catch (error) {
+      if (!(error instanceof ProxyError)) throw error;
+      yield { type: 'error', error };
+      return;
+    }
+    const usage = readWireUsage(chunk.usage);
+    if (usage && wireChoices.length === 0) total = usage;
+    else if (usage) usages.set(typeof wireChoices[0].index === 'number' ? wireChoices[0].index : 0, usage);
+    perf = extras.readPerf?.(chunk) ?? perf;
+  }
+
+  const unfinished = [...choices].filter(([, state]) => !state.finished).map(([index]) => index);
+  if (!started || unfinished.length > 0) {
+    const what = started ? `before choice ${unfinished.join(', ')} finished` : 'without sending any chunk';
+    yield { type: 'error', error: new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_truncated', message: `The upstream stream ended ${what}.` }) };
+    return;
+  }
+  const usage = total ?? usageOf(usages);
+  if (usage) yield { type: 'usage', usage };
+  if (perf) yield { type: 'perf', perf };
+}
+
+function* choiceEvents(wire: Record<string, unknown>, index: number, state: ChoiceState, extra: ChoiceExtras, request: NeutralRequest): Generator<StreamEvent> {
+  const delta = isRecord(wire.delta) ? wire.delta : undefined;
+  const text = delta ? (typeof delta.content === 'string' ? delta.content : '') : typeof wire.text === 'string' ? wire.text : '';
+  const logprobs = readWireLogprobs(wire.logprobs);
+  const reasoning = delta ? [delta.reasoning_content, delta.reasoning].find((value): value is string => typeof value === 'string' && value !== '') : undefined;
+
+  if (reasoning !== undefined) {
+    const event: StreamEventOf<'reasoning-delta'> = { type: 'reasoning-delta', choice: index, delta: reasoning };
+    // Logprobs of a reasoning-only delta belong to the reasoning tokens.
+    if (request.logprobs && logprobs?.length && text === '') event.logprobs = logprobs;
+    yield event;
+  }
+
+  const pieces: { piece: OutputPiece; echo: boolean }[] = [];
+  const hasText = text !== '' || (logprobs?.length ?? 0) > 0;
+  if (hasText && state.echo && !state.echo.done) {
+    const { echo, rest } = state.echo.take(text, logprobs);
+    if (echo) pieces.push({ piece: echo, echo: true });
+    if (rest) pieces.push({ piece: rest, echo: false });
+  } else if (hasText && !(reasoning !== undefined && text === '')) {
+    pieces.push({ piece: { text, ...(logprobs ? { logprobs } : {}) }, echo: false });
+  }
+  if (pieces.length === 0 && (extra.tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds))) pieces.push({ piece: { text: '' }, echo: false });
+  for (const [i, { piece, echo }] of pieces.entries()) {
+    yield textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? extra.tokenIds : undefined, promptTokenIds: extra.promptTokenIds });
+  }
+
+  if (delta && Array.isArray(delta.tool_calls)) {
+    for (const [position, call] of delta.tool_calls.filter(isRecord).entries()) yield toolCallDelta(call, index, position);
+  }
+  if (delta && typeof delta.refusal === 'string') state.refusal += delta.refusal;
+
+  const finishReason = readFinishReason(wire.finish_reason);
+  if (finishReason) {
+    state.finished = true;
+    const end: StreamEventOf<'choice-end'> = { type: 'choice-end', choice: index, finishReason };
+    if (state.refusal) end.refusal = state.refusal;
+    if (extra.rawOutput) end.rawOutput = extra.rawOutput;
+    yield end;
+  }
+}
+
+interface TextDeltaInput {
+  index: number;
+  piece: OutputPiece;
+  echo: boolean;
+  request: NeutralRequest;
+  state: ChoiceState;
+  tokenIds?: number[];
+  promptTokenIds?: number[];
+}
+
+function textDelta({ index, piece, echo, request, state, tokenIds, promptTokenIds }: TextDeltaInput): StreamEventOf<'text-delta'> {
+  const event: StreamEventOf<'text-delta'> = { type: 'text-delta', choice: index, delta: piece.text };
+  if (echo) event.echo = true;
+  // Logprobs the caller did not ask for were ours (asked to find an echo's end).
+  if (request.logprobs && piece.logprobs) event.logprobs = piece.logprobs;
+  if (tokenIds?.length) event.tokenIds = tokenIds;
+  if (promptTokenIds && !state.sentPromptIds) {
+    event.promptTokenIds = promptTokenIds;
+    state.sentPromptIds = true;
+  }
+  return event;
+}
+
+function toolCallDelta(call: Record<string, unknown>, choice: number, position: number): StreamEventOf<'tool-call-delta'> {
+  const fn = isRecord(call.function) ? call.function : {};
+  const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined || fn.arguments === null ? '' : JSON.stringify(fn.arguments);
+  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: args };
+  if (typeof call.id === 'string') event.id = call.id;
+  if (typeof fn.name === 'string') event.name = fn.name;
+  return event;
+}
+
+function responseStart(chunk: Record<string, unknown>, request: NeutralRequest): StreamEventOf<'response-start'> {
+  const event: StreamEventOf<'response-start'> = {
+    type: 'response-start',
+    id: typeof chunk.id === 'string' ? chunk.id : '',
+    model: typeof chunk.model === 'string' ? chunk.model : request.model,
+    created: typeof chunk.created === 'number' ? chunk.created : Math.floor(Date.now() / 1000),
+  };
+  if (typeof chunk.system_fingerprint === 'string') event.systemFingerprint = chunk.system_fingerprint;
+  return event;
+}
+
+/** A chunk object, or the ProxyError the message stands for (an error frame, or data that is not a JSON object). */
+function parseChunk(message: SseMessage): Record<string, unknown> | ProxyError {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(message.data);
+  } catch {
+    if (message.event === 'error') return mapErrorFrame({ error: { message: message.data } });
+    return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: 'The upstream stream sent a chunk that is not JSON.' });
+  }
+  if (!isRecord(chunk)) return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: 'The upstream stream sent a chunk that is not a JSON object.' });
+  if (message.event === 'error') return mapErrorFrame(isRecord(chunk.error) ? chunk : { error: chunk });
+  if (chunk.error !== undefined && chunk.error !== null) return mapErrorFrame(chunk);
+  return chunk;
+}
+
+/**
+ * Per-choice usages (llama.cpp with `n`, or a prompt batch) are added up: each
+ * choice ran in its own slot and processed its own prompt.
+ */
+function usageOf(usages: Map<number, Usage>): Usage | undefined {
+  let sum: Usage | undefined;
+  for (const usage of usages.values()) sum = addUsage(sum, usage);
+  return sum;
+}

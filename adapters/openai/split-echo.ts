@@ -1,0 +1,100 @@
+/**
+ * Completions `echo` / `echo_last`: backends put the echoed prompt at the start
+ * of the choice's text (and its tokens at the start of the logprobs). The
+ * neutral result keeps them apart: `text` is generated text only, the echoed
+ * tokens go to `promptLogprobs`, and streamed echo is a `text-delta` with `echo: true`.
+ */
+import { promptOfChoice } from '../../src/dialects/count-choices.js';
+import { ProxyError } from '../../src/errors/proxy-error.js';
+import type { TokenLogprob } from '../../src/model/logprobs.js';
+import type { NeutralRequest } from '../../src/model/request.js';
+
+/** How a choice's echo is recognised in the output. */
+export type EchoPlan =
+  /** `echo` on a string prompt: the output starts with the prompt text itself. */
+  | { kind: 'text'; text: string }
+  /** `echo_last: N`, or `echo` on token ids: the first `count` tokens (needs token logprobs). */
+  | { kind: 'tokens'; count: number };
+
+export interface OutputPiece {
+  text: string;
+  logprobs?: TokenLogprob[];
+}
+
+/** Undefined when the choice echoes nothing. */
+export function echoPlanOf(request: NeutralRequest, choice: number): EchoPlan | undefined {
+  const echo = request.echo;
+  if (!echo || request.endpoint !== 'text') return undefined;
+  const prompt = promptOfChoice(request, choice);
+  if (echo.all) {
+    if (typeof prompt === 'string') return { kind: 'text', text: prompt };
+    return Array.isArray(prompt) ? { kind: 'tokens', count: prompt.length } : undefined;
+  }
+  const last = echo.lastTokens ?? 0;
+  if (last <= 0) return undefined;
+  return { kind: 'tokens', count: Array.isArray(prompt) ? Math.min(last, prompt.length) : last };
+}
+
+/** True when some choice's echo can only be told apart by its tokens, so the upstream must send logprobs. */
+export function echoNeedsTokens(request: NeutralRequest): boolean {
+  const echo = request.echo;
+  if (!echo || request.endpoint !== 'text') return false;
+  if (!echo.all) return (echo.lastTokens ?? 0) > 0;
+  return typeof request.prompt !== 'string' && !(Array.isArray(request.prompt) && typeof request.prompt[0] === 'string');
+}
+
+/**
+ * Splits one choice's output, piece by piece (a whole result is one piece), into
+ * the echoed prompt and the generated rest.
+ * @example new EchoSplitter({kind: 'text', text: 'Once'}).take('Once upon') // {echo: {text: 'Once'}, rest: {text: ' upon'}}
+ */
+export class EchoSplitter {
+  private consumedText = 0;
+  private consumedTokens = 0;
+
+  constructor(private readonly plan: EchoPlan) {}
+
+  get done(): boolean {
+    return this.plan.kind === 'text' ? this.consumedText >= this.plan.text.length : this.consumedTokens >= this.plan.count;
+  }
+
+  take(text: string, logprobs?: TokenLogprob[]): { echo?: OutputPiece; rest?: OutputPiece } {
+    if (this.done) return { rest: piece(text, logprobs) };
+    const { length, tokens } = this.plan.kind === 'text' ? this.textEcho(text, logprobs) : this.tokenEcho(text, logprobs);
+    const echo = piece(text.slice(0, length), logprobs?.slice(0, tokens));
+    const rest = text.slice(length);
+    const restLogprobs = logprobs?.slice(tokens);
+    return rest === '' && !restLogprobs?.length ? { echo } : { echo, rest: piece(rest, restLogprobs) };
+  }
+
+  /** The echo is the prompt text; tokens that start inside it belong to the prompt. */
+  private textEcho(text: string, logprobs: TokenLogprob[] | undefined): { length: number; tokens: number } {
+    const remaining = (this.plan as { text: string }).text.slice(this.consumedText);
+    const length = Math.min(remaining.length, text.length);
+    if (text.slice(0, length) !== remaining.slice(0, length)) throw echoMissing('the output does not start with the prompt');
+    this.consumedText += length;
+    let at = 0;
+    let tokens = 0;
+    while (logprobs && tokens < logprobs.length && at < length) at += logprobs[tokens++].token.length;
+    return { length, tokens };
+  }
+
+  /** The echo is the next `count` tokens; their texts say where it ends. */
+  private tokenEcho(text: string, logprobs: TokenLogprob[] | undefined): { length: number; tokens: number } {
+    if (!logprobs?.length) {
+      if (text === '') return { length: 0, tokens: 0 };
+      throw echoMissing('no token logprobs came back to tell the echoed tokens from the generated ones');
+    }
+    const tokens = Math.min((this.plan as { count: number }).count - this.consumedTokens, logprobs.length);
+    this.consumedTokens += tokens;
+    return { length: logprobs.slice(0, tokens).reduce((sum, entry) => sum + entry.token.length, 0), tokens };
+  }
+}
+
+function piece(text: string, logprobs: TokenLogprob[] | undefined): OutputPiece {
+  return logprobs && logprobs.length > 0 ? { text, logprobs } : { text };
+}
+
+function echoMissing(why: string): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'echo_unavailable', message: `The backend did not echo the prompt as asked: ${why}.` });
+}

@@ -1,0 +1,113 @@
+/**
+ * What every remote adapter does the same way: pick the upstream endpoint, build
+ * the headers, POST through the backend's keep-alive client, and read the answer
+ * back, whole or as a stream. Each kind brings its wire codec (to-wire-body,
+ * from-wire-result, from-wire-chunks) and its capabilities.
+ */
+import { ProxyError } from '../src/errors/proxy-error.js';
+import type { NeutralRequest } from '../src/model/request.js';
+import type { NeutralResult } from '../src/model/result.js';
+import type { StreamEvent } from '../src/model/stream-event.js';
+import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
+import type { Adapter, AdapterContext, BackendCapabilities } from './adapter.js';
+import { createHttpClient, type UpstreamResponse } from './http-client.js';
+import { isRecord } from './is-record.js';
+import { mapTransportError } from './map-transport-error.js';
+import { mapErrorFrame } from './map-upstream-error.js';
+import type { RemoteBackendConfig } from './remote-backend-config.js';
+
+export interface WireCodec {
+  toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
+  fromWireResult(body: unknown, request: NeutralRequest): NeutralResult;
+  fromWireChunks(messages: AsyncIterable<SseMessage>, request: NeutralRequest): AsyncIterable<StreamEvent>;
+}
+
+export interface RemoteAdapterOptions {
+  name: string;
+  config: RemoteBackendConfig;
+  capabilities: BackendCapabilities;
+  codec: WireCodec;
+}
+
+/** Inbound headers forwarded upstream: Fireworks routes multi-turn rollouts by them. */
+const AFFINITY_HEADERS = ['x-session-affinity', 'x-multi-turn-session-id'];
+
+const PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
+
+export function createRemoteAdapter({ name, config, capabilities, codec }: RemoteAdapterOptions): Adapter {
+  const client = createHttpClient({ timeoutMs: config.timeoutMs, secrets: config.apiKey ? [config.apiKey] : [] });
+  const base = config.url.replace(/\/+$/, '');
+  const fixedHeaders: Record<string, string> = {};
+  for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
+  if (config.apiKey) fixedHeaders.authorization = `Bearer ${config.apiKey}`;
+
+  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean): Promise<{ response: UpstreamResponse; url: string; signal: AbortSignal }> {
+    const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
+    if (!capabilities.speaks.includes(endpoint)) {
+      throw new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: `Backend "${name}" does not serve ${endpoint}; the request should have been translated first.` });
+    }
+    const url = base + PATHS[endpoint];
+    const body = codec.toWireBody(request, { stream });
+    const headers: Record<string, string> = { ...fixedHeaders, accept: stream ? 'text/event-stream' : 'application/json', 'x-request-id': context.requestId };
+    for (const header of AFFINITY_HEADERS) {
+      const value = headerValue(context.headers, header);
+      if (value !== undefined) headers[header] = value;
+    }
+    // `timeoutMs` bounds the whole exchange, stream included; the caller's signal still ends it at once.
+    const signal = config.timeoutMs ? AbortSignal.any([context.signal, AbortSignal.timeout(config.timeoutMs)]) : context.signal;
+    const response = await client.postJson({ url, body, headers, signal });
+    return { response, url, signal };
+  }
+
+  async function readJson(response: UpstreamResponse, url: string, signal: AbortSignal): Promise<unknown> {
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw mapTransportError(error, { url, signal });
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Backend "${name}" answered with a body that is not JSON.` });
+    }
+  }
+
+  return {
+    name,
+    capabilities,
+    async complete(request, context) {
+      const { response, url, signal } = await send(request, context, false);
+      return codec.fromWireResult(await readJson(response, url, signal), request);
+    },
+    async *stream(request, context) {
+      const { response, url, signal } = await send(request, context, true);
+      try {
+        if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
+          // A JSON answer to a stream request is an error report (or a server that cannot stream).
+          const body = await readJson(response, url, signal);
+          yield { type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) };
+          return;
+        }
+        yield* codec.fromWireChunks(decodeSse(response.body), request);
+      } catch (error) {
+        yield { type: 'error', error: mapTransportError(error, { url, signal }) };
+      } finally {
+        // The consumer stopped early (client gone): close the upstream request now.
+        if (!response.body.readableEnded) response.body.destroy();
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (headers[name] !== undefined) return headers[name];
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+function notAStream(name: string): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Backend "${name}" answered a stream request with a JSON body.` });
+}
