@@ -5,7 +5,7 @@ import type { Adapter } from './adapter.js';
 import { createFireworksAdapter } from './fireworks/fireworks-adapter.js';
 import { createOpenAIAdapter } from './openai/openai-adapter.js';
 
-export async function createAdapter(name: string, settings: BackendSettings, logger: Logger): Promise<Adapter> {
+export async function createAdapter(name: string, settings: BackendSettings, _logger?: Logger): Promise<Adapter> {
   switch (settings.kind) {
     case 'openai':
       return createOpenAIAdapter({ ...settings, kind: 'openai' }, { name });
@@ -17,7 +17,7 @@ export async function createAdapter(name: string, settings: BackendSettings, log
       return createOpenAIAdapter({ ...settings, kind: 'openai', speaks: settings.speaks ?? ['completions', 'chat'] }, { name });
     case 'llama-cpp': {
       const { createLlamaCppAdapter } = await import('./llama-cpp/llama-cpp-adapter.js');
-      return createLlamaCppAdapter(name, settings, logger);
+      return createLlamaCppAdapter(name, settings);
     }
   }
 }

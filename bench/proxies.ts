@@ -5,6 +5,7 @@
  */
 import express from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/configuration.js';
 import { createLogger } from '../src/logger.js';
@@ -12,7 +13,8 @@ import { startServer } from '../src/server.js';
 
 const upstream = `http://127.0.0.1:${process.argv[2]}/v1`;
 const floor = express();
-floor.use(createProxyMiddleware({ target: upstream, changeOrigin: true }));
+// Keep-alive upstream connections, as dialect-proxy has: the floor is a fair one.
+floor.use(createProxyMiddleware({ target: upstream, changeOrigin: true, agent: new Agent({ keepAlive: true }) }));
 const floorServer = floor.listen(0, '127.0.0.1');
 await new Promise((resolve) => floorServer.once('listening', resolve));
 

@@ -3,7 +3,8 @@
  * leaves every other route of the host app alone.
  */
 import express, { type Router } from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
@@ -78,6 +79,7 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
   const relay = createProxyMiddleware({
     target: backend.url,
     changeOrigin: true,
+    agent: backend.url.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
     on: {
       proxyReq: (proxyReq) => {

@@ -5,7 +5,7 @@
  */
 import type { AdapterContext } from '../../../adapters/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
-import type { NeutralResult, ResultChoice } from '../../model/result.js';
+import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';
 import type { Engine } from './engine.js';
 import { parseToolCalls, type ToolCallFormat } from './parse-tool-calls.js';
