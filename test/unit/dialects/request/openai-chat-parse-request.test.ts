@@ -117,7 +117,6 @@ describe('parseChatRequest', () => {
       sampling_mask: 'count',
       thinking: { type: 'enabled', budget_tokens: 2048, keep: 'all' },
       speculation: [1, 2],
-      echo: true,
       tool_choice: 'any',
       tools: [weather],
       prompt_truncate_len: 1500,
@@ -136,7 +135,6 @@ describe('parseChatRequest', () => {
         samplingMask: 'count',
         reasoning: { budgetTokens: 2048, history: 'preserved' },
         prediction: [1, 2],
-        echo: { all: true },
         toolChoice: 'required',
         tools: [{ name: 'weather', parameters: { type: 'object' } }],
         passthrough: { prompt_truncate_len: 1500, safe_tokenization: true },
@@ -159,7 +157,6 @@ describe('parseChatRequest', () => {
           'reasoning.budgetTokens': 'thinking.budget_tokens',
           'reasoning.history': 'thinking.keep',
           prediction: 'speculation',
-          echo: 'echo',
           toolChoice: 'tool_choice',
           tools: 'tools',
         },
@@ -246,5 +243,12 @@ describe('parseChatRequest', () => {
     ['a completions-only field', { prompt: 'Once' }, 'prompt'],
   ])('%s -> 400', (_name, extra, param) => {
     expect(paramOf(() => parseChatRequest({ ...base, ...extra }))).toBe(param);
+  });
+});
+
+describe('parseChatRequest: completions-only fields', () => {
+  test.each(['echo', 'echo_last'])('%s is a 400 pointing to /v1/completions', (field) => {
+    expect(() => parseChatRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], [field]: field === 'echo' ? true : 2 }))
+      .toThrow(expect.objectContaining({ status: 400, param: field, message: expect.stringContaining('/v1/completions') }));
   });
 });
