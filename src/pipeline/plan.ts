@@ -36,8 +36,8 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
 
   for (const use of featureUses) {
     if (!use.present(request) || capabilities.features.has(use.feature)) continue;
-    // Tools over a completions backend are rendered into the prompt and parsed back.
-    if (use.feature === 'tools' && chatOverCompletions) continue;
+    // Over a completions backend the proxy renders the prompt: tools and reasoning history are its own.
+    if ((use.feature === 'tools' || use.feature === 'reasoningHistory') && chatOverCompletions) continue;
     refuse(paramOf(request, use), `${paramOf(request, use)} is not supported by this backend`);
     if (settings.dropUnsupported) use.drop(request);
   }

@@ -7,6 +7,7 @@ import type { AdapterContext } from '../../../adapters/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';
+import { applyReasoningHistory } from './apply-reasoning-history.js';
 import type { Engine } from './engine.js';
 import { parseToolCalls, type ToolCallFormat } from './parse-tool-calls.js';
 import { renderChatTemplate } from './render-chat-template.js';
@@ -38,7 +39,9 @@ export function chatOverText(inner: Engine, options: ChatOverTextOptions = {}): 
 export function toTextRequest(request: NeutralRequest, options: ChatOverTextOptions): NeutralRequest {
   const usesChatml = !options.template || options.template === 'chatml';
   const tools = request.toolChoice === 'none' ? undefined : request.tools;
-  const prompt = renderChatTemplate(request.messages ?? [], { ...(options.template ? { template: options.template } : {}), ...(tools ? { tools } : {}) });
+  // Templates commonly drop earlier turns' reasoning, so `interleaved` is the default here.
+  const messages = applyReasoningHistory(request.messages ?? [], request.reasoning?.history ?? 'interleaved');
+  const prompt = renderChatTemplate(messages, { ...(options.template ? { template: options.template } : {}), ...(tools ? { tools } : {}) });
   const { messages: _messages, tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallel, ...rest } = request;
   return {
     ...rest,
