@@ -1,0 +1,103 @@
+import type { Adapter, BackendCapabilities, Feature } from '../../../adapters/adapter.js';
+import type { BackendSettings } from '../../../src/configuration.js';
+import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import type { NeutralResult } from '../../../src/model/result.js';
+import type { StreamEvent } from '../../../src/model/stream-event.js';
+import { planRequest } from '../../../src/pipeline/plan.js';
+
+/** An adapter that records what it receives and answers with one choice per request (or `n`, when native). */
+function fakeAdapter(capabilities: Partial<BackendCapabilities>): Adapter & { seen: NeutralRequest[] } {
+  const seen: NeutralRequest[] = [];
+  const full: BackendCapabilities = {
+    speaks: ['chat', 'completions'], features: new Set<Feature>(), maxTopLogprobs: 5, nativeChoices: true,
+    efforts: new Set(['low', 'medium', 'high']), passthroughFields: new Set(), ...capabilities,
+  };
+  const choicesOf = (request: NeutralRequest) => (full.nativeChoices ? request.choices : 1);
+  return {
+    name: 'fake', capabilities: full, seen,
+    async complete(request): Promise<NeutralResult> {
+      seen.push(request);
+      return {
+        id: 'x', model: request.model, created: 1,
+        choices: Array.from({ length: choicesOf(request) }, (_, index) => ({ index, text: `${request.endpoint}:${request.sampling.seed ?? '-'}`, finishReason: 'stop' as const })),
+        usage: { promptTokens: 2, completionTokens: 1, totalTokens: 3 },
+      };
+    },
+    async *stream(): AsyncGenerator<StreamEvent> { /* unused */ },
+  };
+}
+
+const route = (adapter: Adapter, settings: Partial<BackendSettings> = {}) => ({
+  backend: { name: 'b', adapter, settings: { kind: 'openai', url: 'http://x', ...settings } as BackendSettings },
+  upstreamModel: 'up',
+});
+const context = { signal: new AbortController().signal, requestId: 'r' };
+
+function chat(patch: Partial<NeutralRequest> = {}): NeutralRequest {
+  return { ...emptyRequest('chat', 'm'), messages: [{ role: 'user', content: 'hi' }], ...patch };
+}
+
+describe('planRequest', () => {
+  test('a feature the backend lacks is a 400 naming the caller field and the backend', () => {
+    const request = chat({ sampling: { topK: 5 }, origins: { 'sampling.topK': 'top_k' } });
+    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'top_k', message: expect.stringContaining('backend "b"') }));
+  });
+
+  test('dropUnsupported drops it and records a warning', () => {
+    const request = chat({ sampling: { topK: 5 } });
+    const plan = planRequest(request, route(fakeAdapter({}), { dropUnsupported: true }));
+    expect(plan.request.sampling.topK).toBeUndefined();
+    expect(request.warnings).toEqual(['top_k dropped: top_k is not supported by this backend']);
+  });
+
+  test('top logprobs beyond the backend limit is a 400, never clamped', () => {
+    const request = chat({ logprobs: { top: 8, shape: 'chat' }, origins: { 'logprobs.top': 'top_logprobs' } });
+    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['logprobs']) })))).toThrow(expect.objectContaining({ param: 'top_logprobs' }));
+  });
+
+  test('a thinking budget becomes an effort through the ladder on an effort-only backend, with a warning', () => {
+    const request = chat({ reasoning: { budgetTokens: 3000 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } });
+    const plan = planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) })));
+    expect(plan.request.reasoning).toEqual({ effort: 'medium' });
+    expect(request.warnings[0]).toMatch(/budget of 3000 thinking tokens was sent as reasoning_effort "medium"/);
+  });
+
+  test('a budget must leave room under max_tokens on a budget backend', () => {
+    const request = chat({ reasoning: { budgetTokens: 2048 }, limits: { stop: [], onContextOverflow: 'truncate', maxTokens: 1000 } });
+    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningBudget']) })))).toThrow(/must be below max_tokens/);
+  });
+
+  test('an effort the backend does not accept is a 400', () => {
+    const request = chat({ reasoning: { effort: 'max' } });
+    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) })))).toThrow(/reasoning effort "max" is not accepted/);
+  });
+
+  test('n fans out on a backend without native choices, seed + j per copy', async () => {
+    const adapter = fakeAdapter({ nativeChoices: false, features: new Set<Feature>(['seed']) });
+    const plan = planRequest(chat({ choices: 3, sampling: { seed: 10 } }), route(adapter));
+    const result = await plan.engine.complete(plan.request, context);
+    expect(result.choices.map((c) => [c.index, c.text])).toEqual([[0, 'chat:10'], [1, 'chat:11'], [2, 'chat:12']]);
+    expect(result.usage).toEqual({ promptTokens: 6, completionTokens: 3, totalTokens: 9 });
+  });
+
+  test('a prompt batch on a chat-only backend: one chat request per prompt, index = prompt * n + j', async () => {
+    const adapter = fakeAdapter({ speaks: ['chat'] });
+    const request: NeutralRequest = { ...emptyRequest('text', 'm'), prompt: ['a', 'b'], choices: 2 };
+    const plan = planRequest(request, route(adapter));
+    const result = await plan.engine.complete(plan.request, context);
+    expect(adapter.seen.map((r) => [r.endpoint, r.messages])).toEqual([
+      ['chat', [{ role: 'user', content: 'a' }]],
+      ['chat', [{ role: 'user', content: 'b' }]],
+    ]);
+    expect(result.choices.map((c) => c.index)).toEqual([0, 1, 2, 3]);
+  });
+
+  test('chat on a completions-only backend renders the template; tools are emulated, not rejected', async () => {
+    const adapter = fakeAdapter({ speaks: ['completions'] });
+    const plan = planRequest(chat({ tools: [{ name: 'f' }] }), route(adapter));
+    await plan.engine.complete(plan.request, context);
+    expect(adapter.seen[0].endpoint).toBe('text');
+    expect(adapter.seen[0].prompt).toContain('<tools>');
+    expect(adapter.seen[0].model).toBe('up');
+  });
+});
