@@ -27,7 +27,7 @@ const redactFormat = winston.format((info) => {
 
 export type Logger = winston.Logger;
 
-export function createLogger(options: { level?: string; json?: boolean; silent?: boolean } = {}): Logger {
+export function createLogger(options: { level?: string; json?: boolean; silent?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
   const json = options.json ?? !process.stdout.isTTY;
   return winston.createLogger({
     level: options.level ?? 'info',
@@ -45,6 +45,6 @@ export function createLogger(options: { level?: string; json?: boolean; silent?:
             }),
           ),
     ),
-    transports: [new winston.transports.Console()],
+    transports: [options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console()],
   });
 }
