@@ -47,7 +47,7 @@ export function mapTransportError(error: unknown, context: TransportContext = {}
   if (code && code in UNREACHABLE) {
     return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_unreachable', message: `Could not reach the upstream backend ${host}: ${UNREACHABLE[code]}.`, cause: error });
   }
-  if (code === 'UND_ERR_ABORTED' || (error instanceof Error && error.name === 'AbortError')) return abortError(undefined, host);
+  if (code === 'UND_ERR_ABORTED' || (error as { name?: unknown } | undefined)?.name === 'AbortError') return abortError(undefined, host);
   return new ProxyError({
     status: 502, type: 'upstream_error', code: 'upstream_unreachable',
     message: `The request to the upstream backend ${host} failed${code ? ` (${code})` : ''}.`, cause: error,
@@ -56,7 +56,8 @@ export function mapTransportError(error: unknown, context: TransportContext = {}
 
 /** A deadline (TimeoutError) is a 504; anything else is the caller going away (499). */
 function abortError(reason: unknown, host: string): ProxyError {
-  if (reason instanceof Error && reason.name === 'TimeoutError') {
+  // AbortSignal.timeout's reason is a DOMException, which is not an Error in every realm: check the name.
+  if ((reason as { name?: unknown } | undefined)?.name === 'TimeoutError') {
     return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message: `The upstream backend ${host} did not answer in time.`, cause: reason });
   }
   const abort = new Error('aborted');

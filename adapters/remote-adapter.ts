@@ -41,7 +41,7 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
   if (config.apiKey) fixedHeaders.authorization = `Bearer ${config.apiKey}`;
 
-  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean): Promise<{ response: UpstreamResponse; url: string; signal: AbortSignal }> {
+  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean, signal: AbortSignal): Promise<{ response: UpstreamResponse; url: string }> {
     const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
     if (!capabilities.speaks.includes(endpoint)) {
       throw new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: `Backend "${name}" does not serve ${endpoint}; the request should have been translated first.` });
@@ -53,10 +53,8 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
       const value = headerValue(context.headers, header);
       if (value !== undefined) headers[header] = value;
     }
-    // `timeoutMs` bounds the whole exchange, stream included; the caller's signal still ends it at once.
-    const signal = config.timeoutMs ? AbortSignal.any([context.signal, AbortSignal.timeout(config.timeoutMs)]) : context.signal;
     const response = await client.postJson({ url, body, headers, signal });
-    return { response, url, signal };
+    return { response, url };
   }
 
   async function readJson(response: UpstreamResponse, url: string, signal: AbortSignal): Promise<unknown> {
@@ -77,27 +75,59 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
     name,
     capabilities,
     async complete(request, context) {
-      const { response, url, signal } = await send(request, context, false);
-      return codec.fromWireResult(await readJson(response, url, signal), request);
+      const deadline = withDeadline(context.signal, config.timeoutMs);
+      try {
+        const { response, url } = await send(request, context, false, deadline.signal);
+        return codec.fromWireResult(await readJson(response, url, deadline.signal), request);
+      } finally {
+        deadline.clear();
+      }
     },
     async *stream(request, context) {
-      const { response, url, signal } = await send(request, context, true);
+      const deadline = withDeadline(context.signal, config.timeoutMs);
+      const { signal } = deadline;
       try {
-        if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
-          // A JSON answer to a stream request is an error report (or a server that cannot stream).
-          const body = await readJson(response, url, signal);
-          yield { type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) };
-          return;
+        const { response, url } = await send(request, context, true, signal);
+        try {
+          if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
+            // A JSON answer to a stream request is an error report (or a server that cannot stream).
+            const body = await readJson(response, url, signal);
+            yield { type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) };
+            return;
+          }
+          yield* codec.fromWireChunks(decodeSse(response.body), request);
+        } catch (error) {
+          yield { type: 'error', error: mapTransportError(error, { url, signal }) };
+        } finally {
+          // The consumer stopped early (client gone): close the upstream request now.
+          if (!response.body.readableEnded) response.body.destroy();
         }
-        yield* codec.fromWireChunks(decodeSse(response.body), request);
-      } catch (error) {
-        yield { type: 'error', error: mapTransportError(error, { url, signal }) };
       } finally {
-        // The consumer stopped early (client gone): close the upstream request now.
-        if (!response.body.readableEnded) response.body.destroy();
+        deadline.clear();
       }
     },
     close: () => client.close(),
+  };
+}
+
+/**
+ * `timeoutMs` bounds the whole exchange, stream included; the caller's signal
+ * still ends it at once. A cleared timer, not AbortSignal.timeout, so that
+ * finished requests leave no timers behind.
+ */
+function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: AbortSignal; clear(): void } {
+  if (!ms) return { signal, clear() {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`No complete answer within ${ms} ms.`, 'TimeoutError')), ms);
+  const follow = () => controller.abort(signal.reason);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', follow);
+    },
   };
 }
 

@@ -16,7 +16,7 @@
 import type { NeutralRequest, Reasoning, ResponseFormat } from '../../src/model/request.js';
 import { isUsed, rejectUnsendable, unsendable } from '../reject-unsendable.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
-import { withStream } from '../openai/to-wire-body.js';
+import { jsonSchemaFormat, withStream } from '../openai/to-wire-body.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
 
@@ -141,13 +141,8 @@ function responseFormat(format: ResponseFormat): Wire {
       return { type: 'text' };
     case 'json_object':
       return format.schema ? { type: 'json_object', schema: format.schema } : { type: 'json_object' };
-    case 'json_schema': {
-      // The OpenAI-style wrapper, which needs a name; callers of Fireworks' bare-schema shape give none.
-      const spec: Wire = { name: format.name ?? 'response', schema: format.schema };
-      if (format.description !== undefined) spec.description = format.description;
-      if (format.strict !== undefined) spec.strict = format.strict;
-      return { type: 'json_schema', json_schema: spec };
-    }
+    case 'json_schema':
+      return jsonSchemaFormat(format);
     case 'grammar':
       return { type: 'grammar', grammar: format.grammar };
   }

@@ -11,7 +11,9 @@ import type { ChoiceExtras, WireExtras } from '../openai/wire-extras.js';
 export const fireworksExtras: WireExtras = {
   readChoice(choice, body) {
     const extras: ChoiceExtras = {};
-    const internal = isRecord(choice.delta) && isRecord(choice.delta.internal_content) ? choice.delta.internal_content.token_id : undefined;
+    // Documented under `choices[].delta`; a completions choice has no delta, so look beside it too.
+    const holder = isRecord(choice.delta) ? choice.delta : choice;
+    const internal = isRecord(holder.internal_content) ? holder.internal_content.token_id : undefined;
     const tokenIds = ids(choice.token_ids) ?? ids(internal) ?? (typeof internal === 'number' ? [internal] : undefined);
     if (tokenIds) extras.tokenIds = tokenIds;
     const promptTokenIds = ids(choice.prompt_token_ids) ?? ids(body.prompt_token_ids);

@@ -52,7 +52,13 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
 
   const history = [...promptTokens];
   const stepper = new SequenceStepper({ ...job, history });
-  const output = new TokenOutput(request.stop, (token) => job.tokenBytes[token] ?? new Uint8Array(0));
+  // A grammar's stop triggers (JSON: four newlines) end its padding; its trailing whitespace is dropped.
+  const grammarStops = (job.grammar?.stopGenerationTriggers ?? []).flatMap((trigger) => {
+    if (typeof trigger === 'string') return [trigger];
+    if (Array.isArray(trigger)) return trigger.every((part) => typeof part === 'string') ? [trigger.join('')] : [];
+    return [trigger.toString()];
+  });
+  const output = new TokenOutput([...request.stop, ...grammarStops], (token) => job.tokenBytes[token] ?? new Uint8Array(0), job.grammar?.trimWhitespaceSuffix ?? false);
   const thinking = request.thinking ? new ThinkingBudget(request.thinking) : undefined;
   const wantsLogprobs = request.logprobs !== undefined;
   let completionTokens = 0;
@@ -191,7 +197,7 @@ async function forceText(
   room: number,
   describer: TokenDescriber,
 ): Promise<OutputToken[]> {
-  const forced = job.model.tokenize(text, true).slice(0, room);
+  const forced = tokenizeContinuation(job, text).slice(0, room);
   if (forced.length === 0) return [];
   await stepper.close();
   const withLogprobs = job.prepared.request.logprobs !== undefined;
@@ -202,4 +208,25 @@ async function forceText(
     const distribution = results[i]?.next.probabilities;
     return withLogprobs && distribution ? { id, logprob: describeToken(describer, id, distribution) } : { id };
   });
+}
+
+/**
+ * Tokens whose text is exactly `text` where it continues a sequence. SentencePiece
+ * tokenizers add a prefix space to text they see as a beginning, so the text is
+ * tokenized after a newline sentinel and the sentinel's tokens are dropped.
+ */
+function tokenizeContinuation({ model, tokenBytes }: GenerationJob, text: string): number[] {
+  const decoder = new TextDecoder();
+  const decode = (tokens: readonly number[]) => decoder.decode(Uint8Array.from(tokens.flatMap((token) => Array.from(tokenBytes[token] ?? []))));
+  const plain: number[] = model.tokenize(text, true);
+  if (decode(plain) === text) return plain;
+  const sentinel = '\n';
+  const tokens: number[] = model.tokenize(sentinel + text, true);
+  for (let i = 1; i < tokens.length; i++) {
+    const head = decode(tokens.slice(0, i));
+    if (head !== sentinel && head !== ` ${sentinel}`) continue;
+    const rest = tokens.slice(i);
+    if (decode(rest) === text) return rest;
+  }
+  return plain;
 }

@@ -38,9 +38,14 @@ export class TokenOutput {
   private held = '';
   private tokens: HeldToken[] = [];
 
+  /**
+   * @param trimTrailingWhitespace hold whitespace back until something follows it, and drop it at
+   * the end (grammar-constrained JSON may pad its end with whitespace).
+   */
   constructor(
     stops: readonly string[],
     private readonly bytesOf: (token: number) => Uint8Array,
+    private readonly trimTrailingWhitespace = false,
   ) {
     this.matcher = new StopMatcher(stops);
   }
@@ -54,7 +59,8 @@ export class TokenOutput {
     if (stopAt >= 0) {
       return { decoded, stopped: true, released: this.releaseStopped(stopAt) };
     }
-    const safeEnd = this.held.length - this.matcher.heldSuffix(this.held);
+    const whitespace = this.trimTrailingWhitespace ? this.held.length - this.held.trimEnd().length : 0;
+    const safeEnd = this.held.length - Math.max(this.matcher.heldSuffix(this.held), whitespace);
     let count = 0;
     for (let i = 0; i < this.tokens.length; i++) {
       if (this.tokens[i].end > safeEnd) break;
@@ -70,13 +76,14 @@ export class TokenOutput {
       this.held += rest;
       this.tokens[this.tokens.length - 1].end = this.held.length;
     }
+    if (this.trimTrailingWhitespace) this.held = this.held.trimEnd();
     return this.release(this.tokens.length);
   }
 
   private release(count: number): ReleasedChunk | undefined {
     if (count === 0) return undefined;
     const released = this.tokens.slice(0, count);
-    const end = released[released.length - 1].end;
+    const end = Math.min(released[released.length - 1].end, this.held.length);
     const text = this.held.slice(0, end);
     this.held = this.held.slice(end);
     this.tokens = this.tokens.slice(count).map((token) => ({ ...token, start: token.start - end, end: token.end - end }));
@@ -86,7 +93,8 @@ export class TokenOutput {
   /** Releases the text before the stop sequence and the tokens that contributed to it. */
   private releaseStopped(stopAt: number): ReleasedChunk | undefined {
     const released = this.tokens.filter((token) => token.start < stopAt);
-    const text = this.held.slice(0, stopAt);
+    const before = this.held.slice(0, stopAt);
+    const text = this.trimTrailingWhitespace ? before.trimEnd() : before;
     this.held = '';
     this.tokens = [];
     if (released.length === 0 && text === '') return undefined;

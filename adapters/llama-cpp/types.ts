@@ -165,12 +165,16 @@ export type HostMessage =
   | { type: 'abort'; id: number }
   | { type: 'tokenize'; id: number; text: string; special: boolean }
   | { type: 'detokenize'; id: number; tokens: number[] }
+  /** Tests: throw an uncaught error in the worker, as a bug would. */
+  | { type: 'crash' }
   | { type: 'shutdown' };
 
 export type WorkerMessage =
   | { type: 'progress'; phase: 'download' | 'load'; fraction: number }
   | { type: 'ready'; info: LlamaModelInfo }
   | { type: 'startup-failed'; error: LlamaErrorData }
+  /** An uncaught error: the worker drains its generations and exits; the host restarts it. */
+  | { type: 'fatal'; message: string }
   | { type: 'event'; id: number; event: LlamaEvent }
   | { type: 'failed'; id: number; error: LlamaErrorData }
   | { type: 'result'; id: number; value: unknown };

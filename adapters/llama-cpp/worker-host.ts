@@ -118,9 +118,9 @@ export class LlamaWorkerHost {
     this.worker = undefined;
   }
 
-  /** Kills the worker thread as a crash would (for tests of the restart path). */
-  async killWorker(): Promise<void> {
-    await this.worker?.terminate();
+  /** Makes the worker fail as a bug would (tests of the restart path). */
+  simulateCrash(): void {
+    if (this.worker) this.send(this.worker, { type: 'crash' });
   }
 
   private async launch(): Promise<LlamaModelInfo> {
@@ -142,6 +142,10 @@ export class LlamaWorkerHost {
           lastError = toProxyError(message.error);
           reject(lastError);
           void worker.terminate();
+        } else if (message.type === 'fatal') {
+          // The old worker drains and exits on its own; new requests go to a new one at once.
+          lastError = new Error(message.message);
+          this.retire(worker, unavailable('worker_crashed', `The local model's worker failed (${message.message}); it is being restarted.`, lastError));
         } else {
           this.onMessage(message);
         }
@@ -150,16 +154,20 @@ export class LlamaWorkerHost {
         lastError = error;
       });
       worker.on('exit', () => {
-        if (this.worker !== worker) return;
-        this.worker = undefined;
-        this.starting = undefined;
-        const wasReady = this.modelInfo !== undefined;
         const crash = unavailable('worker_crashed', `The local model's worker stopped${lastError instanceof Error ? `: ${lastError.message}` : ''}; it is being restarted.`, lastError);
         reject(lastError instanceof ProxyError ? lastError : crash);
-        this.failAll(crash);
-        if (!this.closing && wasReady) this.scheduleRestart();
+        this.retire(worker, crash);
       });
     });
+  }
+
+  /** Forgets a dead or dying worker: its requests fail, and a worker that had been ready is restarted. */
+  private retire(worker: Worker, error: ProxyError): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.starting = undefined;
+    this.failAll(error);
+    if (!this.closing && this.modelInfo !== undefined) this.scheduleRestart();
   }
 
   private scheduleRestart(): void {

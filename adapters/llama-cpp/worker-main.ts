@@ -35,13 +35,23 @@ const port = parentPort;
 if (!port) throw new Error('worker-main must run as a worker thread');
 const post = (message: WorkerMessage) => port.postMessage(message);
 const active = new Map<number, AbortController>();
+const running = new Set<Promise<void>>();
 let engine: Engine | undefined;
+let stopping = false;
+
+// A bug must not kill the thread under native work in flight (node-llama-cpp then aborts the
+// whole process): report it, let generations stop at their next token, and exit cleanly.
+process.on('uncaughtException', (error) => void fatal(error));
+process.on('unhandledRejection', (error) => void fatal(error));
 
 port.on('message', (message: HostMessage) => {
   switch (message.type) {
-    case 'generate':
-      void handleGenerate(message.id, message.request);
+    case 'generate': {
+      const handled = handleGenerate(message.id, message.request);
+      running.add(handled);
+      void handled.finally(() => running.delete(handled));
       break;
+    }
     case 'abort':
       active.get(message.id)?.abort();
       break;
@@ -51,8 +61,13 @@ port.on('message', (message: HostMessage) => {
     case 'detokenize':
       reply(message.id, () => (engine as Engine).model.detokenize(asTokens(message.tokens), false));
       break;
+    case 'crash':
+      setImmediate(() => {
+        throw new Error('simulated crash');
+      });
+      break;
     case 'shutdown':
-      void shutdown();
+      void stop(0);
       break;
   }
 });
@@ -123,6 +138,7 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
   let sequence: LlamaContextSequence | undefined;
   const current = engine;
   try {
+    if (stopping) throw new LlamaRequestError({ status: 503, code: 'worker_stopping', message: 'The local model is restarting.' });
     if (!current) throw new LlamaRequestError({ status: 503, code: 'model_not_ready', message: 'The local model is not loaded.' });
     const prepared = prepareGeneration(request, current.facts);
     const grammar = request.grammar ? await loadGrammar(current, request.grammar) : undefined;
@@ -199,12 +215,21 @@ function throttledProgress(): (phase: 'download' | 'load', fraction: number) => 
   };
 }
 
-async function shutdown(): Promise<void> {
+async function fatal(error: unknown): Promise<void> {
+  post({ type: 'fatal', message: (error as Error)?.message ?? String(error) });
+  await stop(1);
+}
+
+/** Aborts every generation, waits for them to stop (within a token), frees the model, exits. */
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
   for (const controller of active.values()) controller.abort();
   try {
+    await Promise.allSettled([...running]);
     await engine?.model.dispose();
     await engine?.llama.dispose();
   } finally {
-    process.exit(0);
+    process.exit(code);
   }
 }

@@ -13,6 +13,7 @@ import type { StreamEvent, StreamEventOf } from '../../src/model/stream-event.js
 import type { SseMessage } from '../../src/streaming/decode-sse.js';
 import { isRecord } from '../is-record.js';
 import { mapErrorFrame } from '../map-upstream-error.js';
+import { argumentsText } from './from-wire-result.js';
 import { readFinishReason } from './read-finish-reason.js';
 import { readWireLogprobs } from './read-wire-logprobs.js';
 import { readWireUsage } from './read-wire-usage.js';
@@ -92,10 +93,12 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
   const logprobs = readWireLogprobs(wire.logprobs);
   const reasoning = delta ? [delta.reasoning_content, delta.reasoning].find((value): value is string => typeof value === 'string' && value !== '') : undefined;
 
+  // Logprobs and token ids of a reasoning-only delta belong to the reasoning tokens.
+  const reasoningOnly = reasoning !== undefined && text === '';
   if (reasoning !== undefined) {
     const event: StreamEventOf<'reasoning-delta'> = { type: 'reasoning-delta', choice: index, delta: reasoning };
-    // Logprobs of a reasoning-only delta belong to the reasoning tokens.
-    if (request.logprobs && logprobs?.length && text === '') event.logprobs = logprobs;
+    if (reasoningOnly && request.logprobs && logprobs?.length) event.logprobs = logprobs;
+    if (reasoningOnly && extra.tokenIds?.length) event.tokenIds = extra.tokenIds;
     yield event;
   }
 
@@ -105,12 +108,14 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
     const { echo, rest } = state.echo.take(text, logprobs);
     if (echo) pieces.push({ piece: echo, echo: true });
     if (rest) pieces.push({ piece: rest, echo: false });
-  } else if (hasText && !(reasoning !== undefined && text === '')) {
+  } else if (hasText && !reasoningOnly) {
     pieces.push({ piece: { text, ...(logprobs ? { logprobs } : {}) }, echo: false });
   }
-  if (pieces.length === 0 && (extra.tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds))) pieces.push({ piece: { text: '' }, echo: false });
+  const tokenIds = reasoningOnly ? undefined : extra.tokenIds;
+  // Token ids (or the prompt's) with no text still need a delta to ride on.
+  if (pieces.length === 0 && (tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds))) pieces.push({ piece: { text: '' }, echo: false });
   for (const [i, { piece, echo }] of pieces.entries()) {
-    yield textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? extra.tokenIds : undefined, promptTokenIds: extra.promptTokenIds });
+    yield textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? tokenIds : undefined, promptTokenIds: extra.promptTokenIds });
   }
 
   if (delta && Array.isArray(delta.tool_calls)) {
@@ -153,8 +158,7 @@ function textDelta({ index, piece, echo, request, state, tokenIds, promptTokenId
 
 function toolCallDelta(call: Record<string, unknown>, choice: number, position: number): StreamEventOf<'tool-call-delta'> {
   const fn = isRecord(call.function) ? call.function : {};
-  const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined || fn.arguments === null ? '' : JSON.stringify(fn.arguments);
-  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: args };
+  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: argumentsText(fn.arguments) };
   if (typeof call.id === 'string') event.id = call.id;
   if (typeof fn.name === 'string') event.name = fn.name;
   return event;

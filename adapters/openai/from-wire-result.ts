@@ -75,11 +75,15 @@ function readMessage(message: Record<string, unknown>, choice: ResultChoice): vo
   if ('refusal' in message) choice.refusal = typeof message.refusal === 'string' ? message.refusal : null;
 }
 
-export function readToolCall(wire: Record<string, unknown>): ToolCall {
+function readToolCall(wire: Record<string, unknown>): ToolCall {
   const fn = isRecord(wire.function) ? wire.function : {};
-  // Fireworks may send `arguments` as an object.
-  const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined || fn.arguments === null ? '' : JSON.stringify(fn.arguments);
-  return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof fn.name === 'string' ? fn.name : '', arguments: args };
+  return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof fn.name === 'string' ? fn.name : '', arguments: argumentsText(fn.arguments) };
+}
+
+/** Tool call `arguments` as JSON text: Fireworks may send an object. */
+export function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
 /** `content` is a string, null, or (some servers) a list of text parts. */

@@ -153,16 +153,22 @@ function responseFormat(request: NeutralRequest, format: ResponseFormat): Wire {
       // A schema on json_object is Fireworks'; OpenAI only constrains to a schema with json_schema.
       if (format.schema) throw unsendable(request, 'responseFormat', CHAT, 'a schema on json_object (use json_schema)');
       return { type: 'json_object' };
-    case 'json_schema': {
-      // OpenAI requires a name; callers of the Fireworks shape may give none.
-      const spec: Wire = { name: format.name ?? 'response', schema: format.schema };
-      if (format.description !== undefined) spec.description = format.description;
-      if (format.strict !== undefined) spec.strict = format.strict;
-      return { type: 'json_schema', json_schema: spec };
-    }
+    case 'json_schema':
+      return jsonSchemaFormat(format);
     case 'grammar':
       throw unsendable(request, 'responseFormat', CHAT, 'grammar-constrained output');
   }
+}
+
+/**
+ * OpenAI's `{type: 'json_schema', json_schema: {name, schema, ...}}`, which Fireworks takes too.
+ * The wrapper requires a name; callers of Fireworks' bare-schema shape give none, so it is 'response'.
+ */
+export function jsonSchemaFormat(format: Extract<ResponseFormat, { type: 'json_schema' }>): Wire {
+  const spec: Wire = { name: format.name ?? 'response', schema: format.schema };
+  if (format.description !== undefined) spec.description = format.description;
+  if (format.strict !== undefined) spec.strict = format.strict;
+  return { type: 'json_schema', json_schema: spec };
 }
 
 /** The proxy always asks for usage on a stream so it can log it. */

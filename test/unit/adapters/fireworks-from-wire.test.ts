@@ -89,13 +89,13 @@ describe('fireworks fromWireChunks', () => {
     const head = { id: 'chat-s', object: 'chat.completion.chunk', created: 8, model: MODEL };
     const out = await events([
       { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: 'A', internal_content: { token_id: 32 } }, finish_reason: null }] },
-      { ...head, choices: [{ index: 0, delta: { reasoning_content: 'r' }, finish_reason: null }] },
+      { ...head, choices: [{ index: 0, delta: { reasoning_content: 'r', internal_content: { token_id: [7, 8] } }, finish_reason: null }] },
       { ...head, choices: [{ index: 0, delta: {}, finish_reason: 'length' }] },
     ], chatRequest({ stream: { includeUsage: false, tokenIds: true } }));
     expect(out).toEqual([
       { type: 'response-start', id: 'chat-s', model: MODEL, created: 8 },
       { type: 'text-delta', choice: 0, delta: 'A', tokenIds: [32] },
-      { type: 'reasoning-delta', choice: 0, delta: 'r' },
+      { type: 'reasoning-delta', choice: 0, delta: 'r', tokenIds: [7, 8] },
       { type: 'choice-end', choice: 0, finishReason: 'length' },
     ]);
   });
