@@ -40,12 +40,13 @@ export const chatFields: FieldTable<ChatField> = {
     setPath(request, 'legacyFunctions', true, field);
   }),
   function_call: mapWith('toolChoice (legacy)', (value, { request, field }) => setPath(request, 'toolChoice', parseFunctionCall(value, field), field)),
-  // ['text'] is what every backend produces; anything else (audio out) is relayed.
-  modalities: mapWith("honoured when ['text']; otherwise relayed", (value, context) => {
+  // ['text'] is what every backend produces. Audio output has no place in the
+  // neutral result yet, so asking for it is refused rather than lost.
+  modalities: mapWith("honoured when ['text']; audio output is a 400", (value, { field }) => {
     if (Array.isArray(value) && value.every((modality) => modality === 'text')) return;
-    context.request.passthrough[context.field] = value;
+    throw invalidRequest(field, 'Audio output is not supported by this proxy: use modalities ["text"].', 'unsupported_parameter');
   }),
-  audio: relay('audio output: relayed to backends that produce it'),
+  audio: reject('audio output is not supported by this proxy'),
   verbosity: relay(),
   web_search_options: relay('web search: relayed to backends that search'),
   safety_identifier: relay(),

@@ -189,9 +189,10 @@ describe('parseChatRequest', () => {
     );
   });
 
-  it('audio output is relayed with its modalities', () => {
-    const body = { ...base, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } };
-    expect(parseChatRequest(body)).toEqual(neutral({ passthrough: { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } } }));
+  it('audio output is refused rather than lost (the neutral result has no audio)', () => {
+    expect(() => parseChatRequest({ ...base, modalities: ['text', 'audio'] })).toThrow(expect.objectContaining({ status: 400, param: 'modalities' }));
+    expect(() => parseChatRequest({ ...base, audio: { voice: 'alloy', format: 'wav' } })).toThrow(expect.objectContaining({ status: 400, param: 'audio' }));
+    expect(parseChatRequest({ ...base, modalities: ['text'] })).toEqual(neutral({}));
   });
 
   it('legacy functions map to tools and mark the request so answers use function_call', () => {
