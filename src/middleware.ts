@@ -5,7 +5,7 @@
 import express, { type Router } from 'express';
 import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
 import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
 import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
@@ -82,10 +82,12 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
     agent: backend.url.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
     on: {
-      proxyReq: (proxyReq) => {
+      proxyReq: (proxyReq, req) => {
         // The caller's key is the proxy's own: it never travels upstream.
         if (!backend.apiKey && keys.length > 0) proxyReq.removeHeader('authorization');
         proxyReq.removeHeader('x-api-key');
+        // A host app's body parser may have consumed the body already: write it back.
+        fixRequestBody(proxyReq, req);
       },
       error: (_error, _req, res) => {
         if ('writeHead' in res && !res.headersSent) {

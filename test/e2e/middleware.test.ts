@@ -62,6 +62,30 @@ describe('createDialectProxy in a host app', () => {
     expect(models.object).toBe('list');
   });
 
+  test('with a pass-through backend, a body the app already parsed is relayed intact', async () => {
+    const app = express();
+    app.use(express.json());
+    const relaying = createDialectProxy(
+      { backends: { up: { kind: 'openai', url: upstream.url } }, passthrough: 'up', routes: [{ model: '*', backend: 'up' }] },
+      { logger: createLogger({ silent: true }) },
+    );
+    app.use(relaying);
+    const other = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    try {
+      upstream.requests.length = 0;
+      const response = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/moderations`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hello"}',
+      });
+      expect(response.status).toBe(200);
+      expect(upstream.requests[0]).toMatchObject({ path: '/v1/moderations', body: { input: 'hello' } });
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+      await relaying.close();
+    }
+  });
+
   test('an untranslated /v1 path without a pass-through backend falls through to the app', async () => {
     const response = await fetch(`${base}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(404);
