@@ -1,0 +1,138 @@
+/**
+ * One or more example values per wire field: the inputs the fate table runs
+ * through the real code. They are inputs, not results: what a backend does
+ * with each is found by the dry run. Typed by the tables' field unions, so a
+ * new field does not compile until it has a sample; a guard test checks each
+ * sample against our OpenAPI documents.
+ */
+import type { ChatField } from '../dialects/openai-chat/request-fields.js';
+import type { CompletionsField } from '../dialects/fireworks-completions/request-fields.js';
+import type { Endpoint } from '../model/request.js';
+
+export interface FieldSample {
+  /** Names the case when a field has several samples. */
+  label?: string;
+  value: unknown;
+  /** Sibling fields the value needs; they are in the baseline too, so only the field's own effect shows. */
+  with?: Record<string, unknown>;
+  /** Only for this endpoint's dialect. */
+  endpoint?: Endpoint;
+}
+
+/** The smallest valid body of each endpoint: the baseline every sample is compared with. */
+export const BASE_BODIES: Readonly<Record<Endpoint, Readonly<Record<string, unknown>>>> = {
+  chat: { model: 'model-a', messages: [{ role: 'user', content: 'Hi' }] },
+  text: { model: 'model-a', prompt: 'Hi' },
+};
+
+const tool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const fn = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+const one = (value: unknown, extra: Omit<FieldSample, 'value'> = {}): FieldSample[] => [{ value, ...extra }];
+
+export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readonly FieldSample[]>> = {
+  model: one('model-b'),
+  user: one('user-1'),
+  prompt_cache_key: one('session-1'),
+  prompt_cache_isolation_key: one('tenant-1'),
+  raw_output: one(true),
+  perf_metrics_in_response: one(true),
+  n: one(2),
+  service_tier: one('priority'),
+  stop: one('\n'),
+  max_tokens: one(16),
+  max_completion_tokens: one(16),
+  temperature: one(0.5),
+  top_k: one(40),
+  top_p: one(0.9),
+  min_p: one(0.05),
+  typical_p: one(0.9),
+  frequency_penalty: one(0.5),
+  presence_penalty: one(0.5),
+  repetition_penalty: one(1.1),
+  mirostat_target: one(5),
+  mirostat_lr: one(0.1, { with: { mirostat_target: 5 } }),
+  seed: one(7),
+  logit_bias: one({ 42: -100 }),
+  logprobs: [
+    { label: 'true', value: true },
+    { label: '3 (legacy)', value: 3, endpoint: 'text' },
+  ],
+  top_logprobs: [
+    { label: '3', value: 3, with: { logprobs: true } },
+    { label: '20', value: 20, with: { logprobs: true } },
+  ],
+  sampling_mask: one('count'),
+  echo: one(true),
+  echo_last: one(2),
+  ignore_eos: one(true),
+  context_length_exceeded_behavior: [
+    { label: 'error', value: 'error' },
+    { label: 'truncate', value: 'truncate' },
+  ],
+  response_format: [
+    { label: 'json_object', value: { type: 'json_object' } },
+    { label: 'json_schema', value: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } },
+    { label: 'grammar', value: { type: 'grammar', grammar: 'root ::= "yes" | "no"' }, endpoint: 'text' },
+  ],
+  speculation: [
+    { label: 'text', value: 'Hello there' },
+    { label: 'token ids', value: [9906, 1070] },
+  ],
+  prediction: one({ type: 'content', content: 'Hello there' }),
+  metadata: one({ purpose: 'docs' }),
+  reasoning_effort: [
+    { label: 'high', value: 'high' },
+    { label: '2048 (budget)', value: 2048 },
+  ],
+  reasoning_history: one('preserved'),
+  thinking: [
+    { label: 'enabled, budget 2048', value: { type: 'enabled', budget_tokens: 2048 } },
+    { label: 'disabled', value: { type: 'disabled' } },
+  ],
+  return_token_ids: one(true),
+  stream: one(true),
+  stream_options: [
+    { label: 'include_usage', value: { include_usage: true }, with: { stream: true } },
+    { label: 'include_internal_content', value: { include_internal_content: true }, with: { stream: true } },
+    { label: 'buffer_*', value: { buffer_tokens: 8, buffer_ms: 50 }, with: { stream: true } },
+    { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true } },
+  ],
+  // chat
+  messages: one([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]),
+  store: one(true),
+  tools: one([tool]),
+  tool_choice: [
+    { label: 'none', value: 'none', with: { tools: [tool] } },
+    { label: 'required', value: 'required', with: { tools: [tool] } },
+    { label: 'named', value: { type: 'function', function: { name: 'get_weather' } }, with: { tools: [tool] } },
+  ],
+  parallel_tool_calls: one(false, { with: { tools: [tool] } }),
+  functions: one([fn]),
+  function_call: one({ name: 'get_weather' }, { with: { functions: [fn] } }),
+  modalities: [
+    { label: "['text']", value: ['text'] },
+    { label: "['text', 'audio']", value: ['text', 'audio'] },
+  ],
+  audio: one({ voice: 'alloy', format: 'wav' }),
+  verbosity: one('low'),
+  web_search_options: one({}),
+  safety_identifier: one('user-1'),
+  prompt_cache_retention: one('24h'),
+  prompt_cache_options: one({ ttl: '30m' }),
+  moderation: one({ model: 'omni-moderation-latest' }),
+  prompt_truncate_len: one(1000),
+  safe_tokenization: one(true),
+  // completions
+  prompt: [
+    { label: 'text', value: 'Once upon a time' },
+    { label: 'token ids', value: [7454, 2402, 257, 640] },
+    { label: 'batch', value: ['Once upon a time', 'In a hole'] },
+  ],
+  images: one(['data:image/png;base64,iVBORw0KGgo=']),
+};
+
+/** The samples that apply to one endpoint's dialect. */
+export function samplesFor(field: string, endpoint: Endpoint): FieldSample[] {
+  const all = (FIELD_SAMPLES as Readonly<Record<string, readonly FieldSample[] | undefined>>)[field] ?? [];
+  return all.filter((sample) => sample.endpoint === undefined || sample.endpoint === endpoint);
+}

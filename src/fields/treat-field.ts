@@ -1,0 +1,145 @@
+/**
+ * What one backend does with one wire field: each sample value is dry-run
+ * against a baseline without it, and the difference is the answer. Rejected:
+ * the plan or the adapter answers 400. Emulated: the proxy fans out, renders
+ * the field into a prompt, translates it, or honours it itself. Native: the
+ * field's effect reaches the backend's own wire. Ignored: it reaches nothing.
+ */
+import type { FieldRule } from '../dialects/field-table.js';
+import { ProxyError } from '../errors/proxy-error.js';
+import type { Endpoint, NeutralRequest } from '../model/request.js';
+import { featureUses } from '../pipeline/required-features.js';
+import type { LoadedProfile } from './backend-profiles.js';
+import { dryRun, type DryRun, type SentCall } from './dry-run.js';
+import { BASE_BODIES, samplesFor, type FieldSample } from './field-samples.js';
+
+export type Outcome = 'native' | 'emulated' | 'rejected' | 'ignored' | 'n/a';
+
+export interface Treatment {
+  outcome: Outcome;
+  /** How it is emulated, why it is rejected or ignored. */
+  detail?: string;
+  /** The sample this applies to, when the field's samples fare differently. */
+  label?: string;
+}
+
+export interface FieldUnderTest {
+  endpoint: Endpoint;
+  parse(body: Record<string, unknown>): NeutralRequest;
+  field: string;
+  rule: FieldRule;
+}
+
+/** Neutral paths the proxy honours itself on every backend (handle-request.ts and the dialect serializers). */
+const PROXY_HONOURED: readonly { path: string; how: string }[] = [
+  { path: 'stream.coalesce', how: 'the proxy buffers and coalesces the stream (streaming/coalesce-events.ts)' },
+  { path: 'stream.includeUsage', how: 'usage is always asked for upstream; the proxy adds it to the stream or not' },
+  { path: 'perfMetricsInBody', how: 'the proxy reports its own timings (pipeline/measure.ts)' },
+];
+
+const DROP_NOTE = ' (or dropped with a warning when dropUnsupported)';
+
+/** One treatment per sample, merged into one when all samples fare alike. */
+export async function treatField(subject: FieldUnderTest, profile: LoadedProfile): Promise<Treatment[]> {
+  if (subject.rule.fate === 'reject') return [{ outcome: 'n/a' }];
+  const samples = samplesFor(subject.field, subject.endpoint);
+  if (samples.length === 0) throw new Error(`fields: no sample value for ${subject.field} (src/fields/field-samples.ts)`);
+  const treatments: Treatment[] = [];
+  for (const sample of samples) treatments.push(await treatSample(subject, sample, profile));
+  const alike = treatments.every((treatment) => treatment.outcome === treatments[0].outcome && treatment.detail === treatments[0].detail);
+  if (alike) return [treatments[0]];
+  return treatments.map((treatment, i) => ({ label: samples[i].label ?? JSON.stringify(samples[i].value), ...treatment }));
+}
+
+async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile: LoadedProfile): Promise<Treatment> {
+  const baseBody = { ...BASE_BODIES[subject.endpoint], ...sample.with };
+  const body = { ...baseBody, [subject.field]: sample.value };
+  const parse = (wire: Record<string, unknown>): NeutralRequest => {
+    try {
+      return subject.parse(structuredClone(wire));
+    } catch (error) {
+      throw new Error(`fields: the sample ${JSON.stringify(wire)} for ${subject.field} does not parse: ${(error as Error).message}`);
+    }
+  };
+  const callerBase = parse(baseBody);
+  const caller = parse(body);
+  if (stableJson(neutralOf(callerBase)) === stableJson(neutralOf(caller))) return { outcome: 'native', detail: 'the default: same as leaving it out' };
+
+  let base: DryRun;
+  let run: DryRun;
+  try {
+    base = await dryRun(parse(baseBody), profile);
+    run = await dryRun(parse(body), profile);
+  } catch (error) {
+    if (!(error instanceof ProxyError)) throw error;
+    const droppable = await dryRun(parse(body), profile, { dropUnsupported: true }).then(() => true, () => false);
+    return { outcome: 'rejected', detail: withoutBackendName(error.message) + (droppable ? DROP_NOTE : '') };
+  }
+  return classify({ subject, callerBase, caller, base, run, profile });
+}
+
+interface Observation {
+  subject: FieldUnderTest;
+  callerBase: NeutralRequest;
+  caller: NeutralRequest;
+  base: DryRun;
+  run: DryRun;
+  profile: LoadedProfile;
+}
+
+function classify({ subject, callerBase, caller, base, run, profile }: Observation): Treatment {
+  if (run.sent.length !== base.sent.length) {
+    const perChoice = caller.choices > 1 && run.received.every((request) => request.choices === 1);
+    return { outcome: 'emulated', detail: `fanned out: one upstream request per ${perChoice ? 'choice' : 'prompt'}` };
+  }
+  const warnings = run.warnings.filter((warning) => !base.warnings.includes(warning));
+  const changed = changedKeys(base.sent[0], run.sent[0]);
+  if (changed.length === 0) {
+    const proxy = PROXY_HONOURED.filter(({ path }) => stableJson(valueAt(callerBase, path)) !== stableJson(valueAt(caller, path)));
+    if (proxy.length > 0) return { outcome: 'emulated', detail: proxy.map(({ how }) => how).join('; ') };
+    // A feature the backend claims and always returns (token ids): the dialect shows it when asked.
+    const provided = featureUses.some((use) => use.present(caller) && !use.present(callerBase) && profile.capabilities.features.has(use.feature));
+    if (provided) return { outcome: 'native' };
+    if (warnings.length > 0) return { outcome: 'ignored', detail: `with a warning: ${warnings.join('; ')}` };
+    return { outcome: 'ignored', detail: 'nothing of it reaches the backend (a silent drop)' };
+  }
+  const sentBody = run.sent[0].body;
+  if (subject.endpoint === 'chat' && !('messages' in sentBody) && changed.every((key) => key === 'prompt')) {
+    return { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };
+  }
+  if (subject.endpoint === 'text' && 'messages' in sentBody && changed.every((key) => key === 'messages')) {
+    return { outcome: 'emulated', detail: 'sent as the user message of a chat request' };
+  }
+  if (warnings.length > 0) return { outcome: 'emulated', detail: warnings.join('; ') };
+  return { outcome: 'native' };
+}
+
+/** Top-level wire keys (and the call: stream or complete) that differ. */
+function changedKeys(before: SentCall, after: SentCall): string[] {
+  const a: Record<string, unknown> = { '(call)': before.call, ...before.body };
+  const b: Record<string, unknown> = { '(call)': after.call, ...after.body };
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => stableJson(a[key]) !== stableJson(b[key]));
+}
+
+/** The request's meaning: without the bookkeeping (`origins`, `warnings`). */
+function neutralOf(request: NeutralRequest): unknown {
+  const { origins: _origins, warnings: _warnings, ...rest } = request;
+  return rest;
+}
+
+function valueAt(request: NeutralRequest, path: string): unknown {
+  return path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), request);
+}
+
+/** JSON with sorted keys, so insertion order does not count as a difference. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }) ?? 'undefined';
+}
+
+/** The plan names the configured backend; the table is about the kind. */
+function withoutBackendName(message: string): string {
+  return message.replace(/ \(backend "[^"]*", kind [^)]*\)\.?$/, '').replace(/ for backend "[^"]*"/, '');
+}
