@@ -42,9 +42,20 @@ export interface AdapterContext {
   headers?: Record<string, string>;
 }
 
+/** A model's own chat template (e.g. from GGUF metadata), used when the backend config names none. */
+export interface ChatTemplate {
+  source: string;
+  bosToken?: string;
+  eosToken?: string;
+}
+
 export interface Adapter {
   readonly name: string;
   readonly capabilities: BackendCapabilities;
+  /** Known once `start` has resolved. */
+  readonly chatTemplate?: ChatTemplate;
+  /** Loads models or opens connections before the first request; /healthz turns 200 after it. */
+  start?(): Promise<void>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
   stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
   /** Releases connections, workers and models. */

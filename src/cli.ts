@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-/** `dialect-proxy --config FILE [--port N] [--host H]` */
+/** `dialect-proxy --config FILE [--port N] [--host H]`, or `dialect-proxy fields [--format markdown|json]` */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
+       dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
 
   --config, -c  YAML configuration (see README: Configuration)
   --port, -p    port to listen on (overrides server.port)
@@ -13,6 +14,11 @@ const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
   --help, -h    this text`;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'fields') {
+    const { runFieldsCommand } = await import('./fields/fields-command.js');
+    process.exitCode = await runFieldsCommand(process.argv.slice(3));
+    return;
+  }
   const { values } = parseArgs({
     options: {
       config: { type: 'string', short: 'c' },

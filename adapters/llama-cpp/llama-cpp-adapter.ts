@@ -1,19 +1,17 @@
 /**
  * `kind: llama-cpp`: GGUF models run inside the proxy (node-llama-cpp in a
- * worker thread). Completions are native; chat renders the messages with the
- * model's own chat template (GGUF `tokenizer.chat_template`; the configured
- * `chatTemplate` wins; ChatML when neither exists) and reuses the pipeline's
- * chat-over-text stage for reasoning and tool calls.
+ * worker thread). The worker generates from prompts; for chat, the plan renders
+ * the messages with the model's own template (GGUF `tokenizer.chat_template`,
+ * exposed as `chatTemplate`; a configured template wins; ChatML when neither
+ * exists) and splits reasoning and tool calls out of the text.
  */
 import { randomUUID } from 'node:crypto';
-import type { Adapter, AdapterContext, BackendCapabilities, Feature } from '../adapter.js';
+import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate, Feature } from '../adapter.js';
 import type { LlamaCppBackendSettings } from '../../src/configuration.js';
 import { ProxyError, toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult } from '../../src/model/result.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
-import { chatOverText } from '../../src/pipeline/emulate/chat-over-text.js';
-import type { Engine } from '../../src/pipeline/emulate/engine.js';
 import { collectResult } from './collect-result.js';
 import { toGenerateRequest } from './to-generate-request.js';
 import { toStreamEvents } from './to-stream-events.js';
@@ -27,7 +25,7 @@ const features: Feature[] = [
 ];
 
 export const llamaCppCapabilities: BackendCapabilities = {
-  speaks: ['chat', 'completions'],
+  speaks: ['completions'],
   features: new Set(features),
   maxTopLogprobs: 20,
   // `n` and prompt batches are fanned out by the pipeline (seed + j per copy); copies
@@ -51,11 +49,7 @@ export function createLlamaCppAdapter(name: string, settings: LlamaCppAdapterSet
 export class LlamaCppAdapter implements Adapter {
   readonly capabilities = llamaCppCapabilities;
   readonly host: LlamaWorkerHost;
-  private chat?: Engine;
-  private readonly text: Engine = {
-    complete: (request, context) => collectResult(this.streamText(request, context), { logprobs: request.logprobs !== undefined }),
-    stream: (request, context) => this.streamText(request, context),
-  };
+  chatTemplate?: ChatTemplate;
 
   constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
     const { model, contextSize, parallel, queueLimit, threads, cacheDir, showProgress, gpu, downloadStallMs } = settings;
@@ -64,38 +58,21 @@ export class LlamaCppAdapter implements Adapter {
     this.host = new LlamaWorkerHost(options);
   }
 
-  /** Loads the model now (otherwise the first request does). */
+  /** Loads the model now (otherwise the first request does) and learns its chat template. */
   async start(): Promise<void> {
-    await this.host.start();
+    const info = await this.host.start();
+    if (info.chatTemplate) this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
   }
 
-  async complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
-    if (request.endpoint === 'chat') return (await this.chatEngine()).complete(request, context);
-    return this.text.complete(request, context);
-  }
-
-  async *stream(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
-    if (request.endpoint === 'chat') {
-      yield* (await this.chatEngine()).stream(request, context);
-      return;
-    }
-    yield* this.streamText(request, context);
+  complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
+    return collectResult(this.stream(request, context), { logprobs: request.logprobs !== undefined });
   }
 
   close(): Promise<void> {
     return this.host.close();
   }
 
-  private async chatEngine(): Promise<Engine> {
-    if (!this.chat) {
-      const info = await this.host.start();
-      const template = this.settings.chatTemplate ?? info.chatTemplate;
-      this.chat = chatOverText(this.text, definedOnly({ template, thinkTags: this.settings.thinkTags, toolCallFormat: this.settings.toolCallFormat }));
-    }
-    return this.chat;
-  }
-
-  private async *streamText(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
+  async *stream(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
     const generateRequest = toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags }));
     let started = false;
     try {

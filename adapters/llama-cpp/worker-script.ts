@@ -7,7 +7,7 @@
  * keeps bare imports (node-llama-cpp) resolving and is redone only when a source changes.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,8 +53,17 @@ async function transpileWorker(entry: string): Promise<URL> {
     }
     writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
     writeFileSync(marker, '');
+    pruneStale(dirname(outDir), outDir);
   }
   return pathToFileURL(output(entry));
+}
+
+/** Drops builds of older sources (an hour old, so a concurrent run of other sources keeps its own). */
+function pruneStale(parent: string, keep: string): void {
+  for (const name of readdirSync(parent)) {
+    const dir = join(parent, name);
+    if (dir !== keep && Date.now() - statSync(dir).mtimeMs > 3_600_000) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function packageRoot(from: string): string {

@@ -42,8 +42,10 @@ const openAIWire = (request: NeutralRequest) => toOpenAIBody(request);
 
 /**
  * Each kind's wire builder, as create-adapter.ts wires it (llama-server and vLLM
- * speak OpenAI's wire). The llama-cpp adapter renders chat through chat-over-text
- * itself, with ChatML unless the model or the config brings a template.
+ * speak OpenAI's wire; backend-profiles.test.ts checks the remote ones against
+ * the bodies their adapters send). The llama-cpp worker takes text: the plan
+ * renders chat first; should a chat request reach it, it is rendered the same
+ * way (chat-over-text, ChatML).
  */
 const WIRE: Readonly<Record<BackendKind, (request: NeutralRequest) => Record<string, unknown>>> = {
   openai: openAIWire,

@@ -84,7 +84,11 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
     { label: 'high', value: 'high' },
     { label: '2048 (budget)', value: 2048 },
   ],
-  reasoning_history: one('preserved'),
+  reasoning_history: [
+    // An earlier turn with reasoning, so that keeping it shows.
+    { value: 'preserved', endpoint: 'chat', with: { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' }, { role: 'user', content: 'Again' }] } },
+    { value: 'preserved', endpoint: 'text' },
+  ],
   thinking: [
     { label: 'enabled, budget 2048', value: { type: 'enabled', budget_tokens: 2048 } },
     { label: 'disabled', value: { type: 'disabled' } },
@@ -92,10 +96,12 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   return_token_ids: one(true),
   stream: one(true),
   stream_options: [
-    { label: 'include_usage', value: { include_usage: true }, with: { stream: true } },
+    // Each dialect's non-default include_usage.
+    { label: 'include_usage', value: { include_usage: true }, with: { stream: true }, endpoint: 'chat' },
+    { label: 'include_usage', value: { include_usage: false }, with: { stream: true }, endpoint: 'text' },
     { label: 'include_internal_content', value: { include_internal_content: true }, with: { stream: true } },
     { label: 'buffer_*', value: { buffer_tokens: 8, buffer_ms: 50 }, with: { stream: true } },
-    { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true } },
+    { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true }, endpoint: 'chat' },
   ],
   // chat
   messages: one([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]),

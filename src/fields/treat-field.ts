@@ -32,6 +32,7 @@ export interface FieldUnderTest {
 
 /** Neutral paths the proxy honours itself on every backend (handle-request.ts and the dialect serializers). */
 const PROXY_HONOURED: readonly { path: string; how: string }[] = [
+  { path: 'model', how: 'picks the route; the backend serves the one model it loaded' },
   { path: 'stream.coalesce', how: 'the proxy buffers and coalesces the stream (streaming/coalesce-events.ts)' },
   { path: 'stream.includeUsage', how: 'usage is always asked for upstream; the proxy adds it to the stream or not' },
   { path: 'perfMetricsInBody', how: 'the proxy reports its own timings (pipeline/measure.ts)' },
@@ -58,12 +59,23 @@ async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile
     try {
       return subject.parse(structuredClone(wire));
     } catch (error) {
-      throw new Error(`fields: the sample ${JSON.stringify(wire)} for ${subject.field} does not parse: ${(error as Error).message}`);
+      throw new Error(`fields: the sample ${JSON.stringify(wire)} for ${subject.field} does not parse: ${(error as Error).message}`, { cause: error });
     }
   };
   const callerBase = parse(baseBody);
-  const caller = parse(body);
-  if (stableJson(neutralOf(callerBase)) === stableJson(neutralOf(caller))) return { outcome: 'native', detail: 'the default: same as leaving it out' };
+  let caller: NeutralRequest;
+  try {
+    caller = subject.parse(structuredClone(body));
+  } catch (error) {
+    // A map rule that refuses some values (modalities: audio): the dialect's 400, on every backend.
+    if (error instanceof ProxyError) return { outcome: 'rejected', detail: `by the dialect: ${error.message}` };
+    throw error;
+  }
+  if (stableJson(neutralOf(callerBase)) === stableJson(neutralOf(caller))) {
+    const warnings = caller.warnings.filter((warning) => !callerBase.warnings.includes(warning));
+    if (warnings.length > 0) return { outcome: 'ignored', detail: `with a warning: ${warnings.join('; ')}` };
+    return { outcome: 'native', detail: 'the default: same as leaving it out' };
+  }
 
   let base: DryRun;
   let run: DryRun;
@@ -73,7 +85,7 @@ async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile
   } catch (error) {
     if (!(error instanceof ProxyError)) throw error;
     const droppable = await dryRun(parse(body), profile, { dropUnsupported: true }).then(() => true, () => false);
-    return { outcome: 'rejected', detail: withoutBackendName(error.message) + (droppable ? DROP_NOTE : '') };
+    return { outcome: 'rejected', detail: shortReason(error.message, subject.field) + (droppable ? DROP_NOTE : '') };
   }
   return classify({ subject, callerBase, caller, base, run, profile });
 }
@@ -139,7 +151,12 @@ function stableJson(value: unknown): string {
   }) ?? 'undefined';
 }
 
-/** The plan names the configured backend; the table is about the kind. */
-function withoutBackendName(message: string): string {
-  return message.replace(/ \(backend "[^"]*", kind [^)]*\)\.?$/, '').replace(/ for backend "[^"]*"/, '');
+/**
+ * The 400's message, shortened for a table cell: without the configured
+ * backend's name (the table is about the kind) and without the field's own
+ * name when it opens the sentence (`top_k is not supported...` -> `not supported...`).
+ */
+function shortReason(message: string, field: string): string {
+  const withoutBackend = message.replace(/ \(backend "[^"]*", kind [^)]*\)\.?$/, '').replace(/ for backend "[^"]*"/, '');
+  return withoutBackend.startsWith(`${field} is `) ? withoutBackend.slice(field.length + 4) : withoutBackend;
 }

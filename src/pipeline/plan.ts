@@ -104,8 +104,14 @@ function composeEngine({ adapter, settings }: Backend, request: NeutralRequest, 
   if (request.choices > 1 && !capabilities.nativeChoices) engine = fanOutChoices(engine);
   if (mode.completionsOverChat) engine = textOverChat(engine, settings.thinkTags);
   if (mode.chatOverCompletions) {
+    // The configured template wins over the model's own (e.g. GGUF metadata).
+    const own = settings.chatTemplate ? { template: settings.chatTemplate } : adapter.chatTemplate ? {
+      template: adapter.chatTemplate.source,
+      ...(adapter.chatTemplate.bosToken ? { bosToken: adapter.chatTemplate.bosToken } : {}),
+      ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
+    } : {};
     engine = chatOverText(engine, {
-      ...(settings.chatTemplate ? { template: settings.chatTemplate } : {}),
+      ...own,
       ...(settings.thinkTags ? { thinkTags: settings.thinkTags } : {}),
       ...(settings.toolCallFormat ? { toolCallFormat: settings.toolCallFormat } : {}),
     });

@@ -26,7 +26,11 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const build = options.createAdapter ?? createAdapter;
   const validator = await createRequestValidator();
   const backends = new Map<string, Backend>();
-  const built = await Promise.all(Object.entries(config.backends).map(async ([name, settings]) => ({ name, settings, adapter: await build(name, settings, logger) })));
+  const built = await Promise.all(Object.entries(config.backends).map(async ([name, settings]) => {
+    const adapter = await build(name, settings, logger);
+    await adapter.start?.();
+    return { name, settings, adapter };
+  }));
   for (const backend of built) backends.set(backend.name, backend);
   return {
     config,

@@ -16,6 +16,8 @@ import { defaultThinkTags, ReasoningSplitter, splitReasoning, type ThinkTags } f
 export interface ChatOverTextOptions {
   /** Jinja source or `chatml`. */
   template?: string;
+  bosToken?: string;
+  eosToken?: string;
   thinkTags?: ThinkTags;
   toolCallFormat?: ToolCallFormat;
 }
@@ -41,7 +43,8 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
   const tools = request.toolChoice === 'none' ? undefined : request.tools;
   // Templates commonly drop earlier turns' reasoning, so `interleaved` is the default here.
   const messages = applyReasoningHistory(request.messages ?? [], request.reasoning?.history ?? 'interleaved');
-  const prompt = renderChatTemplate(messages, { ...(options.template ? { template: options.template } : {}), ...(tools ? { tools } : {}) });
+  const { template, bosToken, eosToken } = options;
+  const prompt = renderChatTemplate(messages, { ...(template ? { template } : {}), ...(bosToken ? { bosToken } : {}), ...(eosToken ? { eosToken } : {}), ...(tools ? { tools } : {}) });
   const { messages: _messages, tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallel, ...rest } = request;
   return {
     ...rest,

@@ -198,7 +198,7 @@ describeShared('LlamaWorkerHost scheduling', () => {
     const next = await run(host, { temperature: 0, maxTokens: 10 });
     expect(next.end.usage.completionTokens).toBe(10);
     // it waited at most for the aborted request's current token
-    expect(next.end.perf.queueMs).toBeLessThan(100);
+    expect(next.end.perf.queueMs).toBeLessThan(500);
   });
 
   it('past the queue limit a request gets a 429 with Retry-After', async () => {

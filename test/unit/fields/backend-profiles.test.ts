@@ -1,0 +1,46 @@
+/**
+ * The fate table dry-runs each kind with the wire builder of its adapter
+ * (backend-profiles.ts mirrors create-adapter.ts). If a kind gets an adapter of
+ * its own, this fails until the mirror follows.
+ */
+import { DEFAULT_PROFILES, loadProfiles } from '../../../src/fields/backend-profiles.js';
+import { createAdapter } from '../../../adapters/create-adapter.js';
+import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { startMockUpstream } from '../../helpers/mock-upstream.js';
+
+const answer = {
+  id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'model-a',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+};
+
+function chatRequest(): NeutralRequest {
+  const request = emptyRequest('chat', 'model-a');
+  request.messages = [{ role: 'user', content: 'Hi' }];
+  request.limits.maxTokens = 5;
+  request.sampling.temperature = 0.5;
+  return request;
+}
+
+const remote = DEFAULT_PROFILES.filter((profile) => profile.settings.kind !== 'llama-cpp');
+
+describe('backend profiles', () => {
+  it.each(remote.map((profile) => [profile.name, profile] as const))('%s: the table builds the body its adapter sends', async (_name, profile) => {
+    const upstream = await startMockUpstream({ json: answer });
+    const settings = { ...profile.settings, url: upstream.url };
+    const adapter = await createAdapter(profile.name, settings);
+    try {
+      await adapter.complete(chatRequest(), { signal: new AbortController().signal, requestId: 'r1' });
+      const [loaded] = await loadProfiles([{ name: profile.name, settings }]);
+      expect(upstream.requests[0].body).toEqual(loaded.toWire(chatRequest()));
+    } finally {
+      await adapter.close?.();
+      await upstream.close();
+    }
+  });
+
+  it('reads capabilities from the adapter each kind builds', async () => {
+    const [loaded] = await loadProfiles([{ name: 'fw', settings: { kind: 'fireworks', url: 'http://backend.invalid/v1', maxTopLogprobs: 3 } }]);
+    expect(loaded.capabilities.maxTopLogprobs).toBe(3);
+    expect(loaded.capabilities.speaks).toEqual(['completions', 'chat']);
+  });
+});
