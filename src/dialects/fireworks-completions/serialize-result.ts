@@ -11,6 +11,7 @@ import { perfMetricsBody } from '../perf-metrics-body.js';
 import { usageBody, type UsageBody } from '../usage-body.js';
 import { echoText } from './echo-text.js';
 import { completionLogprobsBody, type CompletionLogprobsBody } from './logprobs-body.js';
+import { responseId } from '../response-id.js';
 
 export type CompletionChoiceBody = {
   index: number;
@@ -41,7 +42,7 @@ export type CompletionBody = {
  */
 export function serializeCompletionResult(result: NeutralResult, request: NeutralRequest): CompletionBody {
   const body: CompletionBody = {
-    id: result.id,
+    id: responseId(result.id, 'text'),
     object: 'text_completion',
     created: result.created,
     model: result.model,

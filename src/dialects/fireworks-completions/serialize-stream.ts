@@ -14,6 +14,7 @@ import { StreamTotals } from '../stream-totals.js';
 import { echoUnavailable, wantsEcho } from './echo-text.js';
 import { completionLogprobsBody } from './logprobs-body.js';
 import type { CompletionChoiceBody } from './serialize-result.js';
+import { responseId } from '../response-id.js';
 
 type Head = { id: string; object: 'text_completion'; created: number; model: string };
 
@@ -32,7 +33,7 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
 
   for await (const event of events) {
     if (event.type === 'response-start') {
-      head = { id: event.id, object: 'text_completion', created: event.created, model: event.model };
+      head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };
       continue;
     }
     // Completions requests carry no tools, so no backend is asked for tool calls.

@@ -10,6 +10,7 @@ import type { FinishReason, NeutralResult, ResultChoice } from '../../model/resu
 import { perfMetricsBody } from '../perf-metrics-body.js';
 import { usageBody, type UsageBody } from '../usage-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
+import { responseId } from '../response-id.js';
 
 export type ToolCallBody = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
@@ -51,7 +52,7 @@ export type ChatCompletionBody = {
  */
 export function serializeChatResult(result: NeutralResult, request: NeutralRequest): ChatCompletionBody {
   const body: ChatCompletionBody = {
-    id: result.id,
+    id: responseId(result.id, 'chat'),
     object: 'chat.completion',
     created: result.created,
     model: result.model,

@@ -13,6 +13,7 @@ import { StreamTotals } from '../stream-totals.js';
 import { chatErrorBody } from './error-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { chatFinishReason, tooManyFunctionCalls } from './serialize-result.js';
+import { responseId } from '../response-id.js';
 
 type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
 
@@ -58,7 +59,7 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
 
   for await (const event of events) {
     if (event.type === 'response-start') {
-      head = { id: event.id, object: 'chat.completion.chunk', created: event.created, model: event.model };
+      head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };
       if (event.systemFingerprint !== undefined) head.system_fingerprint = event.systemFingerprint;
       continue;
     }

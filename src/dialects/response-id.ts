@@ -1,0 +1,13 @@
+/**
+ * Response ids carry their object's prefix (`chatcmpl-` for chat, `cmpl-` for
+ * completions). A translated answer keeps the backend's id with the prefix
+ * swapped, so logs on both sides still match.
+ */
+const prefixes = { chat: 'chatcmpl-', text: 'cmpl-' } as const;
+
+export function responseId(id: string, endpoint: keyof typeof prefixes): string {
+  const wanted = prefixes[endpoint];
+  if (id.startsWith(wanted)) return id;
+  const other = prefixes[endpoint === 'chat' ? 'text' : 'chat'];
+  return id.startsWith(other) ? wanted + id.slice(other.length) : id;
+}
