@@ -41,6 +41,10 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
     refuse(paramOf(request, use), `${paramOf(request, use)} is not supported by this backend`);
     if (settings.dropUnsupported) use.drop(request);
   }
+  if (chatOverCompletions && request.tools?.length && (request.toolChoice === 'required' || typeof request.toolChoice === 'object')) {
+    // The model is only asked, through the prompt, to call tools; nothing can force it to.
+    throw invalidRequest(request.origins.toolChoice ?? 'tool_choice', `tool_choice ${JSON.stringify(request.toolChoice)} cannot be enforced when the proxy renders the prompt for a completions-only backend (backend "${name}"); use "auto".`, 'unsupported_parameter');
+  }
   for (const field of Object.keys(request.passthrough)) {
     if (capabilities.passthroughFields.has(field)) continue;
     refuse(field, `${field} is not supported by this backend`);
@@ -53,7 +57,8 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
   checkReasoningBudget(request, backend, refuse);
   const effort = request.reasoning?.effort;
   if (effort !== undefined && !capabilities.efforts.has(effort)) {
-    refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (accepted: ${[...capabilities.efforts].join(', ') || 'none'})`);
+    const accepted = capabilities.efforts.size > 0 ? `accepted: ${[...capabilities.efforts].join(', ')}` : 'this backend takes no reasoning effort';
+    refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (${accepted})`);
     if (settings.dropUnsupported && request.reasoning) delete request.reasoning.effort;
   }
 
@@ -86,7 +91,10 @@ function checkReasoningBudget(request: NeutralRequest, { adapter, settings }: Ba
     return;
   }
   const effort = effortForBudget(budget, ladder);
-  reasoning.effort ??= effort;
+  if (reasoning.effort === undefined) {
+    reasoning.effort = effort;
+    request.origins['reasoning.effort'] = param;
+  }
   delete reasoning.budgetTokens;
   request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
 }

@@ -4,7 +4,7 @@
  * reasoning and content at think tags, and tool calls are parsed out of it.
  */
 import type { AdapterContext } from '../../../adapters/adapter.js';
-import type { NeutralRequest } from '../../model/request.js';
+import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';
 import { applyReasoningHistory } from './apply-reasoning-history.js';
@@ -62,7 +62,7 @@ function toChatChoice(choice: ResultChoice, request: NeutralRequest, tags: Think
     const parsed = parseToolCalls(split.text, format);
     if (parsed.calls.length > 0) {
       out.text = parsed.text;
-      out.toolCalls = parsed.calls;
+      out.toolCalls = allowedCalls(parsed.calls, request);
       out.finishReason = 'tool_calls';
     }
   }
@@ -91,7 +91,7 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
       if (withTools) {
         const parsed = parseToolCalls(heldText.get(event.choice) ?? '', options.toolCallFormat);
         if (parsed.text) yield { type: 'text-delta', choice: event.choice, delta: parsed.text };
-        for (const [index, call] of parsed.calls.entries()) {
+        for (const [index, call] of allowedCalls(parsed.calls, request).entries()) {
           yield { type: 'tool-call-delta', choice: event.choice, index, id: call.id, name: call.name, argumentsDelta: call.arguments };
         }
         if (parsed.calls.length > 0) finishReason = 'tool_calls';
@@ -101,6 +101,11 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
       yield event;
     }
   }
+}
+
+/** `parallel_tool_calls: false` asks for at most one call: the first one the model made. */
+function allowedCalls(calls: ToolCall[], request: NeutralRequest): ToolCall[] {
+  return request.parallelToolCalls === false ? calls.slice(0, 1) : calls;
 }
 
 function* piecesToEvents(

@@ -101,3 +101,22 @@ describe('planRequest', () => {
     expect(adapter.seen[0].model).toBe('up');
   });
 });
+
+describe('planRequest: tools over a completions-only backend', () => {
+  test('tool_choice required cannot be enforced through a prompt: 400', () => {
+    const request = chat({ tools: [{ name: 'f' }], toolChoice: 'required', origins: { toolChoice: 'tool_choice' } });
+    expect(() => planRequest(request, route(fakeAdapter({ speaks: ['completions'] })))).toThrow(expect.objectContaining({ status: 400, param: 'tool_choice' }));
+  });
+
+  test('parallel_tool_calls false keeps the first call the model made', async () => {
+    const adapter = fakeAdapter({ speaks: ['completions'] });
+    adapter.complete = async (request) => ({
+      id: 'x', model: request.model, created: 1,
+      choices: [{ index: 0, text: '<tool_call>{"name":"f","arguments":{}}</tool_call><tool_call>{"name":"g","arguments":{}}</tool_call>', finishReason: 'stop' }],
+    });
+    const plan = planRequest(chat({ tools: [{ name: 'f' }, { name: 'g' }], parallelToolCalls: false }), route(adapter));
+    const result = await plan.engine.complete(plan.request, context);
+    expect(result.choices[0].toolCalls?.map((call) => call.name)).toEqual(['f']);
+    expect(result.choices[0].finishReason).toBe('tool_calls');
+  });
+});
