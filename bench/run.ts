@@ -3,12 +3,14 @@
  * machine affects every target alike. Targets: the upstream directly, the
  * floor (a pass-through proxy that translates nothing) and dialect-proxy.
  * Rounds alternate between targets; the median of each is reported, with
- * ratios to the upstream and the floor.
+ * ratios to the upstream and the floor. Then the bundled worker against
+ * node-llama-cpp called directly.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { benchWorker } from './worker.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
@@ -78,6 +80,14 @@ async function main(): Promise<void> {
   } finally {
     upstream.process.kill();
     proxies.process.kill();
+  }
+
+  const worker = await benchWorker(rounds);
+  console.log(`\nbundled llama.cpp worker (${worker.model}, 1 thread): median tokens/s over ${rounds} rounds\n`);
+  console.log('| scenario | node-llama-cpp direct | dialect-proxy | proxy / direct |');
+  console.log('|---|---|---|---|');
+  for (const row of worker.rows) {
+    console.log(`| ${row.name} | ${row.direct.toFixed(0)} | ${row.proxy.toFixed(0)} | ${(row.proxy / row.direct).toFixed(2)} |`);
   }
 }
 
