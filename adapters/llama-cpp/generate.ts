@@ -44,7 +44,7 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
   if (echoFrom !== undefined) {
     echo = { text: echoText(prepared, echoFrom, model), tokenIds: promptTokens.slice(echoFrom) };
     if (wantsPromptLogprobs) {
-      echo.logprobs = await promptLogprobs(sequence, promptTokens, reuse, echoFrom, describer);
+      echo.logprobs = matchLeadingSpace(await promptLogprobs(sequence, promptTokens, reuse, echoFrom, describer), echo.text);
       pending = promptTokens.slice(-1);
     }
   }
@@ -164,6 +164,17 @@ function echoText({ request, promptTokens, bosAdded }: PreparedGeneration, echoF
   }
   const before = promptTokens.slice(Math.max(first, echoFrom - 8), echoFrom);
   return model.detokenize(asTokens(promptTokens.slice(echoFrom)), false, asTokens(before));
+}
+
+/**
+ * SentencePiece gives the first word of a text a prefix space ("▁Once") that
+ * the text itself does not have. The echoed tokens must join to the echoed
+ * text, so that token's text drops the space (its bytes stay the raw piece).
+ */
+function matchLeadingSpace(logprobs: LlamaPromptLogprob[], text: string): LlamaPromptLogprob[] {
+  const [first] = logprobs;
+  if (!first || !first.token.startsWith(' ') || text.startsWith(' ')) return logprobs;
+  return [{ ...first, token: first.token.slice(1) }, ...logprobs.slice(1)];
 }
 
 /** Evaluates all prompt tokens but the last, keeping the distributions that score the echoed ones. */

@@ -34,7 +34,7 @@ describeShared('LlamaCppAdapter on stories260K', () => {
     const [choice] = result.choices;
     expect(choice.text.startsWith(greedyStory)).toBe(true);
     expect(choice.echoText).toBe('Once upon a time');
-    expect(choice.promptLogprobs?.map((entry) => entry.token)).toEqual([' Once', ' upon', ' a', ' time']);
+    expect(choice.promptLogprobs?.map((entry) => entry.token)).toEqual(['Once', ' upon', ' a', ' time']);
     expect(choice.promptLogprobs?.[0].logprob).toBeCloseTo(-0.2438, 3);
     expect(choice.logprobs).toHaveLength(30);
     expect(choice.logprobs?.[0]).toMatchObject({ token: ',', tokenId: 432, bytes: [44] });

@@ -85,7 +85,7 @@ describeShared('LlamaWorkerHost on stories260K', () => {
     expect(prompt.echo.text).toBe('Once upon a time');
     expect(prompt.echo.tokenIds).toEqual([403, 407, 261, 378]);
     const logprobs = prompt.echo.logprobs ?? [];
-    expect(logprobs.map((entry) => entry.token)).toEqual([' Once', ' upon', ' a', ' time']);
+    expect(logprobs.map((entry) => entry.token)).toEqual(['Once', ' upon', ' a', ' time']);
     expect(logprobs[0].logprob).toBeCloseTo(-0.2438, 3);
     expect(logprobs[1].logprob).toBeCloseTo(-0.0175, 3);
     expect(logprobs.every((entry) => entry.top.length === 1)).toBe(true);
