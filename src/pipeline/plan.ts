@@ -38,6 +38,8 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
     if (!use.present(request) || capabilities.features.has(use.feature)) continue;
     // Over a completions backend the proxy renders the prompt: tools and reasoning history are its own.
     if ((use.feature === 'tools' || use.feature === 'reasoningHistory') && chatOverCompletions) continue;
+    // Over a chat backend, `images` become image parts of the user message.
+    if (use.feature === 'images' && completionsOverChat) continue;
     refuse(paramOf(request, use), `${paramOf(request, use)} is not supported by this backend`);
     if (settings.dropUnsupported) use.drop(request);
   }

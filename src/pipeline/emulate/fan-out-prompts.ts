@@ -21,5 +21,10 @@ export function isPromptBatch(prompt: NeutralRequest['prompt']): prompt is strin
 
 function perPrompt(request: NeutralRequest): FanOutPart[] {
   if (!isPromptBatch(request.prompt)) return [{ request, choiceOffset: 0 }];
-  return request.prompt.map((prompt, i) => ({ request: { ...request, prompt }, choiceOffset: i * request.choices }));
+  // Per-prompt image lists (`images: string[][]`) go with their prompt.
+  const perPromptImages = Array.isArray(request.images?.[0]) ? (request.images as string[][]) : undefined;
+  return request.prompt.map((prompt, i) => {
+    const images = perPromptImages ? { images: perPromptImages[i] ?? [] } : {};
+    return { request: { ...request, prompt, ...images }, choiceOffset: i * request.choices };
+  });
 }

@@ -1,10 +1,10 @@
 /**
- * Completions on a chat-only backend: the prompt becomes one user message
- * (batches are split before this, by fan-out-prompts). Reasoning a chat
+ * Completions on a chat-only backend: the prompt becomes one user message,
+ * with `images` as image parts (batches are split before this, by fan-out-prompts). Reasoning a chat
  * backend returns separately is put back into the text inside think tags,
  * as a raw completion would show it.
  */
-import type { NeutralRequest } from '../../model/request.js';
+import type { ContentPart, NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';
 import type { Engine } from './engine.js';
@@ -26,8 +26,24 @@ export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags):
 }
 
 export function toChatRequest(request: NeutralRequest): NeutralRequest {
-  const { prompt, ...rest } = request;
-  return { ...rest, endpoint: 'chat', messages: [{ role: 'user', content: typeof prompt === 'string' ? prompt : '' }] };
+  const { prompt, images, ...rest } = request;
+  const text = typeof prompt === 'string' ? prompt : '';
+  return { ...rest, endpoint: 'chat', messages: [{ role: 'user', content: images?.length ? withImages(text, images.flat()) : text }] };
+}
+
+/**
+ * Fireworks' `images` fill the prompt's `<image>` placeholders in order; in chat
+ * they become image parts at those places (any beyond the placeholders follow the text).
+ */
+function withImages(text: string, images: string[]): ContentPart[] {
+  const parts: ContentPart[] = [];
+  const pieces = text.split('<image>');
+  pieces.forEach((piece, i) => {
+    if (piece) parts.push({ type: 'text', text: piece });
+    if (i < pieces.length - 1 && i < images.length) parts.push({ type: 'image', url: images[i] });
+  });
+  for (const url of images.slice(pieces.length - 1)) parts.push({ type: 'image', url });
+  return parts;
 }
 
 function withReasoningInText(choice: ResultChoice, tags: ThinkTags): ResultChoice {

@@ -120,3 +120,17 @@ describe('planRequest: tools over a completions-only backend', () => {
     expect(result.choices[0].finishReason).toBe('tool_calls');
   });
 });
+
+describe('planRequest: completions over a chat backend', () => {
+  test('images fill the <image> placeholders as image parts', async () => {
+    const adapter = fakeAdapter({ speaks: ['chat'] });
+    const request: NeutralRequest = { ...emptyRequest('text', 'm'), prompt: 'Look: <image> and <image>?', images: ['data:image/png;base64,AA', 'data:image/png;base64,BB'] };
+    const plan = planRequest(request, route(adapter));
+    await plan.engine.complete(plan.request, context);
+    expect(adapter.seen[0].messages).toEqual([{ role: 'user', content: [
+      { type: 'text', text: 'Look: ' }, { type: 'image', url: 'data:image/png;base64,AA' },
+      { type: 'text', text: ' and ' }, { type: 'image', url: 'data:image/png;base64,BB' }, { type: 'text', text: '?' },
+    ] }]);
+    expect(adapter.seen[0].images).toBeUndefined();
+  });
+});
