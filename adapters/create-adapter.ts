@@ -3,7 +3,9 @@ import type { BackendSettings } from '../src/configuration.js';
 import type { Logger } from '../src/logger.js';
 import type { Adapter } from './adapter.js';
 import { createFireworksAdapter } from './fireworks/fireworks-adapter.js';
+import { createLlamaServerAdapter } from './llama-server/llama-server-adapter.js';
 import { createOpenAIAdapter } from './openai/openai-adapter.js';
+import { createVllmAdapter } from './vllm/vllm-adapter.js';
 
 export async function createAdapter(name: string, settings: BackendSettings, _logger?: Logger): Promise<Adapter> {
   switch (settings.kind) {
@@ -12,9 +14,9 @@ export async function createAdapter(name: string, settings: BackendSettings, _lo
     case 'fireworks':
       return createFireworksAdapter({ ...settings, kind: 'fireworks' }, { name });
     case 'llama-server':
+      return createLlamaServerAdapter(settings, { name });
     case 'vllm':
-      // OpenAI's wire on both endpoints.
-      return createOpenAIAdapter({ ...settings, kind: 'openai', speaks: settings.speaks ?? ['completions', 'chat'] }, { name });
+      return createVllmAdapter(settings, { name });
     case 'llama-cpp': {
       const { createLlamaCppAdapter } = await import('./llama-cpp/llama-cpp-adapter.js');
       return createLlamaCppAdapter(name, settings);

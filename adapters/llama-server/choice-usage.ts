@@ -15,10 +15,6 @@ export class ChoiceUsages {
 
   constructor(private readonly request: NeutralRequest) {}
 
-  get size(): number {
-    return this.byChoice.size;
-  }
-
   add(choice: number, usage: Usage): void {
     this.byChoice.set(choice, usage);
   }

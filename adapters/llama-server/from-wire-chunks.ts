@@ -2,7 +2,7 @@
  * A llama-server stream -> StreamEvents: the shared OpenAI-compatible reader,
  * plus the usage of all choices (each choice's own usage arrives after it ends:
  * on its finishing chunk for completions, in a `choices: []` chunk right after
- * it for chat; choice-usage.ts adds them up) and the `cmpl-` id of a completion.
+ * it for chat; choice-usage.ts adds them up).
  */
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
@@ -11,7 +11,6 @@ import { isRecord } from '../is-record.js';
 import { fromWireChunks as fromOpenAICompatibleChunks } from '../openai/from-wire-chunks.js';
 import { readWireUsage } from '../openai/read-wire-usage.js';
 import { ChoiceUsages } from './choice-usage.js';
-import { completionId } from './completion-id.js';
 
 /** Only chunks that end a choice or carry usage are parsed twice. */
 const WORTH_A_LOOK = /"(?:usage"\s*:\s*\{|finish_reason"\s*:\s*")/;
@@ -20,8 +19,7 @@ const WORTH_A_LOOK = /"(?:usage"\s*:\s*\{|finish_reason"\s*:\s*")/;
 export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, request: NeutralRequest): AsyncGenerator<StreamEvent, void, undefined> {
   const usages = new ChoiceUsages(request);
   for await (const event of fromOpenAICompatibleChunks(noteUsages(messages, usages), request)) {
-    if (event.type === 'response-start') yield { ...event, id: completionId(event.id, request) };
-    else if (event.type === 'usage') yield { type: 'usage', usage: usages.total() ?? event.usage };
+    if (event.type === 'usage') yield { type: 'usage', usage: usages.total() ?? event.usage };
     else yield event;
   }
 }

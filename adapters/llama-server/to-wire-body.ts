@@ -12,6 +12,7 @@
  *    it ranks; at 0 it returns no logprobs at all, so at least 1 is asked for
  *    and the dialect keeps the caller's `top` (a logprob of the sampled token
  *    only, as OpenAI answers `top_logprobs: 0`).
+ *  - `seed` only in llama.cpp's uint32 range, below 4294967295 (its "random" value, and -1's wrap).
  *  - mirostat is Mirostat 2.0: `mirostat: 2`, target -> `mirostat_tau`, rate -> `mirostat_eta`.
  *  - structured output: chat takes OpenAI's `response_format` (json_object may
  *    carry a `schema`); `/v1/completions` ignores `response_format`, so there the
@@ -60,7 +61,7 @@ const NEVER: UsageChecks = {
 
 const TOOLS: UsageChecks = {
   tools: (r) => Boolean(r.tools?.length),
-  // Without tools there is nothing to choose: `auto` and `none` mean the same as no field.
+  // Without tools there is nothing to choose: `auto` and `none` (and parallel_tool_calls) change nothing and are not sent.
   toolChoice: (r) => r.toolChoice !== undefined && r.toolChoice !== 'none' && r.toolChoice !== 'auto',
 };
 
@@ -87,7 +88,8 @@ export function toWireBody(request: NeutralRequest, options: LlamaServerWireOpti
     if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice);
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
-  for (const field of Object.keys(request.passthrough)) throw unsendable(request, field, BACKEND);
+  const [relayed] = Object.keys(request.passthrough);
+  if (relayed !== undefined) throw unsendable(request, relayed, BACKEND);
   return withStream(body, stream);
 }
 
@@ -107,7 +109,7 @@ function samplingFields(request: NeutralRequest): Wire {
     if (sampling.mirostat.target !== undefined) body.mirostat_tau = sampling.mirostat.target;
     if (sampling.mirostat.learningRate !== undefined) body.mirostat_eta = sampling.mirostat.learningRate;
   }
-  if (sampling.seed !== undefined) body.seed = sampling.seed;
+  if (sampling.seed !== undefined) body.seed = seedOf(request, sampling.seed);
   if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
   if (choices !== 1) body.n = choices;
   if (limits.stop.length > 0) body.stop = [...limits.stop];
@@ -120,6 +122,13 @@ function samplingFields(request: NeutralRequest): Wire {
   }
   if (limits.ignoreEos !== undefined) body.ignore_eos = limits.ignoreEos;
   return body;
+}
+
+/** llama.cpp seeds are uint32, and 4294967295 (-1 as uint32) means "pick a random seed": reproducibility would be lost. */
+function seedOf(request: NeutralRequest, seed: number): number {
+  if (Number.isInteger(seed) && seed >= 0 && seed < 0xffffffff) return seed;
+  const param = request.origins['sampling.seed'] ?? 'seed';
+  throw invalidRequest(param, `${param} must be between 0 and 4294967294 for llama-server, whose seeds are 32-bit and read -1 as "random" (got ${seed}).`);
 }
 
 function logprobsFields({ logprobs, endpoint }: NeutralRequest): Wire {
