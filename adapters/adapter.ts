@@ -56,6 +56,8 @@ export interface Adapter {
   readonly chatTemplate?: ChatTemplate;
   /** Loads models or opens connections before the first request; /healthz turns 200 after it. */
   start?(): Promise<void>;
+  /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
+  toWire(request: NeutralRequest): Record<string, unknown>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
   stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
   /** Releases connections, workers and models. */

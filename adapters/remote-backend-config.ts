@@ -12,7 +12,7 @@ export type RemoteEndpoint = 'chat' | 'completions';
  */
 export interface RemoteBackendConfig {
   /** `openai`: strict OpenAI (fields OpenAI does not accept are never sent). `fireworks`: every Fireworks extension. */
-  kind: 'openai' | 'fireworks';
+  kind: 'openai' | 'fireworks' | 'llama-server' | 'vllm';
   /** Base URL up to and including the version, without the endpoint: `https://api.fireworks.ai/inference/v1`. */
   url: string;
   /** Sent as `authorization: Bearer <apiKey>`; never logged, never echoed in an error. */

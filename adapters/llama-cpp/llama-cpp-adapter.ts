@@ -64,6 +64,10 @@ export class LlamaCppAdapter implements Adapter {
     if (info.chatTemplate) this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
   }
 
+  toWire(request: NeutralRequest): Record<string, unknown> {
+    return { ...toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags })) };
+  }
+
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
     return collectResult(this.stream(request, context), { logprobs: request.logprobs !== undefined });
   }

@@ -86,6 +86,7 @@ export function createLlamaServerAdapter(config: LlamaServerConfig, options: Lla
   return {
     name: remote.name,
     capabilities: remote.capabilities,
+    toWire: remote.toWire,
     async complete(request, context) {
       try {
         return await remote.complete(request, context);

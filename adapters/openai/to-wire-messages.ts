@@ -23,7 +23,7 @@ export interface WireMessagesOptions {
  * @example toWireMessages([{role: 'user', content: 'Hi'}], options) // [{role: 'user', content: 'Hi'}]
  */
 export function toWireMessages(messages: readonly Message[], options: WireMessagesOptions): Wire[] {
-  return messages.map((message, i) => toWireMessage(message, `messages.${i}`, options));
+  return messages.map((message, i) => toWireMessage(message, `messages[${i}]`, options));
 }
 
 function toWireMessage(message: Message, path: string, options: WireMessagesOptions): Wire {
@@ -31,7 +31,7 @@ function toWireMessage(message: Message, path: string, options: WireMessagesOpti
   // A legacy function result that answers a call we send as a tool call must be a tool message.
   const asTool = message.role === 'function' && message.toolCallId !== undefined;
   wire.role = asTool ? 'tool' : message.role;
-  wire.content = Array.isArray(message.content) ? message.content.map((part, j) => toWirePart(part, `${path}.content.${j}`, options)) : message.content;
+  wire.content = Array.isArray(message.content) ? message.content.map((part, j) => toWirePart(part, `${path}.content[${j}]`, options)) : message.content;
   if (message.name !== undefined && !asTool) wire.name = message.name;
   if (message.toolCalls?.length) {
     wire.tool_calls = message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));

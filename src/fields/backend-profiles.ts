@@ -1,15 +1,11 @@
 /**
  * The backends the fate table has a column for: one per configurable kind with
  * its default settings. Capabilities come from the real adapter (built, never
- * started, closed at once); the wire each kind would send comes from the same
- * pure builders its adapter uses.
+ * started, closed at once); so does the wire each kind would send (`toWire`).
  */
 import type { BackendCapabilities } from '../../adapters/adapter.js';
 import { createAdapter } from '../../adapters/create-adapter.js';
-import { toWireBody as toFireworksBody } from '../../adapters/fireworks/to-wire-body.js';
-import { toGenerateRequest } from '../../adapters/llama-cpp/to-generate-request.js';
-import { toWireBody as toOpenAIBody } from '../../adapters/openai/to-wire-body.js';
-import type { BackendKind, BackendSettings } from '../configuration.js';
+import type { BackendSettings } from '../configuration.js';
 import type { NeutralRequest } from '../model/request.js';
 import { toTextRequest } from '../pipeline/emulate/chat-over-text.js';
 
@@ -38,30 +34,17 @@ export const DEFAULT_PROFILES: readonly BackendProfile[] = [
   { name: 'llama-cpp', settings: { kind: 'llama-cpp', model: 'builtin' } },
 ];
 
-const openAIWire = (request: NeutralRequest) => toOpenAIBody(request);
-
-/**
- * Each kind's wire builder, as create-adapter.ts wires it (llama-server and vLLM
- * speak OpenAI's wire; backend-profiles.test.ts checks the remote ones against
- * the bodies their adapters send). The llama-cpp worker takes text: the plan
- * renders chat first; should a chat request reach it, it is rendered the same
- * way (chat-over-text, ChatML).
- */
-const WIRE: Readonly<Record<BackendKind, (request: NeutralRequest) => Record<string, unknown>>> = {
-  openai: openAIWire,
-  'llama-server': openAIWire,
-  vllm: openAIWire,
-  fireworks: (request) => toFireworksBody(request),
-  'llama-cpp': (request) => ({ ...toGenerateRequest(request.endpoint === 'chat' ? toTextRequest(request, {}) : request) }),
-};
-
 /** Builds each profile's adapter to read its capabilities, then closes it (no worker starts, nothing connects). */
 export async function loadProfiles(profiles: readonly BackendProfile[] = DEFAULT_PROFILES): Promise<LoadedProfile[]> {
   const loaded: LoadedProfile[] = [];
   for (const profile of profiles) {
     const adapter = await createAdapter(profile.name, profile.settings);
     try {
-      loaded.push({ ...profile, capabilities: adapter.capabilities, toWire: WIRE[profile.settings.kind] });
+      // The worker takes text: should a chat request reach it, the plan's ChatML rendering stands in.
+      const toWire = profile.settings.kind === 'llama-cpp'
+        ? (request: NeutralRequest) => adapter.toWire(request.endpoint === 'chat' ? toTextRequest(request, {}) : request)
+        : adapter.toWire;
+      loaded.push({ ...profile, capabilities: adapter.capabilities, toWire });
     } finally {
       await adapter.close?.();
     }

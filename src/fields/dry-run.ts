@@ -38,6 +38,7 @@ export async function dryRun(request: NeutralRequest, profile: LoadedProfile, op
   const adapter: Adapter = {
     name: profile.name,
     capabilities: profile.capabilities,
+    toWire: profile.toWire,
     async complete(upstream) {
       record('complete', upstream);
       return emptyResult(upstream);

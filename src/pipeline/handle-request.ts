@@ -39,7 +39,6 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     const callerRequest: NeutralRequest = { ...request };
     const plan = planRequest(request, match);
     const context = { signal: abort.signal, requestId, headers: affinityHeaders(req) };
-    if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
 
     if (request.stream) {
       log.stream = true;
@@ -51,6 +50,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       const iterator = events[Symbol.asyncIterator]();
       const first = await iterator.next();
       if (!first.done && first.value.type === 'error') throw first.value.error;
+      setWarnings(res, request);
       res.writeHead(200, sseHeaders);
       res.flushHeaders();
       await writeSse(res, dialect.serializeStream(prepend(first, iterator), callerRequest));
@@ -62,6 +62,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       meter.backendPerf = result.perf;
       meter.end();
       result.perf = meter.perfMetrics();
+      setWarnings(res, request);
       sendJson(res, 200, dialect.serializeResult(result, callerRequest), perfHeaders(result.perf));
       log.status = 200;
     }
@@ -101,6 +102,11 @@ function parseValidated(runtime: ProxyRuntime, dialect: Dialect, body: unknown, 
     });
   }
   return dialect.parseRequest(body as Record<string, unknown>, req.headers);
+}
+
+/** Lossy changes made on the way, set once the adapter has had its say (headers leave with the first byte). */
+function setWarnings(res: ServerResponse, request: NeutralRequest): void {
+  if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
 }
 
 async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {

@@ -125,7 +125,7 @@ describe('fireworks toWireBody: chat', () => {
   });
 
   test('audio and file parts, top-level images and OpenAI-only relayed fields are rejected', () => {
-    expect(paramOfRejection(chat({ messages: [{ role: 'user', content: [{ type: 'audio', data: 'A', format: 'wav' }] }] }))).toBe('messages.0.content.0.type');
+    expect(paramOfRejection(chat({ messages: [{ role: 'user', content: [{ type: 'audio', data: 'A', format: 'wav' }] }] }))).toBe('messages[0].content[0].type');
     expect(paramOfRejection(chat({ images: ['data:x'], origins: { images: 'images' } }))).toBe('images');
     expect(paramOfRejection(chat({ passthrough: { verbosity: 'low' } }))).toBe('verbosity');
   });

@@ -133,6 +133,6 @@ describe('llama-server toWireBody: chat', () => {
 
   test('content parts llama-server does not take are a 400 naming the part', () => {
     const request = chat({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'f' } }] }] });
-    expect(rejection(() => toWireBody(request))).toMatchObject({ param: 'messages.0.content.0.type' });
+    expect(rejection(() => toWireBody(request))).toMatchObject({ param: 'messages[0].content[0].type' });
   });
 });

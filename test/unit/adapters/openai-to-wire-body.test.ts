@@ -82,7 +82,7 @@ describe('openai toWireBody: chat', () => {
   test('earlier reasoning is not sent to OpenAI, with a warning', () => {
     const request = chat({ messages: [{ role: 'assistant', content: 'Yes.', reasoning: 'thinking...' }, { role: 'user', content: 'Sure?' }] });
     expect(toWireBody(request).messages).toEqual([{ role: 'assistant', content: 'Yes.' }, { role: 'user', content: 'Sure?' }]);
-    expect(request.warnings).toEqual(['messages.0.reasoning_content not sent: OpenAI takes no reasoning on input messages']);
+    expect(request.warnings).toEqual(['messages[0].reasoning_content not sent: OpenAI takes no reasoning on input messages']);
   });
 
   test('tools, tool choice, parallel tool calls', () => {
@@ -145,7 +145,7 @@ describe('openai toWireBody: chat', () => {
     });
     expect(rejection(chat({ responseFormat: { type: 'json_object', schema: {} } })).param).toBe('responseFormat');
     expect(rejection(chat({ passthrough: { prompt_truncate_len: 100 } })).param).toBe('prompt_truncate_len');
-    expect(rejection(chat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'https://x/v.mp4' }] }] })).param).toBe('messages.0.content.0.type');
+    expect(rejection(chat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'https://x/v.mp4' }] }] })).param).toBe('messages[0].content[0].type');
   });
 });
 

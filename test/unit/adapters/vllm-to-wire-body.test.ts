@@ -97,7 +97,7 @@ describe('vllm toWireBody: chat', () => {
       model: MODEL,
       messages: [{ role: 'assistant', content: 'Hello' }, { role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://v/1.mp4' } }] }],
     });
-    expect(request.warnings).toEqual(['messages.0.reasoning_content not sent: vLLM takes no reasoning on input messages']);
-    expect(rejection(() => toWireBody(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({ param: 'messages.0.content.0.type' });
+    expect(request.warnings).toEqual(['messages[0].reasoning_content not sent: vLLM takes no reasoning on input messages']);
+    expect(rejection(() => toWireBody(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({ param: 'messages[0].content[0].type' });
   });
 });

@@ -15,6 +15,7 @@ function fakeAdapter(capabilities: Partial<BackendCapabilities>): Adapter & { se
   const choicesOf = (request: NeutralRequest) => (full.nativeChoices ? request.choices : 1);
   return {
     name: 'fake', capabilities: full, seen,
+    toWire: (request) => ({ ...request }),
     async complete(request): Promise<NeutralResult> {
       seen.push(request);
       return {
