@@ -7,5 +7,6 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   setupFilesAfterEnv: ['<rootDir>/test/esm-bridge.ts'],
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   testTimeout: 30000,
 };
