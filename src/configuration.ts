@@ -59,6 +59,10 @@ export interface RouteSettings {
   backend: string;
   /** The model name sent upstream (defaults to the caller's). */
   upstreamModel?: string;
+  /** Reasoning efforts this model accepts (a subset of the backend's); others are a 400. */
+  efforts?: string[];
+  /** Thinking-token thresholds per effort for this model, used to turn a budget into an effort. */
+  effortLadder?: Record<string, number>;
 }
 
 export interface ServerSettings {
@@ -163,11 +167,7 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
   if (backend.toolCallFormat !== undefined && !['hermes', 'llama3-json'].includes(backend.toolCallFormat as string)) {
     throw new ConfigError(`${key}.toolCallFormat`, 'must be hermes or llama3-json');
   }
-  if (backend.effortLadder !== undefined) {
-    for (const [effort, budget] of Object.entries(objectAt(backend.effortLadder, `${key}.effortLadder`))) {
-      optionalInteger(budget, `${key}.effortLadder.${effort}`, 0);
-    }
-  }
+  if (backend.effortLadder !== undefined) backend.effortLadder = checkLadder(backend.effortLadder, `${key}.effortLadder`);
   if (kind === 'llama-cpp') {
     allowKeys(backend, key, [...commonKeys, 'model', 'contextSize', 'parallel', 'queueLimit', 'threads']);
     if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
@@ -197,13 +197,35 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
 
 function checkRoute(raw: unknown, key: string, backends: Record<string, BackendSettings>): RouteSettings {
   const route = objectAt(raw, key);
-  allowKeys(route, key, ['model', 'backend', 'upstreamModel']);
+  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'efforts', 'effortLadder']);
   const model = optionalString(route.model, `${key}.model`);
   if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
   const backend = optionalString(route.backend, `${key}.backend`);
   if (!backend || !backends[backend]) throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')})`);
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
-  return { model, backend, ...(upstreamModel !== undefined ? { upstreamModel } : {}) };
+  const efforts = route.efforts === undefined ? undefined : stringList(route.efforts, `${key}.efforts`);
+  const effortLadder = route.effortLadder === undefined ? undefined : checkLadder(route.effortLadder, `${key}.effortLadder`);
+  return {
+    model,
+    backend,
+    ...(upstreamModel !== undefined ? { upstreamModel } : {}),
+    ...(efforts ? { efforts } : {}),
+    ...(effortLadder ? { effortLadder } : {}),
+  };
+}
+
+const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive'];
+
+/** `{effort: maxBudgetTokens}`, e.g. `{low: 2048, medium: 8192, high: 32768}`. */
+function checkLadder(raw: unknown, key: string): Record<string, number> {
+  const ladder: Record<string, number> = {};
+  for (const [effort, budget] of Object.entries(objectAt(raw, key))) {
+    if (!efforts.includes(effort)) throw new ConfigError(`${key}.${effort}`, `not an effort (one of ${efforts.join(', ')})`);
+    const tokens = optionalInteger(budget, `${key}.${effort}`, 1);
+    if (tokens === undefined) throw new ConfigError(`${key}.${effort}`, 'must be an integer >= 1');
+    ladder[effort] = tokens;
+  }
+  return ladder;
 }
 
 function objectAt(value: unknown, key: string): Record<string, unknown> {

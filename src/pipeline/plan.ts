@@ -22,9 +22,11 @@ export interface Plan {
   request: NeutralRequest;
 }
 
-export function planRequest(request: NeutralRequest, { backend, upstreamModel }: RouteMatch): Plan {
+export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
+  const { backend, upstreamModel } = match;
   const { adapter, settings, name } = backend;
   const capabilities = adapter.capabilities;
+  const reasoning = reasoningLimits(match);
   const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
   const chatOverCompletions = request.endpoint === 'chat' && !speaksCaller;
   const completionsOverChat = request.endpoint === 'text' && !speaksCaller;
@@ -56,10 +58,10 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
     throw invalidRequest(param, `${param} must be at most ${capabilities.maxTopLogprobs} for backend "${name}" (got ${request.logprobs.top}).`);
   }
-  checkReasoningBudget(request, backend, refuse);
+  checkReasoningBudget(request, backend, reasoning, refuse);
   const effort = request.reasoning?.effort;
-  if (effort !== undefined && !capabilities.efforts.has(effort)) {
-    const accepted = capabilities.efforts.size > 0 ? `accepted: ${[...capabilities.efforts].join(', ')}` : 'this backend takes no reasoning effort';
+  if (effort !== undefined && !reasoning.efforts.has(effort)) {
+    const accepted = reasoning.efforts.size > 0 ? `accepted: ${[...reasoning.efforts].join(', ')}` : 'this backend takes no reasoning effort';
     refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (${accepted})`);
     if (settings.dropUnsupported && request.reasoning) delete request.reasoning.effort;
   }
@@ -73,12 +75,12 @@ export function planRequest(request: NeutralRequest, { backend, upstreamModel }:
  * under max_tokens there); to an effort-only backend it becomes the effort
  * the configured ladder gives, and the translation is named in a warning.
  */
-function checkReasoningBudget(request: NeutralRequest, { adapter, settings }: Backend, refuse: (param: string, why: string) => void): void {
+function checkReasoningBudget(request: NeutralRequest, { adapter }: Backend, { efforts, ladder: configured }: ReasoningLimits, refuse: (param: string, why: string) => void): void {
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
   if (!reasoning || budget === undefined) return;
   const param = request.origins['reasoning.budgetTokens'] ?? 'reasoning_effort';
-  const { features, efforts } = adapter.capabilities;
+  const { features } = adapter.capabilities;
   if (features.has('reasoningBudget')) {
     const maxTokens = request.limits.maxTokens;
     if (maxTokens !== undefined && budget >= maxTokens) {
@@ -86,7 +88,7 @@ function checkReasoningBudget(request: NeutralRequest, { adapter, settings }: Ba
     }
     return;
   }
-  const ladder = ladderOf(settings.effortLadder).filter((rung) => efforts.has(rung.effort));
+  const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !features.has('reasoningEffort')) {
     refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`);
     delete reasoning.budgetTokens;
@@ -99,6 +101,19 @@ function checkReasoningBudget(request: NeutralRequest, { adapter, settings }: Ba
   }
   delete reasoning.budgetTokens;
   request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
+}
+
+interface ReasoningLimits {
+  /** Efforts the routed model accepts. */
+  efforts: ReadonlySet<string>;
+  /** Budget thresholds for turning a thinking budget into an effort. */
+  ladder: EffortLadder;
+}
+
+/** A route may narrow the efforts its model takes and set its own ladder; else the backend's apply. */
+function reasoningLimits({ backend, route }: RouteMatch): ReasoningLimits {
+  const efforts = route?.efforts ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort))) : backend.adapter.capabilities.efforts;
+  return { efforts, ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
 }
 
 function ladderOf(configured: Record<string, number> | undefined): EffortLadder {

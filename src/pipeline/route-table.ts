@@ -13,6 +13,8 @@ export interface RouteMatch {
   backend: Backend;
   /** The model name to send upstream. */
   upstreamModel: string;
+  /** The route that matched (absent for matches made outside a route table). */
+  route?: RouteSettings;
 }
 
 export class RouteTable {
@@ -26,7 +28,7 @@ export class RouteTable {
     for (const { pattern, route } of this.compiled) {
       if (!pattern.test(model)) continue;
       const backend = this.backends.get(route.backend) as Backend;
-      return { backend, upstreamModel: route.upstreamModel ?? model };
+      return { backend, upstreamModel: route.upstreamModel ?? model, route };
     }
     throw new ProxyError({ status: 404, type: 'invalid_request_error', param: 'model', code: 'model_not_found', message: `The model \`${model}\` does not exist or no route serves it.` });
   }

@@ -39,6 +39,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig(raw as Record<string, unknown>, {})).toThrow(message);
   });
 
+  test('a route may narrow efforts and set its own ladder', () => {
+    const config = loadConfig({ ...minimal, routes: [{ model: 'o3*', backend: 'up', efforts: ['low', 'high'], effortLadder: { low: 1024, high: '8192' } }] }, {});
+    expect(config.routes[0]).toEqual({ model: 'o3*', backend: 'up', efforts: ['low', 'high'], effortLadder: { low: 1024, high: 8192 } });
+    expect(() => loadConfig({ ...minimal, routes: [{ model: '*', backend: 'up', effortLadder: { huge: 5 } }] }, {})).toThrow('config: routes[0].effortLadder.huge: not an effort');
+  });
+
   test('reads the shipped default config', () => {
     const config = loadConfig('config/default.yaml', {});
     expect(config.backends.local).toMatchObject({ kind: 'llama-cpp', model: 'builtin' });

@@ -68,6 +68,14 @@ describe('planRequest', () => {
     expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningBudget']) })))).toThrow(/must be below max_tokens/);
   });
 
+  test("a route's efforts and ladder apply to its model", () => {
+    const adapter = fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) });
+    const match = { ...route(adapter), route: { model: 'o*', backend: 'b', efforts: ['high'], effortLadder: { high: 100000 } } };
+    expect(() => planRequest(chat({ reasoning: { effort: 'low' } }), match)).toThrow(/reasoning effort "low" is not accepted \(accepted: high\)/);
+    const plan = planRequest(chat({ reasoning: { budgetTokens: 3000 } }), match);
+    expect(plan.request.reasoning).toEqual({ effort: 'high' });
+  });
+
   test('an effort the backend does not accept is a 400', () => {
     const request = chat({ reasoning: { effort: 'max' } });
     expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) })))).toThrow(/reasoning effort "max" is not accepted/);
