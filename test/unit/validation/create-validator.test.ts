@@ -109,7 +109,7 @@ describe('invalid requests name the field', () => {
     ['text', text({ logprobs: 'yes' }), 'logprobs', 'type_error'],
     ['text', text({ response_format: { type: 'xml' } }), 'response_format.type', 'enum'],
     ['text', text({ prediction: { content: [{ type: 'text', txt: 'x' }] } }), 'prediction.content[0].txt', 'extra_forbidden'],
-    ['chat', chat({ tool_choice: 'any' }), 'tool_choice', 'enum'],
+    ['chat', chat({ tool_choice: 'sometimes' }), 'tool_choice', 'enum'],
     ['chat', chat({ tool_choice: { type: 'function' } }), 'tool_choice.function', 'missing'],
     ['chat', chat({ logit_bias: { '50256': 101 } }), 'logit_bias.50256', 'range'],
     ['chat', chat({ safety_identifier: 'x'.repeat(65) }), 'safety_identifier', 'too_long'],
@@ -174,5 +174,17 @@ describe('start-up', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('Fireworks chat extensions on the chat endpoint', () => {
+  test.each([
+    ['integer logprobs', { logprobs: 3 }],
+    ["tool_choice 'any'", { tool_choice: 'any', tools: [{ type: 'function', function: { name: 'f' } }] }],
+    ['grammar response_format', { response_format: { type: 'grammar', grammar: 'root ::= "yes"' } }],
+    ['json_object with a schema', { response_format: { type: 'json_object', schema: { type: 'object' } } }],
+  ])('%s is accepted', async (_name, extra) => {
+    const validator = await createRequestValidator();
+    expect(validator.validate('chat', { model: 'm', messages: [{ role: 'user', content: 'hi' }], ...extra })).toEqual([]);
   });
 });
