@@ -35,6 +35,9 @@ export const llamaCppCapabilities: BackendCapabilities = {
   passthroughFields: new Set(),
 };
 
+/** Efforts handed to a chat template that reads them (as `reasoning_effort`, and `enable_thinking` = effort != none). */
+const TEMPLATE_EFFORTS = ['none', 'low', 'medium', 'high'];
+
 export type LlamaCppAdapterSettings = Omit<LlamaCppBackendSettings, 'kind'> & Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
 
 /**
@@ -47,7 +50,7 @@ export function createLlamaCppAdapter(name: string, settings: LlamaCppAdapterSet
 }
 
 export class LlamaCppAdapter implements Adapter {
-  readonly capabilities = llamaCppCapabilities;
+  capabilities: BackendCapabilities = llamaCppCapabilities;
   readonly host: LlamaWorkerHost;
   chatTemplate?: ChatTemplate;
 
@@ -61,7 +64,12 @@ export class LlamaCppAdapter implements Adapter {
   /** Loads the model now (otherwise the first request does) and learns its chat template. */
   async start(): Promise<void> {
     const info = await this.host.start();
-    if (info.chatTemplate) this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
+    if (!info.chatTemplate) return;
+    this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
+    // Templates that read `enable_thinking` or `reasoning_effort` (Qwen3, GPT-OSS, ...) can switch thinking.
+    if (/\b(enable_thinking|reasoning_effort)\b/.test(info.chatTemplate)) {
+      this.capabilities = { ...llamaCppCapabilities, features: new Set([...llamaCppCapabilities.features, 'reasoningEffort']), efforts: new Set(TEMPLATE_EFFORTS) };
+    }
   }
 
   toWire(request: NeutralRequest): Record<string, unknown> {

@@ -44,7 +44,13 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
   // Templates commonly drop earlier turns' reasoning, so `interleaved` is the default here.
   const messages = applyReasoningHistory(request.messages ?? [], request.reasoning?.history ?? 'interleaved');
   const { template, bosToken, eosToken } = options;
-  const prompt = renderChatTemplate(messages, { ...(template ? { template } : {}), ...(bosToken ? { bosToken } : {}), ...(eosToken ? { eosToken } : {}), ...(tools ? { tools } : {}) });
+  const prompt = renderChatTemplate(messages, {
+    ...(template ? { template } : {}),
+    ...(bosToken ? { bosToken } : {}),
+    ...(eosToken ? { eosToken } : {}),
+    ...(tools ? { tools } : {}),
+    variables: reasoningVariables(request),
+  });
   const { messages: _messages, tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallel, ...rest } = request;
   return {
     ...rest,
@@ -52,6 +58,13 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
     prompt,
     limits: { ...request.limits, stop: usesChatml && !request.limits.stop.includes(chatmlStop) ? [...request.limits.stop, chatmlStop] : request.limits.stop },
   };
+}
+
+/** What reasoning-aware templates read: Qwen3's `enable_thinking`, GPT-OSS's `reasoning_effort`. */
+function reasoningVariables(request: NeutralRequest): Record<string, unknown> {
+  const effort = request.reasoning?.effort;
+  if (effort === undefined) return {};
+  return { enable_thinking: effort !== 'none', reasoning_effort: effort };
 }
 
 function toChatChoice(choice: ResultChoice, request: NeutralRequest, tags: ThinkTags, format?: ToolCallFormat): ResultChoice {

@@ -52,3 +52,14 @@ describe('parseToolCalls', () => {
     expect(parseToolCalls('<tool_call>{oops</tool_call>')).toEqual({ text: '<tool_call>{oops</tool_call>', calls: [] });
   });
 });
+
+describe('reasoning-aware templates', () => {
+  test('enable_thinking and reasoning_effort reach the template', async () => {
+    const { toTextRequest } = await import('../../../src/pipeline/emulate/chat-over-text.js');
+    const { emptyRequest } = await import('../../../src/model/request.js');
+    const template = "{% for m in messages %}{{ m.content }}{% endfor %}|{{ enable_thinking }}|{{ reasoning_effort }}";
+    const request = { ...emptyRequest('chat', 'm'), messages: [{ role: 'user' as const, content: 'q' }] };
+    expect(toTextRequest({ ...request, reasoning: { effort: 'none' } }, { template }).prompt).toBe('q|false|none');
+    expect(toTextRequest({ ...request, reasoning: { effort: 'high' } }, { template }).prompt).toBe('q|true|high');
+  });
+});
