@@ -16,7 +16,7 @@ import { RequestMeter, perfHeaders } from './measure.js';
 import { planRequest } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
 import type { ProxyRuntime } from './runtime.js';
-import { attachPerfMetrics, catchStreamErrors, meterStream } from './stream-stages.js';
+import { attachPerfMetrics, observeStream } from './stream-stages.js';
 import { requestIdOf } from './request-id.js';
 import { checkApiKey } from './check-api-key.js';
 
@@ -42,7 +42,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
 
     if (request.stream) {
       log.stream = true;
-      let events: AsyncIterable<StreamEvent> = meterStream(catchStreamErrors(plan.engine.stream(plan.request, context)), meter);
+      let events: AsyncIterable<StreamEvent> = observeStream(plan.engine.stream(plan.request, context), meter);
       if (request.perfMetricsInBody) events = attachPerfMetrics(events, meter);
       if (request.stream.coalesce) events = coalesceEvents(events, request.stream.coalesce);
       // Pull the first event before sending headers, so a failure that happens
@@ -109,14 +109,18 @@ function setWarnings(res: ServerResponse, request: NeutralRequest): void {
   if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
 }
 
-async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
-  try {
-    if (first.done) return;
-    yield first.value;
-    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
-  } finally {
-    await rest.return?.();
-  }
+/** The stream again, with its already-pulled first result in front (no extra generator layer per event). */
+function prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterable<T> {
+  let pulled = false;
+  const iterator: AsyncIterator<T> = {
+    next: () => {
+      if (pulled) return rest.next();
+      pulled = true;
+      return Promise.resolve(first);
+    },
+    return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 const affinityHeaderNames = ['x-session-affinity', 'x-multi-turn-session-id'];

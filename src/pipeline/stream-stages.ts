@@ -3,25 +3,25 @@ import { toProxyError } from '../errors/proxy-error.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import type { RequestMeter } from './measure.js';
 
-/** A thrown failure mid-stream becomes one `error` event, which ends the stream. */
-export async function* catchStreamErrors(events: AsyncIterable<StreamEvent>): AsyncGenerator<StreamEvent> {
+/**
+ * Watches the engine's events: records time to first token and usage for the
+ * log line and perf metrics, and turns a failure thrown mid-stream into one
+ * `error` event, which ends the stream. (One stage for both: every stage
+ * costs a few promise turns per event.)
+ */
+export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter): AsyncGenerator<StreamEvent> {
   try {
-    yield* events;
+    for await (const event of events) {
+      if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
+      else if (event.type === 'usage') meter.usage = event.usage;
+      else if (event.type === 'perf') {
+        meter.backendPerf = event.perf;
+        continue; // re-emitted, complete, by attachPerfMetrics
+      }
+      yield event;
+    }
   } catch (error) {
     yield { type: 'error', error: toProxyError(error) };
-  }
-}
-
-/** Records time to first token and usage for the log line and perf metrics. */
-export async function* meterStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
-    else if (event.type === 'usage') meter.usage = event.usage;
-    else if (event.type === 'perf') {
-      meter.backendPerf = event.perf;
-      continue; // re-emitted, complete, by attachPerfMetrics
-    }
-    yield event;
   }
   meter.end();
 }

@@ -1,7 +1,7 @@
 /**
  * Writes wire chunks to the client as SSE with back-pressure, then `[DONE]`.
  * Frames produced in the same turn of the event loop (one upstream packet often
- * carries many) leave in one write: the socket is corked until the turn ends.
+ * carries many) are joined and leave in one write.
  * Returns when the stream ends or the client goes away (the caller's abort
  * signal then cancels the upstream work through the generators' `finally`).
  */
@@ -10,22 +10,27 @@ import type { ServerResponse } from 'node:http';
 import { encodeSseData, sseDone } from './encode-sse.js';
 
 export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>): Promise<void> {
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    response.uncork();
+  let pending = '';
+  let scheduled = false;
+  let blocked = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '' || response.destroyed) return;
+    blocked = !response.write(pending);
+    pending = '';
   };
   for await (const chunk of chunks) {
     if (response.destroyed || response.writableEnded) return;
-    if (!corked) {
-      corked = true;
-      response.cork();
-      setImmediate(uncork);
+    pending += encodeSseData(chunk);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
     }
-    if (!response.write(encodeSseData(chunk))) {
-      if (corked) uncork();
+    if (blocked) {
       await Promise.race([once(response, 'drain'), once(response, 'close')]);
+      blocked = false;
     }
   }
-  if (!response.destroyed && !response.writableEnded) response.end(sseDone);
+  if (!response.destroyed && !response.writableEnded) response.end(pending + sseDone);
+  pending = '';
 }
