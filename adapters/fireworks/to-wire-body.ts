@@ -19,6 +19,7 @@ import { echoNeedsTokens } from '../openai/split-echo.js';
 import { jsonSchemaFormat, withStream } from '../openai/to-wire-body.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
+import { OPENAI_SAMPLING, samplingOnWire, type SamplingNames } from '../wire-names.js';
 
 type Wire = Record<string, unknown>;
 
@@ -84,20 +85,18 @@ export function toWireBody(request: NeutralRequest, options: FireworksWireOption
   return withStream(body, stream, request.stream?.tokenIds ? { include_internal_content: true } : {});
 }
 
+const SAMPLING: SamplingNames = {
+  ...OPENAI_SAMPLING,
+  topK: 'top_k',
+  minP: 'min_p',
+  typicalP: 'typical_p',
+  repetitionPenalty: 'repetition_penalty',
+};
+
 function samplingFields({ sampling, limits, choices }: NeutralRequest): Wire {
-  const body: Wire = {};
-  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
-  if (sampling.topP !== undefined) body.top_p = sampling.topP;
-  if (sampling.topK !== undefined) body.top_k = sampling.topK;
-  if (sampling.minP !== undefined) body.min_p = sampling.minP;
-  if (sampling.typicalP !== undefined) body.typical_p = sampling.typicalP;
-  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
-  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
-  if (sampling.repetitionPenalty !== undefined) body.repetition_penalty = sampling.repetitionPenalty;
+  const body: Wire = samplingOnWire(sampling, SAMPLING);
   if (sampling.mirostat?.target !== undefined) body.mirostat_target = sampling.mirostat.target;
   if (sampling.mirostat?.learningRate !== undefined) body.mirostat_lr = sampling.mirostat.learningRate;
-  if (sampling.seed !== undefined) body.seed = sampling.seed;
-  if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
   if (choices !== 1) body.n = choices;
   if (limits.stop.length > 0) body.stop = [...limits.stop];
   if (limits.maxTokens !== undefined) body.max_tokens = limits.maxTokens;

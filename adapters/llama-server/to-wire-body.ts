@@ -27,6 +27,7 @@ import { jsonSchemaFormat, withStream } from '../openai/to-wire-body.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
 import { isUsed, rejectUnsendable, unsendable, type UsageChecks } from '../reject-unsendable.js';
+import { OPENAI_SAMPLING, samplingOnWire, type SamplingNames } from '../wire-names.js';
 
 type Wire = Record<string, unknown>;
 
@@ -93,24 +94,25 @@ export function toWireBody(request: NeutralRequest, options: LlamaServerWireOpti
   return withStream(body, stream);
 }
 
+/** The seed is checked on its own (llama.cpp reads some values as "random"). */
+const { seed: _seed, ...openaiWithoutSeed } = OPENAI_SAMPLING;
+const SAMPLING: SamplingNames = {
+  ...openaiWithoutSeed,
+  topK: 'top_k',
+  minP: 'min_p',
+  typicalP: 'typical_p',
+  repetitionPenalty: 'repeat_penalty',
+};
+
 function samplingFields(request: NeutralRequest): Wire {
   const { sampling, limits, choices } = request;
-  const body: Wire = {};
-  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
-  if (sampling.topP !== undefined) body.top_p = sampling.topP;
-  if (sampling.topK !== undefined) body.top_k = sampling.topK;
-  if (sampling.minP !== undefined) body.min_p = sampling.minP;
-  if (sampling.typicalP !== undefined) body.typical_p = sampling.typicalP;
-  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
-  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
-  if (sampling.repetitionPenalty !== undefined) body.repeat_penalty = sampling.repetitionPenalty;
+  const body: Wire = samplingOnWire(sampling, SAMPLING);
   if (sampling.mirostat) {
     body.mirostat = 2;
     if (sampling.mirostat.target !== undefined) body.mirostat_tau = sampling.mirostat.target;
     if (sampling.mirostat.learningRate !== undefined) body.mirostat_eta = sampling.mirostat.learningRate;
   }
   if (sampling.seed !== undefined) body.seed = seedOf(request, sampling.seed);
-  if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
   if (choices !== 1) body.n = choices;
   if (limits.stop.length > 0) body.stop = [...limits.stop];
   if (limits.maxTokens !== undefined) {

@@ -17,6 +17,7 @@ import { isUsed, rejectUnsendable, unsendable, type UsageChecks } from '../rejec
 import { echoNeedsTokens } from './split-echo.js';
 import { toWireMessages } from './to-wire-messages.js';
 import { toWireToolChoice, toWireTools } from './to-wire-tools.js';
+import { OPENAI_SAMPLING, samplingOnWire } from '../wire-names.js';
 
 type Wire = Record<string, unknown>;
 
@@ -132,15 +133,9 @@ function legacyBody(request: NeutralRequest, stream: boolean): Wire {
 /** Fields both OpenAI endpoints take under the same name. */
 function sharedFields(request: NeutralRequest): Wire {
   const { sampling, limits } = request;
-  const body: Wire = {};
-  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
-  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  const body: Wire = samplingOnWire(sampling, OPENAI_SAMPLING);
   if (request.choices !== 1) body.n = request.choices;
   if (limits.stop.length > 0) body.stop = [...limits.stop];
-  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
-  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
-  if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
-  if (sampling.seed !== undefined) body.seed = sampling.seed;
   if (request.user !== undefined) body.user = request.user;
   return body;
 }

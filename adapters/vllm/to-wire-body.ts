@@ -23,6 +23,7 @@ import { jsonSchemaFormat, withStream } from '../openai/to-wire-body.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
 import { isUsed, rejectUnsendable, unsendable, type UsageChecks } from '../reject-unsendable.js';
+import { OPENAI_SAMPLING, samplingOnWire, type SamplingNames } from '../wire-names.js';
 
 type Wire = Record<string, unknown>;
 
@@ -88,17 +89,15 @@ export function toWireBody(request: NeutralRequest, options: VllmWireOptions = {
   return withStream(body, stream);
 }
 
+const SAMPLING: SamplingNames = {
+  ...OPENAI_SAMPLING,
+  topK: 'top_k',
+  minP: 'min_p',
+  repetitionPenalty: 'repetition_penalty',
+};
+
 function samplingFields({ sampling, limits, choices, endpoint }: NeutralRequest): Wire {
-  const body: Wire = {};
-  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
-  if (sampling.topP !== undefined) body.top_p = sampling.topP;
-  if (sampling.topK !== undefined) body.top_k = sampling.topK;
-  if (sampling.minP !== undefined) body.min_p = sampling.minP;
-  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
-  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
-  if (sampling.repetitionPenalty !== undefined) body.repetition_penalty = sampling.repetitionPenalty;
-  if (sampling.seed !== undefined) body.seed = sampling.seed;
-  if (sampling.logitBias !== undefined) body.logit_bias = sampling.logitBias;
+  const body: Wire = samplingOnWire(sampling, SAMPLING);
   if (choices !== 1) body.n = choices;
   if (limits.stop.length > 0) body.stop = [...limits.stop];
   if (limits.maxTokens !== undefined) body[endpoint === 'chat' ? 'max_completion_tokens' : 'max_tokens'] = limits.maxTokens;
