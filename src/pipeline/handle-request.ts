@@ -12,13 +12,13 @@ import type { StreamEvent } from '../model/stream-event.js';
 import { coalesceEvents } from '../streaming/coalesce-events.js';
 import { sseHeaders } from '../streaming/encode-sse.js';
 import { writeSse } from '../streaming/write-sse.js';
+import { checkApiKey } from './check-api-key.js';
 import { RequestMeter, perfHeaders } from './measure.js';
 import { planRequest } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
+import { requestIdOf } from './request-id.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
-import { requestIdOf } from './request-id.js';
-import { checkApiKey } from './check-api-key.js';
 
 export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const meter = new RequestMeter();
@@ -49,7 +49,10 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       // before any output is still an ordinary HTTP error.
       const iterator = events[Symbol.asyncIterator]();
       const first = await iterator.next();
-      if (!first.done && first.value.type === 'error') throw first.value.error;
+      if (!first.done && first.value.type === 'error') {
+        await iterator.return?.(undefined);
+        throw first.value.error;
+      }
       setWarnings(res, request);
       res.writeHead(200, sseHeaders);
       res.flushHeaders();
