@@ -52,8 +52,11 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
     variables: reasoningVariables(request),
   });
   const { messages: _messages, tools: _tools, toolChoice: _toolChoice, parallelToolCalls: _parallel, ...rest } = request;
+  // History was applied above, in the prompt; nothing is left for the backend to do with it.
+  const { history: _history, ...reasoning } = request.reasoning ?? {};
   return {
     ...rest,
+    ...(request.reasoning ? { reasoning } : {}),
     endpoint: 'text',
     prompt,
     limits: { ...request.limits, stop: usesChatml && !request.limits.stop.includes(chatmlStop) ? [...request.limits.stop, chatmlStop] : request.limits.stop },
