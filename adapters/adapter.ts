@@ -18,7 +18,8 @@ export type Feature =
   | 'logprobs' | 'tools' | 'jsonObject' | 'jsonSchema' | 'grammar'
   | 'reasoningEffort' | 'reasoningBudget' | 'reasoningHistory'
   | 'prediction' | 'images' | 'returnTokenIds' | 'streamTokenIds' | 'rawOutput' | 'samplingMask'
-  | 'promptCacheIsolationKey' | 'metadata' | 'store' | 'serviceTier' | 'audio';
+  | 'promptCacheIsolationKey' | 'metadata' | 'store' | 'serviceTier' | 'audio'
+  | 'user' | 'promptCacheKey';
 
 export interface BackendCapabilities {
   /** Endpoints the backend serves itself; the other dialect is translated. */

@@ -13,7 +13,7 @@ export const FIREWORKS_FEATURES: readonly Feature[] = [
   'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar',
   'reasoningEffort', 'reasoningBudget', 'reasoningHistory',
   'prediction', 'images', 'returnTokenIds', 'streamTokenIds', 'rawOutput', 'samplingMask',
-  'promptCacheIsolationKey', 'metadata', 'serviceTier',
+  'promptCacheIsolationKey', 'metadata', 'serviceTier', 'user', 'promptCacheKey',
 ];
 
 export const FIREWORKS_EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive'];

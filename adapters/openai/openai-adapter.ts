@@ -19,7 +19,7 @@ import { OPENAI_PASSTHROUGH, toWireBody } from './to-wire-body.js';
  */
 export const OPENAI_FEATURES: readonly Feature[] = [
   'seed', 'logitBias', 'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'reasoningEffort', 'prediction',
-  'audio', 'metadata', 'store', 'serviceTier', 'contextOverflowError',
+  'audio', 'metadata', 'store', 'serviceTier', 'contextOverflowError', 'user', 'promptCacheKey',
 ];
 
 /** What the legacy `/completions` adds, for a backend configured with `speaks: [completions]`. */

@@ -22,7 +22,7 @@ import { vllmExtras } from './wire-extras.js';
 export const VLLM_FEATURES: readonly Feature[] = [
   'topK', 'minP', 'repetitionPenalty', 'logitBias', 'seed', 'ignoreEos', 'contextOverflowError',
   'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar', 'reasoningEffort',
-  'returnTokenIds', 'streamTokenIds', 'promptCacheIsolationKey',
+  'returnTokenIds', 'streamTokenIds', 'promptCacheIsolationKey', 'user',
 ];
 
 /** What `/v1/completions` adds: `echo` (prompt logprobs included), token-id prompts and batches. */

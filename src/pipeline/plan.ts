@@ -42,7 +42,13 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
     if ((use.feature === 'tools' || use.feature === 'reasoningHistory') && chatOverCompletions) continue;
     // Over a chat backend, `images` become image parts of the user message.
     if (use.feature === 'images' && completionsOverChat) continue;
-    refuse(paramOf(request, use), `${paramOf(request, use)} is not supported by this backend`);
+    const param = paramOf(request, use);
+    if (use.soft) {
+      request.warnings.push(`${param} not sent: backend "${name}" has no such field`);
+      use.drop(request);
+      continue;
+    }
+    refuse(param, `${param} is not supported by this backend`);
     if (settings.dropUnsupported) use.drop(request);
   }
   if (chatOverCompletions && request.tools?.length && (request.toolChoice === 'required' || typeof request.toolChoice === 'object')) {

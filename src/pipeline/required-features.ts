@@ -9,6 +9,11 @@ import type { NeutralRequest } from '../model/request.js';
 
 export interface FeatureUse {
   feature: Feature;
+  /**
+   * Informational fields (end-user ids, cache keys) a backend without them can
+   * go without: they are dropped with a warning, never a 400.
+   */
+  soft?: boolean;
   /** The wire field to name when the request did not record its origin. */
   param: string;
   /** Neutral path whose origin names the caller's field. */
@@ -64,6 +69,8 @@ export const featureUses: readonly FeatureUse[] = [
   field('metadata', 'metadata', 'metadata'),
   field('store', 'store', 'store'),
   field('serviceTier', 'serviceTier', 'service_tier'),
+  { ...field('user', 'user', 'user'), soft: true },
+  { ...field('promptCacheKey', 'promptCacheKey', 'prompt_cache_key'), soft: true },
 ];
 
 /** The caller's name for a feature's field. */

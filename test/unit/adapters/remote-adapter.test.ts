@@ -229,7 +229,7 @@ describe('capabilities', () => {
     const chatOnly = openAICapabilities({ kind: 'openai', url: 'https://api.openai.com/v1' });
     expect({ ...chatOnly, features: [...chatOnly.features].sort(), efforts: [...chatOnly.efforts], passthroughFields: [...chatOnly.passthroughFields].sort() }).toEqual({
       speaks: ['chat'],
-      features: ['audio', 'contextOverflowError', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'metadata', 'prediction', 'reasoningEffort', 'seed', 'serviceTier', 'store', 'tools'],
+      features: ['audio', 'contextOverflowError', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'metadata', 'prediction', 'promptCacheKey', 'reasoningEffort', 'seed', 'serviceTier', 'store', 'tools', 'user'],
       maxTopLogprobs: 20,
       nativeChoices: true,
       efforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
@@ -245,7 +245,7 @@ describe('capabilities', () => {
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
     expect(capabilities.features.has('store')).toBe(false);
     expect(capabilities.features.has('grammar')).toBe(true);
-    expect(capabilities.features.size).toBe(29);
+    expect(capabilities.features.size).toBe(31);
     expect(capabilities.maxTopLogprobs).toBe(5);
     expect([...capabilities.efforts]).toEqual(['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive']);
     expect([...capabilities.passthroughFields]).toEqual(['prompt_truncate_len', 'safe_tokenization']);

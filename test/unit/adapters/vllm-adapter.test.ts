@@ -14,7 +14,7 @@ describe('vllm capabilities', () => {
       features: [
         'contextOverflowError', 'echo', 'grammar', 'ignoreEos', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'minP',
         'promptBatch', 'promptCacheIsolationKey', 'reasoningEffort', 'repetitionPenalty', 'returnTokenIds', 'seed',
-        'streamTokenIds', 'tokenIdPrompt', 'tools', 'topK',
+        'streamTokenIds', 'tokenIdPrompt', 'tools', 'topK', 'user',
       ],
       maxTopLogprobs: 20,
       nativeChoices: true,

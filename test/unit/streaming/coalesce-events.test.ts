@@ -45,16 +45,23 @@ describe('coalesceEvents', () => {
   });
 
   test('buffer_ms flushes on time even when the upstream is silent', async () => {
+    let releaseB: () => void = () => undefined;
+    const bReleased = new Promise<void>((resolve) => { releaseB = resolve; });
+    let bSent = false;
     async function* slow(): AsyncGenerator<StreamEvent> {
       yield delta(0, 'a', 1);
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await bReleased;
+      bSent = true;
       yield delta(0, 'b', 2);
     }
-    const started = Date.now();
-    const times: number[] = [];
-    for await (const event of coalesceEvents(slow(), { ms: 30, mode: 'any' })) if (event.type === 'text-delta') times.push(Date.now() - started);
-    expect(times).toHaveLength(2);
-    expect(times[0]).toBeLessThan(110); // 'a' went out on the 30 ms timer, not with 'b'
+    const iterator = coalesceEvents(slow(), { ms: 30, mode: 'any' })[Symbol.asyncIterator]();
+    const safety = setTimeout(releaseB, 5000); // only if the timer never fired: the test then fails below
+    const first = await iterator.next();
+    expect(bSent).toBe(false); // 'a' went out on the timer, not with 'b'
+    expect(first.value).toMatchObject({ delta: 'a' });
+    releaseB();
+    clearTimeout(safety);
+    expect((await iterator.next()).value).toMatchObject({ delta: 'b' });
   });
 
   test("mode 'all' waits for both thresholds", async () => {
