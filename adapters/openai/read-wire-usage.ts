@@ -1,5 +1,6 @@
 /** Wire `usage` (OpenAI, Fireworks, vLLM, llama.cpp) -> neutral Usage. */
 import type { Usage } from '../../src/model/result.js';
+import { COMPLETION_DETAILS, PROMPT_DETAILS, readDetails } from '../../src/model/usage-details.js';
 import { isRecord } from '../is-record.js';
 
 /**
@@ -12,10 +13,8 @@ export function readWireUsage(wire: unknown): Usage | undefined {
   // Fireworks' `completion_tokens` is nullable.
   const completionTokens = count(wire.completion_tokens) ?? 0;
   const usage: Usage = { promptTokens, completionTokens, totalTokens: count(wire.total_tokens) ?? promptTokens + completionTokens };
-  const cached = isRecord(wire.prompt_tokens_details) ? count(wire.prompt_tokens_details.cached_tokens) : undefined;
-  if (cached !== undefined) usage.cachedPromptTokens = cached;
-  const reasoning = isRecord(wire.completion_tokens_details) ? count(wire.completion_tokens_details.reasoning_tokens) : undefined;
-  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  readDetails(wire.prompt_tokens_details, PROMPT_DETAILS, usage);
+  readDetails(wire.completion_tokens_details, COMPLETION_DETAILS, usage);
   return usage;
 }
 

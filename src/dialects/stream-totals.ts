@@ -35,7 +35,7 @@ export class StreamTotals {
   }
 
   /** The closing chunk, `choices: []` with the usage, when the caller asked and a backend counted. */
-  usageChunk(head: object | undefined, options: { completionDetails: boolean }): Record<string, unknown> | undefined {
+  usageChunk(head: object | undefined, options: { openaiDetails: boolean }): Record<string, unknown> | undefined {
     if (!this.request.stream?.includeUsage || !this.usage || !head) return undefined;
     return { ...head, choices: [], usage: usageBody(this.usage, options) };
   }

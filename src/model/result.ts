@@ -9,8 +9,16 @@ export interface Usage {
   completionTokens: number;
   totalTokens: number;
   cachedPromptTokens?: number;
+  audioPromptTokens?: number;
   reasoningTokens?: number;
+  audioCompletionTokens?: number;
+  /** Predicted-output tokens that did (and did not) appear in the answer. */
+  acceptedPredictionTokens?: number;
+  rejectedPredictionTokens?: number;
 }
+
+/** The optional counters, each a plain sum across sub-requests. */
+const optionalCounters = ['cachedPromptTokens', 'audioPromptTokens', 'reasoningTokens', 'audioCompletionTokens', 'acceptedPredictionTokens', 'rejectedPredictionTokens'] as const;
 
 /** Timings in seconds, named as Fireworks' perf metrics are. */
 export interface PerfMetrics {
@@ -70,11 +78,8 @@ export function addUsage(a: Usage | undefined, b: Usage): Usage {
     completionTokens: a.completionTokens + b.completionTokens,
     totalTokens: a.totalTokens + b.totalTokens,
   };
-  if (a.cachedPromptTokens !== undefined || b.cachedPromptTokens !== undefined) {
-    sum.cachedPromptTokens = (a.cachedPromptTokens ?? 0) + (b.cachedPromptTokens ?? 0);
-  }
-  if (a.reasoningTokens !== undefined || b.reasoningTokens !== undefined) {
-    sum.reasoningTokens = (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0);
+  for (const key of optionalCounters) {
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
   }
   return sum;
 }

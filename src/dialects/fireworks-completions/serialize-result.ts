@@ -48,7 +48,7 @@ export function serializeCompletionResult(result: NeutralResult, request: Neutra
     model: result.model,
     choices: result.choices.map((choice) => choiceBody(choice, request)),
   };
-  if (result.usage) body.usage = usageBody(result.usage, { completionDetails: false });
+  if (result.usage) body.usage = usageBody(result.usage, { openaiDetails: false });
   if (request.perfMetricsInBody) body.perf_metrics = perfMetricsBody(result.perf, result.usage);
   return body;
 }

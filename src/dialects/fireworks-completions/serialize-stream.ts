@@ -64,7 +64,7 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
       if (event.type === 'text-delta') offsets.set(event.choice, offset + event.delta.length);
     }
   }
-  const closing = totals.usageChunk(head, { completionDetails: false });
+  const closing = totals.usageChunk(head, { openaiDetails: false });
   if (closing) yield closing;
 }
 

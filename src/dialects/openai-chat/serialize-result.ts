@@ -58,7 +58,7 @@ export function serializeChatResult(result: NeutralResult, request: NeutralReque
     model: result.model,
     choices: result.choices.map((choice) => choiceBody(choice, request)),
   };
-  if (result.usage) body.usage = usageBody(result.usage, { completionDetails: true });
+  if (result.usage) body.usage = usageBody(result.usage, { openaiDetails: true });
   if (result.serviceTier !== undefined) body.service_tier = result.serviceTier;
   if (result.systemFingerprint !== undefined) body.system_fingerprint = result.systemFingerprint;
   if (request.perfMetricsInBody) body.perf_metrics = perfMetricsBody(result.perf, result.usage);

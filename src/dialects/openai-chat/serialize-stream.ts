@@ -92,7 +92,7 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
       if (event.type === 'text-delta') state.offset += event.delta.length;
     }
   }
-  const closing = totals.usageChunk(head, { completionDetails: true });
+  const closing = totals.usageChunk(head, { openaiDetails: true });
   if (closing) yield closing;
 }
 
