@@ -122,6 +122,9 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
     for (const [position, call] of delta.tool_calls.filter(isRecord).entries()) yield toolCallDelta(call, index, position);
   }
   if (delta && typeof delta.refusal === 'string') state.refusal += delta.refusal;
+  if (delta && Array.isArray(delta.annotations) && delta.annotations.length > 0) {
+    yield { type: 'text-delta', choice: index, delta: '', annotations: delta.annotations };
+  }
 
   const finishReason = readFinishReason(wire.finish_reason);
   if (finishReason) {

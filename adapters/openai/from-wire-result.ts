@@ -73,6 +73,7 @@ function readMessage(message: Record<string, unknown>, choice: ResultChoice): vo
   if (isRecord(message.function_call)) toolCalls.push(readToolCall({ function: message.function_call }));
   if (toolCalls.length > 0) choice.toolCalls = toolCalls;
   if ('refusal' in message) choice.refusal = typeof message.refusal === 'string' ? message.refusal : null;
+  if (Array.isArray(message.annotations) && message.annotations.length > 0) choice.annotations = message.annotations;
 }
 
 function readToolCall(wire: Record<string, unknown>): ToolCall {

@@ -40,6 +40,8 @@ export interface ResultChoice {
   reasoning?: string;
   toolCalls?: ToolCall[];
   refusal?: string | null;
+  /** Citations the backend attached to the text (OpenAI's `url_citation`s, from web search), kept as sent. */
+  annotations?: unknown[];
   finishReason: FinishReason | null;
   logprobs?: TokenLogprob[];
   /**

@@ -10,6 +10,8 @@ export type StreamEvent =
     type: 'text-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[]; echo?: boolean;
     /** The prompt's token ids, on the first delta of a choice, when the backend streams them (Fireworks `return_token_ids`). */
     promptTokenIds?: number[];
+    /** Citations attached to the text (OpenAI `url_citation`s), kept as sent. */
+    annotations?: unknown[];
   }
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string }

@@ -91,9 +91,15 @@ export function mergeDeltas(deltas: readonly Delta[]): Delta[] {
   return [...byChoice.values()].flat();
 }
 
+function annotationsOf(delta: Delta): unknown[] {
+  return delta.type === 'text-delta' ? delta.annotations ?? [] : [];
+}
+
 function joinDeltas(a: Delta, b: Delta): Delta {
   const joined: Delta = { ...a, delta: a.delta + b.delta };
   if (a.tokenIds || b.tokenIds) joined.tokenIds = [...(a.tokenIds ?? []), ...(b.tokenIds ?? [])];
   if (a.logprobs || b.logprobs) joined.logprobs = [...(a.logprobs ?? []), ...(b.logprobs ?? [])];
+  const annotations = [...annotationsOf(a), ...annotationsOf(b)];
+  if (annotations.length > 0 && joined.type === 'text-delta') joined.annotations = annotations;
   return joined;
 }

@@ -21,6 +21,7 @@ export type MessageBody = {
   reasoning_content?: string;
   tool_calls?: ToolCallBody[];
   function_call?: { name: string; arguments: string };
+  annotations?: unknown[];
 };
 
 export type ChatChoiceBody = {
@@ -86,6 +87,7 @@ function messageBody(choice: ResultChoice, request: NeutralRequest): MessageBody
   const contentless = choice.text === '' && (calls.length > 0 || Boolean(choice.refusal));
   const message: MessageBody = { role: 'assistant', content: contentless ? null : choice.text, refusal: choice.refusal ?? null };
   if (choice.reasoning) message.reasoning_content = choice.reasoning;
+  if (choice.annotations) message.annotations = choice.annotations;
   if (calls.length > 0 && request.legacyFunctions) message.function_call = legacyFunctionCall(calls);
   else if (calls.length > 0) message.tool_calls = calls.map(toolCallBody);
   return message;

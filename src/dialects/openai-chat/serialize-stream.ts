@@ -28,6 +28,7 @@ export type ChunkDelta = {
   /** Fireworks `include_internal_content`. */
   internal_content?: { token_id: number | number[] };
   refusal?: string;
+  annotations?: unknown[];
 };
 
 export type ChunkChoice = {
@@ -98,6 +99,7 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
 
 function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, state: ChoiceState, request: NeutralRequest): ChunkChoice {
   const delta: ChunkDelta = event.type === 'text-delta' ? { content: event.delta } : { reasoning_content: event.delta };
+  if (event.type === 'text-delta' && event.annotations) delta.annotations = event.annotations;
   const ids = event.tokenIds;
   if (request.stream?.tokenIds && ids) delta.internal_content = { token_id: ids.length === 1 ? ids[0] : ids };
   const choice: ChunkChoice = {
