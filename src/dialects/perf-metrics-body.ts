@@ -16,13 +16,14 @@ export const PERF_WIRE_NAMES: Readonly<Record<Exclude<keyof PerfMetrics, 'backen
 };
 
 /**
- * Metrics the backend reported by wire name come first, then token counts known
- * from usage, then the named neutral metrics (which win on a clash).
+ * The proxy's own measurements and token counts, then the metrics the backend
+ * reported by wire name, which win on a clash: a backend's server-side timing
+ * is what its name promises.
  * @example perfMetricsBody({timeToFirstToken: 0.1}, {promptTokens: 5, completionTokens: 2, totalTokens: 7})
  * // {'prompt-tokens': 5, 'server-time-to-first-token': 0.1}
  */
 export function perfMetricsBody(perf: PerfMetrics | undefined, usage: Usage | undefined): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...perf?.backend };
+  const body: Record<string, unknown> = {};
   if (usage) {
     body['prompt-tokens'] = usage.promptTokens;
     if (usage.cachedPromptTokens !== undefined) body['cached-prompt-tokens'] = usage.cachedPromptTokens;
@@ -31,5 +32,5 @@ export function perfMetricsBody(perf: PerfMetrics | undefined, usage: Usage | un
     const value = perf?.[name];
     if (value !== undefined) body[wire] = value;
   }
-  return body;
+  return { ...body, ...perf?.backend };
 }

@@ -154,3 +154,13 @@ describe('completionErrorBody', () => {
     });
   });
 });
+
+describe('perf metrics body', () => {
+  test("the backend's own server-side timings win over the proxy's measurement", async () => {
+    const { perfMetricsBody } = await import('../../../../src/dialects/perf-metrics-body.js');
+    expect(perfMetricsBody(
+      { timeToFirstToken: 0.5, processingTime: 0.9, backend: { 'server-time-to-first-token': 0.12, 'backend-host': 'h1' } },
+      { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+    )).toEqual({ 'prompt-tokens': 5, 'server-time-to-first-token': 0.12, 'server-processing-time': 0.9, 'backend-host': 'h1' });
+  });
+});
