@@ -38,7 +38,7 @@ export function parseMessages(value: unknown, field = 'messages'): Message[] {
   if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);
   // Legacy function messages answer the latest assistant function_call of the same name.
   const functionCallIds = new Map<string, string>();
-  return value.map((wire, i) => parseMessage(object(wire, `${field}.${i}`), { path: `${field}.${i}`, index: i, functionCallIds }));
+  return value.map((wire, i) => parseMessage(object(wire, `${field}[${i}]`), { path: `${field}[${i}]`, index: i, functionCallIds }));
 }
 
 interface MessagePlace {
@@ -60,7 +60,7 @@ function parseMessage(wire: Wire, { path, index, functionCallIds }: MessagePlace
   if (isSet(wire.tool_calls)) {
     if (!Array.isArray(wire.tool_calls)) throw invalidRequest(`${path}.tool_calls`, `${path}.tool_calls must be an array.`);
     // Fireworks makes a call's `id` optional; a position-based one keeps the neutral type whole.
-    message.toolCalls = wire.tool_calls.map((call, k) => parseToolCall(call, `${path}.tool_calls.${k}`, `call_${index}_${k}`));
+    message.toolCalls = wire.tool_calls.map((call, k) => parseToolCall(call, `${path}.tool_calls[${k}]`, `call_${index}_${k}`));
   }
   if (isSet(wire.function_call)) {
     const call = object(wire.function_call, `${path}.function_call`);
@@ -114,7 +114,7 @@ function parseContent(value: unknown, path: string): string | ContentPart[] | nu
   if (!isSet(value)) return null;
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be a string, an array of content parts, or null.`);
-  return value.map((part, j) => parsePart(object(part, `${path}.${j}`), `${path}.${j}`));
+  return value.map((part, j) => parsePart(object(part, `${path}[${j}]`), `${path}[${j}]`));
 }
 
 function parsePart(part: Wire, path: string): ContentPart {

@@ -31,7 +31,7 @@ export function parseFunction(value: unknown, path: string): ToolDefinition {
  */
 export function parseTools(value: unknown, toolChoice: unknown, field = 'tools'): ToolDefinition[] {
   const tools = list(value, field).map((tool, i) => {
-    const path = `${field}.${i}`;
+    const path = `${field}[${i}]`;
     if (!isObject(tool) || tool.type !== 'function') {
       const type = isObject(tool) ? String(tool.type) : typeof tool;
       throw invalidRequest(`${path}.type`, `Tools of type '${type}' are not supported; only function tools are.`);
@@ -48,7 +48,7 @@ export function allowedToolNames(toolChoice: unknown): string[] | undefined {
   const spec = isObject(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
   return list(spec.tools ?? [], 'tool_choice.allowed_tools.tools').map((entry, i) => {
     const name = isObject(entry) && isObject(entry.function) ? entry.function.name : isObject(entry) ? entry.name : undefined;
-    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools.${i}`, 'Each allowed tool must name a function tool.');
+    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function tool.');
     return name;
   });
 }
@@ -77,7 +77,7 @@ export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoi
 
 /** Legacy `functions` -> tool definitions. */
 export function parseFunctions(value: unknown, field = 'functions'): ToolDefinition[] {
-  return list(value, field).map((fn, i) => parseFunction(fn, `${field}.${i}`));
+  return list(value, field).map((fn, i) => parseFunction(fn, `${field}[${i}]`));
 }
 
 /** Legacy `function_call`: 'none' | 'auto' | `{name}`. */

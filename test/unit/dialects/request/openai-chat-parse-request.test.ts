@@ -239,7 +239,7 @@ describe('parseChatRequest', () => {
     ['function_call naming an undeclared function', { functions: [{ name: 'f' }], function_call: { name: 'g' } }, 'function_call'],
     ['prediction with speculation', { prediction: { type: 'content', content: 'a' }, speculation: 'a' }, 'speculation'],
     ['thinking keep all with reasoning_history disabled', { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' }, 'reasoning_history'],
-    ['custom tools', { tools: [{ type: 'custom', custom: { name: 'sql' } }] }, 'tools.0.type'],
+    ['custom tools', { tools: [{ type: 'custom', custom: { name: 'sql' } }] }, 'tools[0].type'],
     ['an unknown field', { best_of: 2 }, 'best_of'],
     ['a completions-only field', { prompt: 'Once' }, 'prompt'],
   ])('%s -> 400', (_name, extra, param) => {

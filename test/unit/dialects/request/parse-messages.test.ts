@@ -66,14 +66,14 @@ describe('parseMessages', () => {
   });
 
   it.each([
-    ['unknown role', [{ role: 'robot', content: 'x' }], 'messages.0.role'],
-    ['unknown part type', [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'hologram' }] }], 'messages.0.content.1.type'],
-    ['custom tool call', [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'g', input: 'x' } }] }], 'messages.0.tool_calls.0.type'],
-    ['unknown tool call field', [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '' }, extra: 1 }] }], 'messages.0.tool_calls.0.extra'],
-    ['tool_calls with function_call', [{ role: 'assistant', tool_calls: [], function_call: { name: 'f', arguments: '' } }], 'messages.0.function_call'],
-    ['image without url', [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }], 'messages.0.content.0.image_url.url'],
-    ['content of the wrong type', [{ role: 'user', content: 7 }], 'messages.0.content'],
-    ['bad function JSON', [{ role: 'assistant', tool_calls: [{ function: '{' }] }], 'messages.0.tool_calls.0.function'],
+    ['unknown role', [{ role: 'robot', content: 'x' }], 'messages[0].role'],
+    ['unknown part type', [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'hologram' }] }], 'messages[0].content[1].type'],
+    ['custom tool call', [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'g', input: 'x' } }] }], 'messages[0].tool_calls[0].type'],
+    ['unknown tool call field', [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '' }, extra: 1 }] }], 'messages[0].tool_calls[0].extra'],
+    ['tool_calls with function_call', [{ role: 'assistant', tool_calls: [], function_call: { name: 'f', arguments: '' } }], 'messages[0].function_call'],
+    ['image without url', [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }], 'messages[0].content[0].image_url.url'],
+    ['content of the wrong type', [{ role: 'user', content: 7 }], 'messages[0].content'],
+    ['bad function JSON', [{ role: 'assistant', tool_calls: [{ function: '{' }] }], 'messages[0].tool_calls[0].function'],
   ])('%s -> 400', (_name, wire, param) => {
     expect(paramOf(() => parseMessages(wire))).toBe(param);
   });

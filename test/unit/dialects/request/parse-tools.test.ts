@@ -17,10 +17,10 @@ describe('parseTools', () => {
     expect(parseTools([weather, time], choice)).toEqual([{ name: 'time' }]);
   });
   it('custom tools -> 400', () => {
-    expect(paramOf(() => parseTools([weather, { type: 'custom', custom: { name: 'sql' } }], undefined))).toBe('tools.1.type');
+    expect(paramOf(() => parseTools([weather, { type: 'custom', custom: { name: 'sql' } }], undefined))).toBe('tools[1].type');
   });
   it('a function tool without a function -> 400', () => {
-    expect(paramOf(() => parseTools([{ type: 'function', function: null }], undefined))).toBe('tools.0.function.name');
+    expect(paramOf(() => parseTools([{ type: 'function', function: null }], undefined))).toBe('tools[0].function.name');
   });
 });
 
