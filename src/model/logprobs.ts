@@ -67,13 +67,31 @@ export function utf8Bytes(text: string): number[] {
   return Array.from(encoder.encode(text));
 }
 
+/**
+ * Length in characters (Unicode code points), as the legacy format counts
+ * `text_offset`; a JS string's `length` counts UTF-16 units, two for an emoji.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
 /** Character offsets of each token, counting from `start` (legacy `text_offset`). */
 export function textOffsets(tokens: readonly string[], start = 0): number[] {
   const offsets: number[] = [];
   let at = start;
   for (const token of tokens) {
     offsets.push(at);
-    at += token.length;
+    at += characterCount(token);
   }
   return offsets;
 }

@@ -4,7 +4,7 @@
  * prompt comes first in the returned `text`, its tokens first in `logprobs`,
  * with `text_offset` counted from the start of the returned text.
  */
-import { withTextOffsets } from '../../model/logprobs.js';
+import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { FinishReason, NeutralResult, ResultChoice } from '../../model/result.js';
 import { perfMetricsBody } from '../perf-metrics-body.js';
@@ -64,7 +64,7 @@ function choiceBody(choice: ResultChoice, request: NeutralRequest): CompletionCh
   };
   if (request.logprobs && (choice.logprobs || (echo && echo.tokens.length > 0))) {
     // Prompt tokens count from 0, generated ones from the end of the echoed text.
-    const entries = [...withTextOffsets(echo?.tokens ?? [], 0), ...withTextOffsets(choice.logprobs ?? [], prefix.length)];
+    const entries = [...withTextOffsets(echo?.tokens ?? [], 0), ...withTextOffsets(choice.logprobs ?? [], characterCount(prefix))];
     body.logprobs = completionLogprobsBody(entries, request.logprobs);
   }
   if (choice.reasoning) body.reasoning_content = choice.reasoning;

@@ -5,7 +5,7 @@
  * `include_usage: false` opts out) a last chunk with `choices: []` and usage.
  */
 import { ProxyError } from '../../errors/proxy-error.js';
-import { withTextOffsets } from '../../model/logprobs.js';
+import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
@@ -51,7 +51,7 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
           return;
         }
         yield chunk(echo);
-        offsets.set(event.choice, echo.text.length);
+        offsets.set(event.choice, characterCount(echo.text));
       }
     }
     if (event.type === 'choice-end') {
@@ -61,7 +61,7 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
     } else {
       const offset = offsets.get(event.choice) ?? 0;
       yield chunk(deltaChoice(event, offset, request));
-      if (event.type === 'text-delta') offsets.set(event.choice, offset + event.delta.length);
+      if (event.type === 'text-delta') offsets.set(event.choice, offset + characterCount(event.delta));
     }
   }
   const closing = totals.usageChunk(head, { openaiDetails: false });

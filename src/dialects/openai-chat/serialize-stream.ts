@@ -14,6 +14,7 @@ import { chatErrorBody } from './error-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { chatFinishReason, tooManyFunctionCalls } from './serialize-result.js';
 import { responseId } from '../response-id.js';
+import { characterCount } from '../../model/logprobs.js';
 
 type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
 
@@ -90,7 +91,7 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
       yield chunk({ index: event.choice, delta, logprobs: null, finish_reason: null });
     } else {
       yield chunk(textChoice(event, state, request));
-      if (event.type === 'text-delta') state.offset += event.delta.length;
+      if (event.type === 'text-delta') state.offset += characterCount(event.delta);
     }
   }
   const closing = totals.usageChunk(head, { openaiDetails: true });

@@ -92,3 +92,11 @@ describe('logprobs round trips', () => {
     expect(toChatLogprobs(fromChatLogprobs(wire), 1)).toStrictEqual(wire);
   });
 });
+
+describe('text_offset counts characters', () => {
+  test('an emoji is one character, not two UTF-16 units', async () => {
+    const { textOffsets, characterCount } = await import('../../../../src/model/logprobs.js');
+    expect(characterCount('a😀b')).toBe(3);
+    expect(textOffsets(['😀', ' hi', 'é'], 2)).toEqual([2, 3, 6]);
+  });
+});
