@@ -33,7 +33,14 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
   const starting = createRuntime(checked, options);
   let runtime: ProxyRuntime | undefined;
-  const ready = starting.then((built) => { runtime = built; });
+  let failure: Error | undefined;
+  const ready = starting.then(
+    (built) => { runtime = built; },
+    (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw failure;
+    },
+  );
   ready.catch(() => undefined); // surfaced by requests and by `ready` itself
 
   const router = express.Router() as DialectProxy;
@@ -56,6 +63,7 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   });
   router.get('/healthz', (_req, res) => {
     if (runtime) sendJson(res, 200, { status: 'ok' });
+    else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
     else sendJson(res, 503, { status: 'starting' });
   });
   router.use('/v1', passthrough(checked));

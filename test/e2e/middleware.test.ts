@@ -92,3 +92,29 @@ describe('createDialectProxy in a host app', () => {
     expect(await response.json()).toEqual({ app: 'not found' });
   });
 });
+
+describe('a proxy whose backends fail to start', () => {
+  test('healthz says so, and requests get a 503 in OpenAI shape', async () => {
+    const app = express();
+    const broken = createDialectProxy(
+      { backends: { local: { kind: 'llama-cpp', model: '/nonexistent/model.gguf' } }, routes: [{ model: '*', backend: 'local' }] },
+      { logger: createLogger({ silent: true }) },
+    );
+    app.use(broken);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await expect(broken.ready).rejects.toThrow();
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ status: 'failed', error: expect.stringContaining('model.gguf') });
+      const response = await fetch(`${base}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","prompt":"x"}' });
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('backend_unavailable');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
