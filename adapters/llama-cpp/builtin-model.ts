@@ -30,6 +30,28 @@ function vocabulary(): { tokens: string[]; types: number[] } {
   return { tokens, types };
 }
 
+const BIAS_CHANNEL = 4;
+
+/** Rough English character frequencies, in percent; the space is the most common character. */
+const FREQUENCY: Readonly<Record<string, number>> = {
+  ' ': 18, e: 10.4, t: 7.5, a: 6.7, o: 6.2, i: 5.7, n: 5.5, s: 5.2, h: 5, r: 4.9, d: 3.5, l: 3.3, c: 2.3, u: 2.3,
+  m: 2, w: 2, f: 1.8, g: 1.6, y: 1.6, p: 1.5, b: 1.2, v: 0.8, k: 0.6, '.': 0.6, ',': 0.6, j: 0.1, x: 0.1, q: 0.1, z: 0.06,
+};
+
+/** A token's prior logit: letters by their frequency, other printable characters rare, the rest (bytes, controls) never. */
+function tokenPrior(token: string): number {
+  const byte = /^<0x([0-9A-F]{2})>$/.exec(token);
+  const text = token === '\u2581' ? ' ' : byte ? String.fromCharCode(parseInt(byte[1], 16)) : undefined;
+  if (text === undefined || text < ' ' || text > '~') return -40;
+  const frequency = FREQUENCY[text] ?? (FREQUENCY[text.toLowerCase()] ?? 0.4) * 0.05; // capitals: rare
+  return 1.5 * Math.log(frequency);
+}
+
+/** Zeroes the weights that would write into the bias channel (output row 0). */
+function keepBiasChannel(weights: Float32Array, inputs: number): void {
+  weights.fill(0, 0, inputs);
+}
+
 /** The built-in model's GGUF bytes. */
 export function buildBuiltinModel(): Uint8Array {
   const { tokens, types } = vocabulary();
@@ -40,10 +62,20 @@ export function buildBuiltinModel(): Uint8Array {
   const headDim = d / dims.heads;
   const kvDim = headDim * dims.kvHeads;
   const vocab = tokens.length;
+  // Dimension 0 of the residual stream is a constant "bias" channel: every
+  // embedding sets it, no layer writes it, and the output projection reads a
+  // per-token prior from it, so the random model writes English-like letter
+  // soup instead of control bytes.
+  const embedding = uniform(d * vocab, 1);
+  const output = uniform(d * vocab, 3 / Math.sqrt(d));
+  for (let token = 0; token < vocab; token++) {
+    embedding[token * d] = BIAS_CHANNEL;
+    output[token * d] = tokenPrior(tokens[token]) / BIAS_CHANNEL;
+  }
   const tensors: GgufTensor[] = [
-    { name: 'token_embd.weight', dims: [d, vocab], data: uniform(d * vocab, 1) },
+    { name: 'token_embd.weight', dims: [d, vocab], data: embedding },
     { name: 'output_norm.weight', dims: [d], data: ones(d) },
-    { name: 'output.weight', dims: [d, vocab], data: uniform(d * vocab, 3 / Math.sqrt(d)) },
+    { name: 'output.weight', dims: [d, vocab], data: output },
   ];
   for (let layer = 0; layer < dims.layers; layer++) {
     const block = (name: string, shape: number[], scale: number) =>
@@ -53,10 +85,12 @@ export function buildBuiltinModel(): Uint8Array {
     block('attn_k', [d, kvDim], 1 / Math.sqrt(d));
     block('attn_v', [d, kvDim], 1 / Math.sqrt(d));
     block('attn_output', [d, d], 1 / Math.sqrt(d));
+    keepBiasChannel(tensors[tensors.length - 1].data, d);
     tensors.push({ name: `blk.${layer}.ffn_norm.weight`, dims: [d], data: ones(d) });
     block('ffn_gate', [d, ff], 1 / Math.sqrt(d));
     block('ffn_up', [d, ff], 1 / Math.sqrt(d));
     block('ffn_down', [ff, d], 1 / Math.sqrt(ff));
+    keepBiasChannel(tensors[tensors.length - 1].data, ff);
   }
   const u32 = (value: number): GgufValue => ({ type: 'uint32', value });
   return writeGguf({
