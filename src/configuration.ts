@@ -8,11 +8,8 @@ import { parse as parseYaml } from 'yaml';
 export type BackendKind = 'llama-cpp' | 'openai' | 'fireworks' | 'llama-server' | 'vllm';
 export type SpokenEndpoint = 'chat' | 'completions';
 
-/** Settings every backend kind takes. */
-export interface BackendCommon {
-  kind: BackendKind;
-  /** Drop fields the backend cannot honour (named in `x-dialect-warnings`) instead of answering 400. */
-  dropUnsupported?: boolean;
+/** How a model formats its text; set on a backend, or on a route for one model. */
+export interface ModelFormat {
   /** Chat template for chat requests sent to a completions-only backend: `chatml` (default), or Jinja source. */
   chatTemplate?: string;
   /** Tags that wrap reasoning in raw completions text. @example { open: "<think>", close: "</think>" } */
@@ -21,6 +18,13 @@ export interface BackendCommon {
   toolCallFormat?: 'hermes' | 'llama3-json';
   /** Budget thresholds (thinking tokens) for mapping an integer reasoning budget to a named effort. */
   effortLadder?: Record<string, number>;
+}
+
+/** Settings every backend kind takes. */
+export interface BackendCommon extends ModelFormat {
+  kind: BackendKind;
+  /** Drop fields the backend cannot honour (named in `x-dialect-warnings`) instead of answering 400. */
+  dropUnsupported?: boolean;
 }
 
 export interface RemoteBackendSettings extends BackendCommon {
@@ -53,7 +57,7 @@ export interface LlamaCppBackendSettings extends BackendCommon {
 
 export type BackendSettings = RemoteBackendSettings | LlamaCppBackendSettings;
 
-export interface RouteSettings {
+export interface RouteSettings extends ModelFormat {
   /** Model name pattern; `*` matches any run of characters. */
   model: string;
   backend: string;
@@ -61,8 +65,6 @@ export interface RouteSettings {
   upstreamModel?: string;
   /** Reasoning efforts this model accepts (a subset of the backend's); others are a 400. */
   efforts?: string[];
-  /** Thinking-token thresholds per effort for this model, used to turn a budget into an effort. */
-  effortLadder?: Record<string, number>;
 }
 
 export interface ServerSettings {
@@ -150,7 +152,8 @@ function checkConfig(raw: unknown): ProxyConfig {
   };
 }
 
-const commonKeys = ['kind', 'dropUnsupported', 'chatTemplate', 'thinkTags', 'toolCallFormat', 'effortLadder'];
+const formatKeys = ['chatTemplate', 'thinkTags', 'toolCallFormat', 'effortLadder'];
+const commonKeys = ['kind', 'dropUnsupported', ...formatKeys];
 
 function checkBackend(raw: unknown, key: string): BackendSettings {
   const backend = objectAt(raw, key);
@@ -159,15 +162,7 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
     throw new ConfigError(`${key}.kind`, `must be one of ${kinds.join(', ')}`);
   }
   optionalBoolean(backend.dropUnsupported, `${key}.dropUnsupported`);
-  optionalString(backend.chatTemplate, `${key}.chatTemplate`);
-  if (backend.thinkTags !== undefined) {
-    const tags = objectAt(backend.thinkTags, `${key}.thinkTags`);
-    if (typeof tags.open !== 'string' || typeof tags.close !== 'string') throw new ConfigError(`${key}.thinkTags`, 'needs string `open` and `close`');
-  }
-  if (backend.toolCallFormat !== undefined && !['hermes', 'llama3-json'].includes(backend.toolCallFormat as string)) {
-    throw new ConfigError(`${key}.toolCallFormat`, 'must be hermes or llama3-json');
-  }
-  if (backend.effortLadder !== undefined) backend.effortLadder = checkLadder(backend.effortLadder, `${key}.effortLadder`);
+  checkModelFormat(backend, key);
   if (kind === 'llama-cpp') {
     allowKeys(backend, key, [...commonKeys, 'model', 'contextSize', 'parallel', 'queueLimit', 'threads']);
     if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
@@ -197,21 +192,28 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
 
 function checkRoute(raw: unknown, key: string, backends: Record<string, BackendSettings>): RouteSettings {
   const route = objectAt(raw, key);
-  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'efforts', 'effortLadder']);
+  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'efforts', ...formatKeys]);
+  checkModelFormat(route, key);
   const model = optionalString(route.model, `${key}.model`);
   if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
   const backend = optionalString(route.backend, `${key}.backend`);
   if (!backend || !backends[backend]) throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')})`);
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
-  const efforts = route.efforts === undefined ? undefined : stringList(route.efforts, `${key}.efforts`);
-  const effortLadder = route.effortLadder === undefined ? undefined : checkLadder(route.effortLadder, `${key}.effortLadder`);
-  return {
-    model,
-    backend,
-    ...(upstreamModel !== undefined ? { upstreamModel } : {}),
-    ...(efforts ? { efforts } : {}),
-    ...(effortLadder ? { effortLadder } : {}),
-  };
+  if (route.efforts !== undefined) stringList(route.efforts, `${key}.efforts`);
+  return { ...route, model, backend, ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;
+}
+
+/** Checks the format settings a backend or a route may carry (normalising the ladder in place). */
+function checkModelFormat(object: Record<string, unknown>, key: string): void {
+  optionalString(object.chatTemplate, `${key}.chatTemplate`);
+  if (object.thinkTags !== undefined) {
+    const tags = objectAt(object.thinkTags, `${key}.thinkTags`);
+    if (typeof tags.open !== 'string' || typeof tags.close !== 'string') throw new ConfigError(`${key}.thinkTags`, 'needs string `open` and `close`');
+  }
+  if (object.toolCallFormat !== undefined && !['hermes', 'llama3-json'].includes(object.toolCallFormat as string)) {
+    throw new ConfigError(`${key}.toolCallFormat`, 'must be hermes or llama3-json');
+  }
+  if (object.effortLadder !== undefined) object.effortLadder = checkLadder(object.effortLadder, `${key}.effortLadder`);
 }
 
 const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive'];

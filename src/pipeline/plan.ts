@@ -14,6 +14,7 @@ import { fanOutChoices } from './emulate/fan-out-choices.js';
 import { fanOutPrompts, isPromptBatch } from './emulate/fan-out-prompts.js';
 import { textOverChat } from './emulate/text-over-chat.js';
 import { featureUses, paramOf } from './required-features.js';
+import type { ModelFormat } from '../configuration.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -73,7 +74,7 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   }
 
   request.model = upstreamModel;
-  return { engine: composeEngine(backend, request, { chatOverCompletions, completionsOverChat }), request };
+  return { engine: composeEngine(backend, formatOf(match), request, { chatOverCompletions, completionsOverChat }), request };
 }
 
 /**
@@ -129,22 +130,28 @@ function ladderOf(configured: Record<string, number> | undefined): EffortLadder 
     .sort((a, b) => a.upTo - b.upTo);
 }
 
-function composeEngine({ adapter, settings }: Backend, request: NeutralRequest, mode: { chatOverCompletions: boolean; completionsOverChat: boolean }): Engine {
+/** The routed model's text format: the route's settings over the backend's. */
+function formatOf({ backend, route }: RouteMatch): ModelFormat {
+  const { chatTemplate, thinkTags, toolCallFormat } = { ...backend.settings, ...route };
+  return { ...(chatTemplate ? { chatTemplate } : {}), ...(thinkTags ? { thinkTags } : {}), ...(toolCallFormat ? { toolCallFormat } : {}) };
+}
+
+function composeEngine({ adapter }: Backend, format: ModelFormat, request: NeutralRequest, mode: { chatOverCompletions: boolean; completionsOverChat: boolean }): Engine {
   const { capabilities } = adapter;
   let engine: Engine = adapter;
   if (request.choices > 1 && !capabilities.nativeChoices) engine = fanOutChoices(engine);
-  if (mode.completionsOverChat) engine = textOverChat(engine, settings.thinkTags);
+  if (mode.completionsOverChat) engine = textOverChat(engine, format.thinkTags);
   if (mode.chatOverCompletions) {
     // The configured template wins over the model's own (e.g. GGUF metadata).
-    const own = settings.chatTemplate ? { template: settings.chatTemplate } : adapter.chatTemplate ? {
+    const own = format.chatTemplate ? { template: format.chatTemplate } : adapter.chatTemplate ? {
       template: adapter.chatTemplate.source,
       ...(adapter.chatTemplate.bosToken ? { bosToken: adapter.chatTemplate.bosToken } : {}),
       ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
     } : {};
     engine = chatOverText(engine, {
       ...own,
-      ...(settings.thinkTags ? { thinkTags: settings.thinkTags } : {}),
-      ...(settings.toolCallFormat ? { toolCallFormat: settings.toolCallFormat } : {}),
+      ...(format.thinkTags ? { thinkTags: format.thinkTags } : {}),
+      ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
     });
   }
   const batchNeedsSplit = mode.completionsOverChat || !capabilities.features.has('promptBatch') || !capabilities.nativeChoices;

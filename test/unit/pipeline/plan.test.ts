@@ -143,3 +143,21 @@ describe('planRequest: completions over a chat backend', () => {
     expect(adapter.seen[0].images).toBeUndefined();
   });
 });
+
+describe('planRequest: per-route model format', () => {
+  test("a route's think tags and template win over the backend's", async () => {
+    const adapter = fakeAdapter({ speaks: ['completions'] });
+    adapter.complete = async (request) => {
+      adapter.seen.push(request);
+      return { id: 'x', model: request.model, created: 1, choices: [{ index: 0, text: '[[plan]]answer', finishReason: 'stop' }] };
+    };
+    const match = {
+      ...route(adapter, { thinkTags: { open: '<think>', close: '</think>' } }),
+      route: { model: 'r1*', backend: 'b', thinkTags: { open: '[[', close: ']]' }, chatTemplate: '{% for m in messages %}{{ m.content }}{% endfor %}' },
+    };
+    const plan = planRequest(chat(), match);
+    const result = await plan.engine.complete(plan.request, context);
+    expect(adapter.seen[0].prompt).toBe('hi');
+    expect(result.choices[0]).toMatchObject({ text: 'answer', reasoning: 'plan' });
+  });
+});
