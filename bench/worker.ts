@@ -1,15 +1,15 @@
 /**
  * Bench of the bundled worker, in one run: node-llama-cpp called directly
  * (LlamaCompletion, one thread) against dialect-proxy's `kind: llama-cpp`
- * over HTTP, both on the same model and settings. Reports tokens/s for one
+ * over HTTP (the proxy in its own process), both on the same model and settings (2048-token context per
+ * sequence, 4 sequences, 1 thread). Reports tokens/s for one
  * 256-token greedy stream and the aggregate of 4 concurrent streams.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getLlama, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
-import { loadConfig } from '../src/configuration.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 
 const tokens = 256;
 const prompt = 'Once upon a time';
@@ -47,15 +47,11 @@ async function directRates(modelPath: string, rounds: number): Promise<{ single:
 }
 
 async function proxyRates(modelPath: string, rounds: number): Promise<{ single: number[]; four: number[] }> {
-  const config = loadConfig({
-    server: { logLevel: 'error' },
-    backends: { local: { kind: 'llama-cpp', model: modelPath, contextSize: 8192, parallel: 4, threads: 1 } },
-    routes: [{ model: '*', backend: 'local' }],
-  });
-  const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ level: 'error', json: true }) });
-  await server.proxy.ready;
+  const child = fork(fileURLToPath(new URL('./worker-proxy.js', import.meta.url)), [modelPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  const url = `http://127.0.0.1:${line.toString().trim()}`;
   const stream = async () => {
-    const response = await fetch(`${server.url}/v1/completions`, {
+    const response = await fetch(`${url}/v1/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true }),
@@ -75,7 +71,7 @@ async function proxyRates(modelPath: string, rounds: number): Promise<{ single: 
     const counts = await Promise.all([stream(), stream(), stream(), stream()]);
     four.push(counts.reduce((a, b) => a + b, 0) / ((performance.now() - started) / 1000));
   }
-  await server.close();
+  child.kill();
   return { single, four };
 }
 

@@ -1,0 +1,18 @@
+/**
+ * Bench child: dialect-proxy on the bundled worker, in its own process so the
+ * bench's HTTP client does not share its event loop. Prints its port.
+ */
+import { loadConfig } from '../src/configuration.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+
+const modelPath = process.argv[2];
+const config = loadConfig({
+  server: { logLevel: 'error' },
+  // The same settings as the direct run: 2048-token context per sequence, 4 sequences, 1 thread.
+  backends: { local: { kind: 'llama-cpp', model: modelPath, contextSize: 2048, parallel: 4, threads: 1 } },
+  routes: [{ model: '*', backend: 'local' }],
+});
+const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ level: 'error', json: true }) });
+await server.proxy.ready;
+console.log(new URL(server.url).port);
