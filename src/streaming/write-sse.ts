@@ -1,7 +1,8 @@
 /**
  * Writes wire chunks to the client as SSE with back-pressure, then `[DONE]`.
- * Frames produced in the same turn of the event loop (one upstream packet often
- * carries many) are joined and leave in one write.
+ * Frames produced from one upstream packet (which often carries many) are
+ * joined and leave in one write: the flush waits for the pending microtasks
+ * (process.nextTick), not for another turn of the event loop.
  * Returns when the stream ends or the client goes away (the caller's abort
  * signal then cancels the upstream work through the generators' `finally`).
  */
@@ -24,7 +25,7 @@ export async function writeSse(response: ServerResponse, chunks: AsyncIterable<u
     pending += encodeSseData(chunk);
     if (!scheduled) {
       scheduled = true;
-      setImmediate(flush);
+      process.nextTick(flush);
     }
     if (blocked) {
       await Promise.race([once(response, 'drain'), once(response, 'close')]);
