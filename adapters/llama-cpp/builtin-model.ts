@@ -40,6 +40,8 @@ const FREQUENCY: Readonly<Record<string, number>> = {
 
 /** A token's prior logit: letters by their frequency, other printable characters rare, the rest (bytes, controls) never. */
 function tokenPrior(token: string): number {
+  // End of text and end of turn are rare, so an answer ends after a few hundred characters.
+  if (token === '</s>' || token === '<|im_end|>') return 1.5 * Math.log(0.3);
   const byte = /^<0x([0-9A-F]{2})>$/.exec(token);
   const text = token === '\u2581' ? ' ' : byte ? String.fromCharCode(parseInt(byte[1], 16)) : undefined;
   if (text === undefined || text < ' ' || text > '~') return -40;
