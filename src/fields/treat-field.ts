@@ -36,6 +36,7 @@ const PROXY_HONOURED: readonly { path: string; how: string }[] = [
   { path: 'stream.coalesce', how: 'the proxy buffers and coalesces the stream (streaming/coalesce-events.ts)' },
   { path: 'stream.includeUsage', how: 'usage is always asked for upstream; the proxy adds it to the stream or not' },
   { path: 'perfMetricsInBody', how: 'the proxy reports its own timings (pipeline/measure.ts)' },
+  { path: 'parallelToolCalls', how: 'the proxy parses the tool calls and, when false, returns only the first (emulate/chat-over-text.ts)' },
 ];
 
 const DROP_NOTE = ' (or dropped with a warning when dropUnsupported)';
