@@ -1,21 +1,11 @@
 /** NeutralRequest -> llama-server bodies, completions and chat: a small request in, the exact body out. */
 import { toWireBody } from '../../../adapters/llama-server/to-wire-body.js';
-import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const MODEL = 'stories260K';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
 const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', MODEL), messages: [{ role: 'user', content: 'Hi' }], ...extra });
-
-function rejection(run: () => unknown): ProxyError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('llama-server toWireBody: completions', () => {
   test('the smallest request', () => {

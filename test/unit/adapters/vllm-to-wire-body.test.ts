@@ -1,22 +1,12 @@
 /** NeutralRequest -> vLLM bodies, completions and chat: a small request in, the exact body out. */
 import { toWireBody } from '../../../adapters/vllm/to-wire-body.js';
-import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const MODEL = 'Qwen/Qwen3-8B';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
 const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', MODEL), messages: [{ role: 'user', content: 'Hi' }], ...extra });
 const messages = [{ role: 'user', content: 'Hi' }];
-
-function rejection(run: () => unknown): ProxyError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProxyError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('vllm toWireBody: completions', () => {
   test('the smallest request', () => {
