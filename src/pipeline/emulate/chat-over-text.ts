@@ -11,7 +11,8 @@ import { applyReasoningHistory } from './apply-reasoning-history.js';
 import type { Engine } from './engine.js';
 import { parseToolCalls, type ToolCallFormat } from './parse-tool-calls.js';
 import { renderChatTemplate } from './render-chat-template.js';
-import { defaultThinkTags, ReasoningSplitter, splitReasoning, type ThinkTags } from './split-reasoning.js';
+import { defaultThinkTags, ReasoningSplitter, splitReasoning, type SplitPiece, type ThinkTags } from './split-reasoning.js';
+import { ToolCallStream, type ToolStreamPiece } from './stream-tool-calls.js';
 
 export interface ChatOverTextOptions {
   /** Jinja source or `chatml`. */
@@ -85,36 +86,86 @@ function toChatChoice(choice: ResultChoice, request: NeutralRequest, tags: Think
   return out;
 }
 
+/** Per-choice parsing state of a streamed chat over completions. */
+interface ChoiceParse {
+  reasoning: ReasoningSplitter;
+  /** Hermes calls, found as each completes. */
+  tools?: ToolCallStream;
+  /** Other formats (a whole-reply JSON call) can only be parsed at the end: the text is held. */
+  held?: string;
+  calls: number;
+}
+
 async function* streamChat(inner: Engine, request: NeutralRequest, context: AdapterContext, tags: ThinkTags, options: ChatOverTextOptions): AsyncGenerator<StreamEvent> {
-  const splitters = new Map<number, ReasoningSplitter>();
-  const splitterFor = (choice: number) => {
-    let splitter = splitters.get(choice);
-    if (!splitter) splitters.set(choice, (splitter = new ReasoningSplitter(tags)));
-    return splitter;
-  };
-  // With tools, content is held per choice until the end, where tool calls are parsed out of it.
   const withTools = Boolean(request.tools?.length) && request.toolChoice !== 'none';
-  const heldText = new Map<number, string>();
+  const incremental = (options.toolCallFormat ?? 'hermes') === 'hermes';
+  const choices = new Map<number, ChoiceParse>();
+  const parseOf = (choice: number): ChoiceParse => {
+    let parse = choices.get(choice);
+    if (!parse) {
+      parse = { reasoning: new ReasoningSplitter(tags), calls: 0, ...(withTools ? (incremental ? { tools: new ToolCallStream() } : { held: '' }) : {}) };
+      choices.set(choice, parse);
+    }
+    return parse;
+  };
 
   for await (const event of inner.stream(toTextRequest(request, options), context)) {
     if (event.type === 'text-delta') {
-      const pieces = splitterFor(event.choice).push(event.delta);
-      yield* piecesToEvents(event, pieces, withTools, heldText);
+      const parse = parseOf(event.choice);
+      yield* chatEvents(event, parse.reasoning.push(event.delta), parse, request);
     } else if (event.type === 'choice-end') {
-      const pieces = splitterFor(event.choice).finish();
-      yield* piecesToEvents({ type: 'text-delta', choice: event.choice, delta: '' }, pieces, withTools, heldText);
-      let finishReason = event.finishReason;
-      if (withTools) {
-        const parsed = parseToolCalls(heldText.get(event.choice) ?? '', options.toolCallFormat);
+      const parse = parseOf(event.choice);
+      const source = { type: 'text-delta', choice: event.choice, delta: '' } as const;
+      yield* chatEvents(source, parse.reasoning.finish(), parse, request);
+      if (parse.tools) yield* toolEvents(source, parse.tools.finish(), parse, request);
+      if (parse.held !== undefined) {
+        const parsed = parseToolCalls(parse.held, options.toolCallFormat);
         if (parsed.text) yield { type: 'text-delta', choice: event.choice, delta: parsed.text };
-        for (const [index, call] of allowedCalls(parsed.calls, request).entries()) {
-          yield { type: 'tool-call-delta', choice: event.choice, index, id: call.id, name: call.name, argumentsDelta: call.arguments };
-        }
-        if (parsed.calls.length > 0) finishReason = 'tool_calls';
+        yield* toolEvents(source, parsed.calls.map((call) => ({ kind: 'call', call })), parse, request);
       }
-      yield { ...event, finishReason };
+      yield { ...event, finishReason: parse.calls > 0 ? 'tool_calls' : event.finishReason };
     } else {
       yield event;
+    }
+  }
+}
+
+type TextDelta = StreamEvent & { type: 'text-delta' };
+
+/** Reasoning and text pieces of one upstream chunk as chat events; token data rides on the first event. */
+function* chatEvents(source: TextDelta, pieces: SplitPiece[], parse: ChoiceParse, request: NeutralRequest): Generator<StreamEvent> {
+  let extras: Pick<TextDelta, 'tokenIds' | 'logprobs'> | undefined = {
+    ...(source.tokenIds ? { tokenIds: source.tokenIds } : {}),
+    ...(source.logprobs ? { logprobs: source.logprobs } : {}),
+  };
+  const take = () => {
+    const taken = extras ?? {};
+    extras = undefined;
+    return taken;
+  };
+  for (const piece of pieces) {
+    if (piece.kind === 'reasoning') yield { type: 'reasoning-delta', choice: source.choice, delta: piece.text, ...take() };
+    else if (parse.tools) yield* toolEvents({ ...source, ...take() }, parse.tools.push(piece.text), parse, request);
+    else if (parse.held !== undefined) parse.held += piece.text;
+    else yield { type: 'text-delta', choice: source.choice, delta: piece.text, ...take() };
+  }
+  // A chunk wholly held back (part of a tag) still carries its token data.
+  if (extras && (extras.tokenIds || extras.logprobs) && !parse.tools && parse.held === undefined) {
+    yield { type: 'text-delta', choice: source.choice, delta: '', ...extras };
+  }
+}
+
+/** Text around tool calls streams on; each call goes out whole (`parallel_tool_calls: false`: the first only). */
+function* toolEvents(source: TextDelta, pieces: ToolStreamPiece[], parse: ChoiceParse, request: NeutralRequest): Generator<StreamEvent> {
+  let first = true;
+  for (const piece of pieces) {
+    if (piece.kind === 'text') {
+      yield { type: 'text-delta', choice: source.choice, delta: piece.text, ...(first && source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(first && source.logprobs ? { logprobs: source.logprobs } : {}) };
+      first = false;
+    } else if (request.parallelToolCalls !== false || parse.calls === 0) {
+      const { id, name, arguments: args } = piece.call;
+      yield { type: 'tool-call-delta', choice: source.choice, index: parse.calls, id, name, argumentsDelta: args };
+      parse.calls += 1;
     }
   }
 }
@@ -122,29 +173,4 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
 /** `parallel_tool_calls: false` asks for at most one call: the first one the model made. */
 function allowedCalls(calls: ToolCall[], request: NeutralRequest): ToolCall[] {
   return request.parallelToolCalls === false ? calls.slice(0, 1) : calls;
-}
-
-function* piecesToEvents(
-  source: StreamEvent & { type: 'text-delta' },
-  pieces: ReturnType<ReasoningSplitter['push']>,
-  holdText: boolean,
-  heldText: Map<number, string>,
-): Generator<StreamEvent> {
-  let carried = false;
-  for (const piece of pieces) {
-    // Token ids and logprobs ride on the first piece of the chunk they came with.
-    const extras = carried ? {} : { ...(source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(source.logprobs ? { logprobs: source.logprobs } : {}) };
-    carried = true;
-    if (piece.kind === 'reasoning') {
-      yield { type: 'reasoning-delta', choice: source.choice, delta: piece.text, ...extras };
-    } else if (holdText) {
-      heldText.set(source.choice, (heldText.get(source.choice) ?? '') + piece.text);
-    } else {
-      yield { type: 'text-delta', choice: source.choice, delta: piece.text, ...extras };
-    }
-  }
-  if (!carried && (source.tokenIds || source.logprobs) && !holdText) {
-    // A chunk wholly held back (part of a tag) still carries its token data.
-    yield { type: 'text-delta', choice: source.choice, delta: '', ...(source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(source.logprobs ? { logprobs: source.logprobs } : {}) };
-  }
 }

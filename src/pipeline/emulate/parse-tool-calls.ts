@@ -31,7 +31,8 @@ export function parseToolCalls(text: string, format: ToolCallFormat = 'hermes'):
   return { text: calls.length > 0 ? rest.trim() : text, calls };
 }
 
-function toToolCall(json: string): ToolCall | undefined {
+/** One call's JSON (`{name, arguments | parameters}`), or undefined when it is not one. */
+export function toToolCall(json: string): ToolCall | undefined {
   let value: unknown;
   try {
     value = JSON.parse(json);
