@@ -8,9 +8,10 @@
 import type { FieldRule } from '../dialects/field-table.js';
 import { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { Adapter } from '../../adapters/adapter.js';
+import { dryRun as dryRunRoute, type DryRun, type SentCall } from '../pipeline/dry-run.js';
 import { featureUses } from '../pipeline/required-features.js';
 import type { LoadedProfile } from './backend-profiles.js';
-import { dryRun, type DryRun, type SentCall } from './dry-run.js';
 import { BASE_BODIES, samplesFor, type FieldSample } from './field-samples.js';
 
 export type Outcome = 'native' | 'emulated' | 'rejected' | 'ignored' | 'n/a';
@@ -40,6 +41,13 @@ const PROXY_HONOURED: readonly { path: string; how: string }[] = [
 ];
 
 const DROP_NOTE = ' (or dropped with a warning when dropUnsupported)';
+
+/** The dry run on a profile: its capabilities and wire builder stand in for a started adapter. */
+function dryRun(request: NeutralRequest, profile: LoadedProfile, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
+  const never = () => { throw new Error('a dry run never calls the backend'); };
+  const adapter: Adapter = { name: profile.name, capabilities: profile.capabilities, toWire: profile.toWire, complete: never, stream: never };
+  return dryRunRoute(request, { backend: { name: profile.name, settings: profile.settings, adapter }, upstreamModel: request.model }, options);
+}
 
 /** One treatment per sample, merged into one when all samples fare alike. */
 export async function treatField(subject: FieldUnderTest, profile: LoadedProfile): Promise<Treatment[]> {

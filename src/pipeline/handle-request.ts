@@ -13,10 +13,12 @@ import { coalesceEvents } from '../streaming/coalesce-events.js';
 import { sseHeaders } from '../streaming/encode-sse.js';
 import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
+import { dryRun } from './dry-run.js';
 import { RequestMeter, perfHeaders } from './measure.js';
 import { planRequest } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestIdOf } from './request-id.js';
+import type { RouteMatch } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
 
@@ -36,6 +38,12 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     log.model = request.model;
     const match = runtime.routes.match(request.model);
     log.backend = match.backend.name;
+    if (isDryRun(req)) {
+      log.dryRun = true;
+      sendJson(res, 200, await dryRunBody(request, match));
+      log.status = 200;
+      return;
+    }
     const callerRequest: NeutralRequest = { ...request };
     const plan = planRequest(request, match);
     const context = { signal: abort.signal, requestId, headers: affinityHeaders(req) };
@@ -124,6 +132,23 @@ function prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIter
     return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
   };
   return { [Symbol.asyncIterator]: () => iterator };
+}
+
+/** `x-dialect-dry-run: 1`: answer with what would be sent upstream, and send nothing. */
+function isDryRun(req: IncomingMessage): boolean {
+  const value = req.headers['x-dialect-dry-run'];
+  return value === '1' || value === 'true';
+}
+
+async function dryRunBody(request: NeutralRequest, match: RouteMatch): Promise<Record<string, unknown>> {
+  const run = await dryRun(request, match);
+  return {
+    object: 'dialect.dry_run',
+    backend: match.backend.name,
+    kind: match.backend.settings.kind,
+    warnings: run.warnings,
+    upstream: run.sent.map(({ call, endpoint, body }) => ({ endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions', stream: call === 'stream', body })),
+  };
 }
 
 const affinityHeaderNames = ['x-session-affinity', 'x-multi-turn-session-id'];

@@ -1,18 +1,20 @@
 /**
  * Runs one parsed request through the real plan and its emulation wrappers
- * against a recorder in place of the backend: what would be sent upstream,
- * how many times, or the 400 the plan or the adapter answers. No I/O.
+ * against a recorder in place of the backend's adapter: what would be sent
+ * upstream, how many times, or the 400 the plan or the adapter answers. No
+ * I/O. Serves `x-dialect-dry-run` and the fate table (`dialect-proxy fields`).
  */
 import type { Adapter, AdapterContext } from '../../adapters/adapter.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';
-import { planRequest } from '../pipeline/plan.js';
-import type { LoadedProfile } from './backend-profiles.js';
+import { planRequest } from './plan.js';
+import type { RouteMatch } from './route-table.js';
 
-/** One upstream call: `stream` or `complete`, and the body the adapter builds. */
+/** One upstream call: `stream` or `complete`, the endpoint, and the body the adapter builds. */
 export interface SentCall {
   call: 'complete' | 'stream';
+  endpoint: 'chat' | 'completions';
   body: Record<string, unknown>;
 }
 
@@ -26,19 +28,21 @@ export interface DryRun {
 
 /**
  * Throws the ProxyError a caller would get (the plan's or the adapter's).
- * @example const { sent } = await dryRun(parseChatRequest(body), profile); // sent[0].body.top_k
+ * @example const { sent } = await dryRun(parseChatRequest(body), runtime.routes.match(model)); // sent[0].body.top_k
  */
-export async function dryRun(request: NeutralRequest, profile: LoadedProfile, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
+export async function dryRun(request: NeutralRequest, match: RouteMatch, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
+  const real = match.backend.adapter;
   const received: NeutralRequest[] = [];
   const sent: SentCall[] = [];
   const record = (call: SentCall['call'], upstream: NeutralRequest) => {
     received.push(upstream);
-    sent.push({ call, body: profile.toWire(upstream) });
+    sent.push({ call, endpoint: upstream.endpoint === 'chat' ? 'chat' : 'completions', body: real.toWire(upstream) });
   };
   const adapter: Adapter = {
-    name: profile.name,
-    capabilities: profile.capabilities,
-    toWire: profile.toWire,
+    name: real.name,
+    capabilities: real.capabilities,
+    ...(real.chatTemplate ? { chatTemplate: real.chatTemplate } : {}),
+    toWire: (upstream) => real.toWire(upstream),
     async complete(upstream) {
       record('complete', upstream);
       return emptyResult(upstream);
@@ -49,8 +53,8 @@ export async function dryRun(request: NeutralRequest, profile: LoadedProfile, op
       yield { type: 'choice-end', choice: 0, finishReason: 'stop' };
     },
   };
-  const settings = { ...profile.settings, dropUnsupported: options.dropUnsupported ?? false };
-  const plan = planRequest(request, { backend: { name: profile.name, settings, adapter }, upstreamModel: request.model });
+  const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
+  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } });
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {
