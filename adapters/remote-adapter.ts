@@ -74,7 +74,7 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
   return {
     name,
     capabilities,
-    toWire: (request) => codec.toWireBody(request, { stream: false }),
+    toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     async complete(request, context) {
       const deadline = withDeadline(context.signal, config.timeoutMs);
       try {

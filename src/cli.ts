@@ -7,6 +7,7 @@ import { startServer } from './server.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
        dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
+       dialect-proxy translate --config FILE [--endpoint chat|completions] [REQUEST.json]   (what a route would send; nothing is sent)
 
   --config, -c  YAML configuration (see README: Configuration)
   --port, -p    port to listen on (overrides server.port)
@@ -14,6 +15,11 @@ const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
   --help, -h    this text`;
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'translate') {
+    const { runTranslateCommand } = await import('./translate-command.js');
+    process.exitCode = await runTranslateCommand(process.argv.slice(3));
+    return;
+  }
   if (process.argv[2] === 'fields') {
     const { runFieldsCommand } = await import('./fields/fields-command.js');
     process.exitCode = await runFieldsCommand(process.argv.slice(3));

@@ -65,6 +65,18 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
   return { received, sent, warnings: [...request.warnings] };
 }
 
+/** A dry run as the proxy reports it (`x-dialect-dry-run`, `dialect-proxy translate`). */
+export async function describeDryRun(request: NeutralRequest, match: RouteMatch): Promise<Record<string, unknown>> {
+  const run = await dryRun(request, match);
+  return {
+    object: 'dialect.dry_run',
+    backend: match.backend.name,
+    kind: match.backend.settings.kind,
+    warnings: run.warnings,
+    upstream: run.sent.map(({ call, endpoint, body }) => ({ endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions', stream: call === 'stream', body })),
+  };
+}
+
 function emptyResult(request: NeutralRequest): NeutralResult {
   return { id: 'dry-run', model: request.model, created: 0, choices: [{ index: 0, text: '', finishReason: 'stop' }] };
 }

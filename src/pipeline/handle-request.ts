@@ -13,12 +13,12 @@ import { coalesceEvents } from '../streaming/coalesce-events.js';
 import { sseHeaders } from '../streaming/encode-sse.js';
 import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
-import { dryRun } from './dry-run.js';
+import { describeDryRun } from './dry-run.js';
 import { RequestMeter, perfHeaders } from './measure.js';
+import { parseCallerRequest } from './parse-caller-request.js';
 import { planRequest } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestIdOf } from './request-id.js';
-import type { RouteMatch } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
 
@@ -34,13 +34,13 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
     const body = await readJsonBody(req, runtime.config.server.maxBodyBytes);
-    const request = parseValidated(runtime, dialect, body, req);
+    const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
     log.model = request.model;
     const match = runtime.routes.match(request.model);
     log.backend = match.backend.name;
     if (isDryRun(req)) {
       log.dryRun = true;
-      sendJson(res, 200, await dryRunBody(request, match));
+      sendJson(res, 200, await describeDryRun(request, match));
       log.status = 200;
       return;
     }
@@ -96,25 +96,6 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   }
 }
 
-function parseValidated(runtime: ProxyRuntime, dialect: Dialect, body: unknown, req: IncomingMessage): NeutralRequest {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ProxyError({ status: dialect.validationStatus, type: 'invalid_request_error', message: 'The request body must be a JSON object.' });
-  }
-  const issues = runtime.validator.validate(dialect.endpoint, body);
-  if (issues.length > 0) {
-    const [first] = issues;
-    throw new ProxyError({
-      status: dialect.validationStatus,
-      type: 'invalid_request_error',
-      param: first.param,
-      code: first.type === 'extra_forbidden' ? 'unknown_parameter' : 'invalid_value',
-      message: issues.map((issue) => issue.message).join('; '),
-      details: issues.map((issue) => ({ loc: issue.loc, msg: issue.message, type: issue.type })),
-    });
-  }
-  return dialect.parseRequest(body as Record<string, unknown>, req.headers);
-}
-
 /** Lossy changes made on the way, set once the adapter has had its say (headers leave with the first byte). */
 function setWarnings(res: ServerResponse, request: NeutralRequest): void {
   if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
@@ -138,17 +119,6 @@ function prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIter
 function isDryRun(req: IncomingMessage): boolean {
   const value = req.headers['x-dialect-dry-run'];
   return value === '1' || value === 'true';
-}
-
-async function dryRunBody(request: NeutralRequest, match: RouteMatch): Promise<Record<string, unknown>> {
-  const run = await dryRun(request, match);
-  return {
-    object: 'dialect.dry_run',
-    backend: match.backend.name,
-    kind: match.backend.settings.kind,
-    warnings: run.warnings,
-    upstream: run.sent.map(({ call, endpoint, body }) => ({ endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions', stream: call === 'stream', body })),
-  };
 }
 
 const affinityHeaderNames = ['x-session-affinity', 'x-multi-turn-session-id'];
