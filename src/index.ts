@@ -3,6 +3,7 @@ export { createDialectProxy, type DialectProxy } from './middleware.js';
 export { loadConfig, ConfigError } from './configuration.js';
 export type { ProxyConfig, BackendSettings, RemoteBackendSettings, LlamaCppBackendSettings, RouteSettings, ServerSettings } from './configuration.js';
 export { startServer, type RunningServer } from './server.js';
+export { translate, type TranslateOutcome } from './translate.js';
 export { ProxyError } from './errors/proxy-error.js';
 export type { NeutralRequest, Message } from './model/request.js';
 export type { NeutralResult, Usage, FinishReason } from './model/result.js';

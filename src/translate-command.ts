@@ -7,16 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAdapter } from '../adapters/create-adapter.js';
 import { loadConfig } from './configuration.js';
-import type { Dialect } from './dialects/dialect.js';
-import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
-import { openaiChatDialect } from './dialects/openai-chat/index.js';
-import { toProxyError } from './errors/proxy-error.js';
-import { describeDryRun } from './pipeline/dry-run.js';
-import { parseCallerRequest } from './pipeline/parse-caller-request.js';
-import { RouteTable, type Backend } from './pipeline/route-table.js';
-import { createRequestValidator } from './validation/create-validator.js';
+import { translate } from './translate.js';
 
 export const translateUsage = `Usage: dialect-proxy translate --config FILE [--endpoint chat|completions] [REQUEST.json]
 
@@ -35,25 +27,11 @@ export async function runTranslateCommand(args: string[], io: { stdin?: NodeJS.R
     out(`${translateUsage}\n`);
     return values.help ? 0 : 2;
   }
-  const config = loadConfig(values.config);
   const text = positionals[0] && positionals[0] !== '-' ? readFileSync(positionals[0], 'utf8') : await readAll(io.stdin ?? process.stdin);
-  const body = JSON.parse(text) as Record<string, unknown>;
-  const dialect: Dialect = (values.endpoint ?? ('messages' in body ? 'chat' : 'completions')) === 'chat' ? openaiChatDialect : fireworksCompletionsDialect;
-
-  const backends = new Map<string, Backend>();
-  for (const [name, settings] of Object.entries(config.backends)) backends.set(name, { name, settings, adapter: await createAdapter(name, settings) });
-  try {
-    const request = parseCallerRequest(await createRequestValidator(), dialect, body);
-    const match = new RouteTable(config.routes, backends).match(request.model);
-    out(`${JSON.stringify(await describeDryRun(request, match), null, 2)}\n`);
-    return 0;
-  } catch (error) {
-    const failure = toProxyError(error);
-    out(`${JSON.stringify({ status: failure.status, ...dialect.errorBody(failure) }, null, 2)}\n`);
-    return 1;
-  } finally {
-    await Promise.allSettled([...backends.values()].map((backend) => backend.adapter.close?.()));
-  }
+  const endpoint = values.endpoint === 'chat' || values.endpoint === 'completions' ? values.endpoint : undefined;
+  const outcome = await translate(loadConfig(values.config), JSON.parse(text) as Record<string, unknown>, endpoint);
+  out(`${JSON.stringify(outcome.ok ? outcome.translation : { status: outcome.status, ...outcome.error }, null, 2)}\n`);
+  return outcome.ok ? 0 : 1;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
