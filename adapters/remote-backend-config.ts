@@ -25,6 +25,6 @@ export interface RemoteBackendConfig {
   dropUnsupported?: boolean;
   /** Extra headers sent with every upstream request (e.g. `OpenAI-Organization`). */
   headers?: Record<string, string>;
-  /** The longest wait, in ms, for the response headers and then between two body chunks. Default: 300000. */
+  /** Total time, in ms, for one exchange, stream included; also the longest wait for headers or between two chunks (300000 when unset). */
   timeoutMs?: number;
 }
