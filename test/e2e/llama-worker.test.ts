@@ -2,15 +2,15 @@
  * The `openai` SDK against the proxy on the bundled llama.cpp worker.
  * Needs ../shared (stories260K.gguf); skipped where it is absent.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { loadConfig } from '../../src/configuration.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
+import { describeWithShared } from '../helpers/shared.js';
 
 const storiesPath = path.resolve('../shared/models/stories260K.gguf');
-const describeShared = existsSync(storiesPath) ? describe : describe.skip;
+const describeShared = describeWithShared(storiesPath);
 const greedyStart = ', there was a little girl named Lily. She loved to play outside in the park.';
 
 describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories260K)', () => {

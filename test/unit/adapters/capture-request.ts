@@ -3,15 +3,16 @@
  * like the built-in model): reading them, and the neutral request each
  * captured wire request stands for (only the fields the from-wire readers look at).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { describeWithShared } from '../../helpers/shared.js';
 
 export const CAPTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/captures/llama-server');
 
 /** Capture replays run where the shared captures are checked out. */
-export const withCaptures = existsSync(CAPTURES) ? describe : describe.skip;
+export const withCaptures = describeWithShared(CAPTURES);
 
 export function capture(file: string): string {
   return readFileSync(path.join(CAPTURES, file), 'utf8');

@@ -1,9 +1,10 @@
 /** Model sources: the generated built-in model end to end, a local GGUF with a big vocabulary, and hf: without a network. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LlamaWorkerHost } from '../../../adapters/llama-cpp/worker-host.js';
 import { run, tinyRandomPath } from './helpers.js';
+import { describeWithShared } from '../../helpers/shared.js';
 
 describe('model: builtin', () => {
   let cacheDir: string;
@@ -44,7 +45,7 @@ describe('model: builtin', () => {
   });
 });
 
-(existsSync(tinyRandomPath) ? describe : describe.skip)('a 32k-vocabulary model (llama-2-tiny-random, random weights)', () => {
+describeWithShared(tinyRandomPath)('a 32k-vocabulary model (llama-2-tiny-random, random weights)', () => {
   const host = new LlamaWorkerHost({ model: tinyRandomPath, showProgress: false });
   afterAll(() => host.close());
 

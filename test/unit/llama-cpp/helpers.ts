@@ -1,13 +1,13 @@
 /** Shared by the llama.cpp engine tests. */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LlamaEvent, LlamaGenerateRequest } from '../../../adapters/llama-cpp/types.js';
 import type { LlamaWorkerHost } from '../../../adapters/llama-cpp/worker-host.js';
+import { describeWithShared } from '../../helpers/shared.js';
 
 // These tests need the models in ../shared/models (next to this repository); they are skipped when it is absent.
 export const storiesPath = resolve(process.cwd(), '../shared/models/stories260K.gguf');
 export const tinyRandomPath = resolve(process.cwd(), '../shared/models/llama-2-tiny-random.gguf');
-export const describeShared = existsSync(storiesPath) ? describe : describe.skip;
+export const describeShared = describeWithShared(storiesPath);
 
 /** stories260K's greedy continuation of "Once upon a time" (models README). */
 export const greedyStory = ', there was a little girl named Lily. She loved to play outside in the park.';

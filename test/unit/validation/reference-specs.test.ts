@@ -1,14 +1,15 @@
 // Reads the reference specs and seeds in ../shared (skipped when that folder is absent).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { listRequestFields } from '../../../src/validation/list-request-fields.js';
 import { loadOpenapiDocument } from '../../../src/validation/load-openapi-document.js';
+import { describeWithShared } from '../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const sharedDir = resolve(repoRoot, '../shared');
-const describeShared = existsSync(sharedDir) ? describe : describe.skip;
+const describeShared = describeWithShared(sharedDir);
 
 type Node = Record<string, unknown>;
 

@@ -1,17 +1,18 @@
 /** Guard: every top-level request property of our OpenAPI documents and of the reference specs has a row in its field table, and back. */
 // Also reads the reference specs and the Fireworks seed in ../shared (those cases are skipped when that folder is absent).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { chatFields } from '../../../../src/dialects/openai-chat/request-fields.js';
 import { completionsFields } from '../../../../src/dialects/fireworks-completions/request-fields.js';
 import { listRequestFields } from '../../../../src/validation/list-request-fields.js';
+import { describeWithShared } from '../../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const specsDir = resolve(repoRoot, '../shared/specs');
 const seedFile = resolve(repoRoot, '../shared/seeds/fireworks-create-completion.md');
-const describeShared = existsSync(specsDir) && existsSync(seedFile) ? describe : describe.skip;
+const describeShared = describeWithShared(specsDir, seedFile);
 
 type Node = Record<string, unknown>;
 
