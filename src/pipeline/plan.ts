@@ -13,6 +13,7 @@ import type { Engine } from './emulate/engine.js';
 import { fanOutChoices } from './emulate/fan-out-choices.js';
 import { fanOutPrompts, isPromptBatch } from './emulate/fan-out-prompts.js';
 import { textOverChat } from './emulate/text-over-chat.js';
+import { toolCallGrammar } from './emulate/tool-call-grammar.js';
 import { featureUses, paramOf } from './required-features.js';
 import type { ModelFormat } from '../configuration.js';
 import type { Backend, RouteMatch } from './route-table.js';
@@ -52,10 +53,7 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
     refuse(param, `${param} is not supported by this backend`);
     if (settings.dropUnsupported) use.drop(request);
   }
-  if (chatOverCompletions && request.tools?.length && (request.toolChoice === 'required' || typeof request.toolChoice === 'object')) {
-    // The model is only asked, through the prompt, to call tools; nothing can force it to.
-    throw invalidRequest(request.origins.toolChoice ?? 'tool_choice', `tool_choice ${JSON.stringify(request.toolChoice)} cannot be enforced when the proxy renders the prompt for a completions-only backend (backend "${name}"); use "auto".`, 'unsupported_parameter');
-  }
+  if (chatOverCompletions) enforceToolChoice(request, backend, formatOf(match));
   for (const field of Object.keys(request.passthrough)) {
     if (capabilities.passthroughFields.has(field)) continue;
     refuse(field, `${field} is not supported by this backend`);
@@ -75,6 +73,27 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
 
   request.model = upstreamModel;
   return { engine: composeEngine(backend, formatOf(match), request, { chatOverCompletions, completionsOverChat }), request };
+}
+
+/**
+ * `tool_choice: required` or a named function, when the proxy renders the
+ * prompt: a grammar that only admits Hermes tool calls forces the model to
+ * call (one call for a named function or `parallel_tool_calls: false`).
+ * Without grammar support, or with another output format asked for, a prompt
+ * cannot force it: a 400.
+ */
+function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, format: ModelFormat): void {
+  const choice = request.toolChoice;
+  if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
+  const param = request.origins.toolChoice ?? 'tool_choice';
+  const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
+  if (!hermes || request.responseFormat || !adapter.capabilities.features.has('grammar')) {
+    const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
+    throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
+  }
+  const names = typeof choice === 'object' ? [choice.name] : request.tools.map((tool) => tool.name);
+  const single = typeof choice === 'object' || request.parallelToolCalls === false;
+  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(names, { single }) };
 }
 
 /**

@@ -107,6 +107,22 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
     expect(usage?.completion_tokens).toBe(answer.usage?.completion_tokens);
   });
 
+  test('tool_choice required is enforced by a grammar: even this story model calls the tool', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'send_email', parameters: { type: 'object' } } },
+    ];
+    const answer = await client.chat.completions.create({
+      model: 'stories', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, tool_choice: { type: 'function', function: { name: 'send_email' } }, max_tokens: 1500, temperature: 0,
+    });
+    const [choice] = answer.choices;
+    expect(choice.finish_reason).toBe('tool_calls');
+    expect(choice.message.tool_calls).toHaveLength(1);
+    const call = choice.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    expect(call.function.name).toBe('send_email');
+    expect(typeof JSON.parse(call.function.arguments)).toBe('object');
+  });
+
   test('a client that disconnects frees its sequence: the next request is served at once', async () => {
     const stream = await client.completions.create(
       { model: 'stories', prompt: 'Once upon a time', max_tokens: 1900, temperature: 0, stream: true, ignore_eos: true } as OpenAI.CompletionCreateParamsStreaming,

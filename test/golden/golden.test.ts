@@ -41,13 +41,13 @@ const read = (dir: string, file: string) => readFileSync(path.join(root, dir, fi
 const has = (dir: string, file: string) => existsSync(path.join(root, dir, file));
 const json = (dir: string, file: string) => JSON.parse(read(dir, file)) as unknown;
 
-/** Timings differ on every run; everything else must match exactly. */
+/** Timings and the ids the proxy gives tool calls it parses differ on every run; everything else must match exactly. */
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, /time/.test(key) && typeof item === 'number' ? '<seconds>' : normalize(item)]));
   }
-  return value;
+  return typeof value === 'string' && /^call_[0-9a-f]{24}$/.test(value) ? '<call-id>' : value;
 }
 
 describe('golden cases', () => {

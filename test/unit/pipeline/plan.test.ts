@@ -117,6 +117,15 @@ describe('planRequest: tools over a completions-only backend', () => {
     expect(() => planRequest(request, route(fakeAdapter({ speaks: ['completions'] })))).toThrow(expect.objectContaining({ status: 400, param: 'tool_choice' }));
   });
 
+  test('on a backend that takes grammars, a named tool_choice is enforced by one: only that call is admitted', () => {
+    const request = chat({ tools: [{ name: 'f' }, { name: 'g' }], toolChoice: { name: 'g' } });
+    const plan = planRequest(request, route(fakeAdapter({ speaks: ['completions'], features: new Set<Feature>(['grammar']) })));
+    expect(plan.request.responseFormat?.type).toBe('grammar');
+    const grammar = (plan.request.responseFormat as { grammar: string }).grammar;
+    expect(grammar).toContain('root ::= call\n');
+    expect(grammar).toContain('name ::= "\\"g\\""');
+  });
+
   test('parallel_tool_calls false keeps the first call the model made', async () => {
     const adapter = fakeAdapter({ speaks: ['completions'] });
     adapter.complete = async (request) => ({
