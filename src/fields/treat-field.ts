@@ -125,6 +125,9 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
     return { outcome: 'ignored', detail: 'nothing of it reaches the backend (a silent drop)' };
   }
   const sentBody = run.sent[0].body;
+  if (caller.responseFormat === undefined && run.received[0]?.responseFormat?.type === 'grammar') {
+    return { outcome: 'emulated', detail: 'enforced by a grammar that admits only tool calls (emulate/tool-call-grammar.ts)' };
+  }
   if (subject.endpoint === 'chat' && !('messages' in sentBody) && changed.every((key) => key === 'prompt')) {
     return { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };
   }
