@@ -1,8 +1,10 @@
 /**
  * Hermes-style tool calls (`<tool_call>{json}</tool_call>`) found in a stream
  * as each one completes: text around them streams on, each call comes out
- * whole the moment its closing tag arrives. Whitespace between calls is held
- * and dropped when calls were made (as the whole-text parser trims it).
+ * whole the moment its closing tag arrives. Whitespace-only runs are held
+ * until text follows (then they go out with it, as the whole-text parser
+ * joins the text around calls); trailing ones are dropped when calls were made
+ * (as that parser trims its text).
  */
 import type { ToolCall } from '../../model/request.js';
 import { toToolCall } from './parse-tool-calls.js';
@@ -45,7 +47,6 @@ export class ToolCallStream {
       const call = toToolCall(this.body.trim());
       if (call) {
         this.calls += 1;
-        this.whitespace = '';
         pieces.push({ kind: 'call', call });
       } else {
         pieces.push(...this.text(open + this.body + close));

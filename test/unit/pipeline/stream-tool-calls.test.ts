@@ -43,8 +43,9 @@ describe('ToolCallStream', () => {
       const whole = parseToolCalls(text);
       const streamed = run(chunks);
       expect(streamed.calls).toEqual(whole.calls.map(({ name, arguments: args }) => ({ name, arguments: args })));
+      // The whole-text parser trims its text; a stream cannot take back leading whitespace it already sent.
       if (whole.calls.length > 0) expect(streamed.text.trim()).toBe(whole.text);
       else expect(streamed.text).toBe(text);
-    }));
+    }), { numRuns: 500 });
   });
 });
