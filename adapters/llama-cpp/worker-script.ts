@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { findPackageRoot } from '../../src/package-root.js';
 
 export async function resolveWorkerScript(): Promise<URL> {
   const built = new URL('./worker-main.js', import.meta.url);
@@ -21,7 +22,7 @@ export async function resolveWorkerScript(): Promise<URL> {
 
 async function transpileWorker(entry: string): Promise<URL> {
   const ts = (await import('typescript')).default;
-  const root = packageRoot(dirname(entry));
+  const root = findPackageRoot(dirname(entry));
   const files = new Map<string, string>();
   const queue = [entry];
   while (queue.length > 0) {
@@ -63,12 +64,5 @@ function pruneStale(parent: string, keep: string): void {
   for (const name of readdirSync(parent)) {
     const dir = join(parent, name);
     if (dir !== keep && Date.now() - statSync(dir).mtimeMs > 3_600_000) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function packageRoot(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
   }
 }

@@ -97,6 +97,15 @@ const responseFormat = mapWith('responseFormat (text | json_object | json_schema
   setPath(request, 'responseFormat', parseResponseFormat(value, field), field);
 });
 
+/**
+ * `max_tokens` / `max_completion_tokens`: a count of tokens, so never below 0 on
+ * any backend (llama.cpp reads -1 as "until the context is full"; others differ).
+ */
+const maxTokens = mapWith('limits.maxTokens (at least 0)', (value, { request, field }) => {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidRequest(field, `${field} must be at least 0 (got ${String(value)}).`);
+  setPath(request, 'limits.maxTokens', value, field);
+});
+
 /** One rule object per field; both tables spread these. */
 export const commonFields: Readonly<Record<CommonField, FieldRule>> = {
   model: copyTo('model'),
@@ -108,8 +117,8 @@ export const commonFields: Readonly<Record<CommonField, FieldRule>> = {
   n: copyTo('choices'),
   service_tier: copyTo('serviceTier'),
   stop,
-  max_tokens: copyTo('limits.maxTokens'),
-  max_completion_tokens: copyTo('limits.maxTokens'),
+  max_tokens: maxTokens,
+  max_completion_tokens: maxTokens,
   temperature: copyTo('sampling.temperature'),
   top_k: copyTo('sampling.topK'),
   top_p: copyTo('sampling.topP'),

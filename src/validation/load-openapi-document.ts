@@ -3,11 +3,12 @@
  * is found by walking up from this module to the nearest package.json, so the
  * same code works from src/ (ts-jest) and from dist/src/ (compiled).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Endpoint } from '../model/request.js';
+import { findPackageRoot } from '../package-root.js';
 
 export interface OpenapiDocumentInfo {
   file: string;
@@ -20,17 +21,6 @@ export const OPENAPI_DOCUMENTS: Readonly<Record<Endpoint, OpenapiDocumentInfo>> 
   chat: { file: 'openai-chat.yaml', path: '/v1/chat/completions', operationId: 'createChatCompletion' },
   text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
 });
-
-/** The nearest directory at or above `start` that holds a package.json. */
-export function findPackageRoot(start: string): string {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`No package.json above ${start}`);
-    dir = parent;
-  }
-}
 
 /** `<package root>/config/openapi`. */
 export function defaultOpenapiDir(): string {
