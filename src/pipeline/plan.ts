@@ -5,6 +5,8 @@
  * the backend needs: chat over completions, completions over chat, prompt
  * batches and `n` fanned out.
  */
+import type { Adapter, Feature } from '../../adapters/adapter.js';
+import type { ModelFormat } from '../configuration.js';
 import { invalidRequest } from '../errors/proxy-error.js';
 import { DEFAULT_EFFORT_LADDER, effortForBudget, type EffortLadder } from '../model/reasoning.js';
 import type { Effort, NeutralRequest } from '../model/request.js';
@@ -15,7 +17,6 @@ import { fanOutPrompts, isPromptBatch } from './emulate/fan-out-prompts.js';
 import { textOverChat } from './emulate/text-over-chat.js';
 import { toolCallGrammar } from './emulate/tool-call-grammar.js';
 import { featureUses, paramOf } from './required-features.js';
-import type { ModelFormat } from '../configuration.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -24,40 +25,45 @@ export interface Plan {
   request: NeutralRequest;
 }
 
+/** Features the proxy itself provides when it translates between endpoints. */
+const EMULATED = {
+  // It renders the prompt: tools and earlier reasoning are its own to render.
+  chatOverCompletions: new Set<Feature>(['tools', 'reasoningHistory']),
+  // `images` become image parts of the user message.
+  completionsOverChat: new Set<Feature>(['images']),
+  native: new Set<Feature>(),
+} as const;
+
 export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   const { backend, upstreamModel } = match;
   const { adapter, settings, name } = backend;
   const capabilities = adapter.capabilities;
   const reasoning = reasoningLimits(match);
+  const format = formatOf(match);
   const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
-  const chatOverCompletions = request.endpoint === 'chat' && !speaksCaller;
-  const completionsOverChat = request.endpoint === 'text' && !speaksCaller;
+  const mode = speaksCaller ? 'native' : request.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const supports = (feature: Feature) => capabilities.features.has(feature) || EMULATED[mode].has(feature);
 
-  const refuse = (param: string, why: string) => {
+  /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. */
+  const refuse = (param: string, why: string, drop: () => void) => {
     if (!settings.dropUnsupported) throw invalidRequest(param, `${why} (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
     request.warnings.push(`${param} dropped: ${why}`);
+    drop();
   };
 
   for (const use of featureUses) {
-    if (!use.present(request) || capabilities.features.has(use.feature)) continue;
-    // Over a completions backend the proxy renders the prompt: tools and reasoning history are its own.
-    if ((use.feature === 'tools' || use.feature === 'reasoningHistory') && chatOverCompletions) continue;
-    // Over a chat backend, `images` become image parts of the user message.
-    if (use.feature === 'images' && completionsOverChat) continue;
+    if (!use.present(request) || supports(use.feature)) continue;
     const param = paramOf(request, use);
     if (use.soft) {
       request.warnings.push(`${param} not sent: backend "${name}" has no such field`);
       use.drop(request);
-      continue;
+    } else {
+      refuse(param, `${param} is not supported by this backend`, () => use.drop(request));
     }
-    refuse(param, `${param} is not supported by this backend`);
-    if (settings.dropUnsupported) use.drop(request);
   }
-  if (chatOverCompletions) enforceToolChoice(request, backend, formatOf(match));
+  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format);
   for (const field of Object.keys(request.passthrough)) {
-    if (capabilities.passthroughFields.has(field)) continue;
-    refuse(field, `${field} is not supported by this backend`);
-    delete request.passthrough[field];
+    if (!capabilities.passthroughFields.has(field)) refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field]);
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
@@ -67,12 +73,11 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   const effort = request.reasoning?.effort;
   if (effort !== undefined && !reasoning.efforts.has(effort)) {
     const accepted = reasoning.efforts.size > 0 ? `accepted: ${[...reasoning.efforts].join(', ')}` : 'this backend takes no reasoning effort';
-    refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (${accepted})`);
-    if (settings.dropUnsupported && request.reasoning) delete request.reasoning.effort;
+    refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (${accepted})`, () => delete request.reasoning?.effort);
   }
 
   request.model = upstreamModel;
-  return { engine: composeEngine(backend, formatOf(match), request, { chatOverCompletions, completionsOverChat }), request };
+  return { engine: composeEngine(adapter, format, request, mode), request };
 }
 
 /**
@@ -101,7 +106,12 @@ function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, 
  * under max_tokens there); to an effort-only backend it becomes the effort
  * the configured ladder gives, and the translation is named in a warning.
  */
-function checkReasoningBudget(request: NeutralRequest, { adapter }: Backend, { efforts, ladder: configured }: ReasoningLimits, refuse: (param: string, why: string) => void): void {
+function checkReasoningBudget(
+  request: NeutralRequest,
+  { adapter }: Backend,
+  { efforts, ladder: configured }: ReasoningLimits,
+  refuse: (param: string, why: string, drop: () => void) => void,
+): void {
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
   if (!reasoning || budget === undefined) return;
@@ -116,8 +126,7 @@ function checkReasoningBudget(request: NeutralRequest, { adapter }: Backend, { e
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !features.has('reasoningEffort')) {
-    refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`);
-    delete reasoning.budgetTokens;
+    refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
     return;
   }
   const effort = effortForBudget(budget, ladder);
@@ -155,12 +164,12 @@ function formatOf({ backend, route }: RouteMatch): ModelFormat {
   return { ...(chatTemplate ? { chatTemplate } : {}), ...(thinkTags ? { thinkTags } : {}), ...(toolCallFormat ? { toolCallFormat } : {}) };
 }
 
-function composeEngine({ adapter }: Backend, format: ModelFormat, request: NeutralRequest, mode: { chatOverCompletions: boolean; completionsOverChat: boolean }): Engine {
+function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRequest, mode: keyof typeof EMULATED): Engine {
   const { capabilities } = adapter;
   let engine: Engine = adapter;
   if (request.choices > 1 && !capabilities.nativeChoices) engine = fanOutChoices(engine);
-  if (mode.completionsOverChat) engine = textOverChat(engine, format.thinkTags);
-  if (mode.chatOverCompletions) {
+  if (mode === 'completionsOverChat') engine = textOverChat(engine, format.thinkTags);
+  if (mode === 'chatOverCompletions') {
     // The configured template wins over the model's own (e.g. GGUF metadata).
     const own = format.chatTemplate ? { template: format.chatTemplate } : adapter.chatTemplate ? {
       template: adapter.chatTemplate.source,
@@ -173,7 +182,7 @@ function composeEngine({ adapter }: Backend, format: ModelFormat, request: Neutr
       ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
     });
   }
-  const batchNeedsSplit = mode.completionsOverChat || !capabilities.features.has('promptBatch') || !capabilities.nativeChoices;
+  const batchNeedsSplit = mode === 'completionsOverChat' || !capabilities.features.has('promptBatch') || !capabilities.nativeChoices;
   if (isPromptBatch(request.prompt) && batchNeedsSplit) engine = fanOutPrompts(engine);
   return engine;
 }
