@@ -44,7 +44,6 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       log.status = 200;
       return;
     }
-    const callerRequest: NeutralRequest = { ...request };
     const plan = planRequest(request, match);
     const context = { signal: abort.signal, requestId, headers: affinityHeaders(req) };
 
@@ -64,7 +63,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       setWarnings(res, request);
       res.writeHead(200, sseHeaders);
       res.flushHeaders();
-      await writeSse(res, dialect.serializeStream(prepend(first, iterator), callerRequest));
+      await writeSse(res, dialect.serializeStream(prepend(first, iterator), request));
       log.status = abort.signal.aborted ? 499 : 200;
     } else {
       const result = await plan.engine.complete(plan.request, context);
@@ -74,7 +73,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       meter.end();
       result.perf = meter.perfMetrics();
       setWarnings(res, request);
-      sendJson(res, 200, dialect.serializeResult(result, callerRequest), perfHeaders(result.perf));
+      sendJson(res, 200, dialect.serializeResult(result, request), perfHeaders(result.perf));
       log.status = 200;
     }
   } catch (thrown) {
