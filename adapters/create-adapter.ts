@@ -1,13 +1,12 @@
 /** Builds the adapter for one configured backend; the bundled worker is loaded only when configured. */
 import type { BackendSettings } from '../src/configuration.js';
-import type { Logger } from '../src/logger.js';
 import type { Adapter } from './adapter.js';
 import { createFireworksAdapter } from './fireworks/fireworks-adapter.js';
 import { createLlamaServerAdapter } from './llama-server/llama-server-adapter.js';
 import { createOpenAIAdapter } from './openai/openai-adapter.js';
 import { createVllmAdapter } from './vllm/vllm-adapter.js';
 
-export async function createAdapter(name: string, settings: BackendSettings, _logger?: Logger): Promise<Adapter> {
+export async function createAdapter(name: string, settings: BackendSettings): Promise<Adapter> {
   switch (settings.kind) {
     case 'openai':
       return createOpenAIAdapter({ ...settings, kind: 'openai' }, { name });

@@ -1,5 +1,4 @@
 /** The migration aid as a function: what a route would send for one request body, without sending it. */
-import { createAdapter } from '../adapters/create-adapter.js';
 import type { ProxyConfig } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
 import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
@@ -7,7 +6,8 @@ import { openaiChatDialect } from './dialects/openai-chat/index.js';
 import { toProxyError } from './errors/proxy-error.js';
 import { describeDryRun } from './pipeline/dry-run.js';
 import { parseCallerRequest } from './pipeline/parse-caller-request.js';
-import { RouteTable, type Backend } from './pipeline/route-table.js';
+import { RouteTable } from './pipeline/route-table.js';
+import { closeBackends, createBackends } from './pipeline/runtime.js';
 import { createRequestValidator } from './validation/create-validator.js';
 
 export type TranslateOutcome =
@@ -21,9 +21,8 @@ export type TranslateOutcome =
  */
 export async function translate(config: ProxyConfig, body: Record<string, unknown>, endpoint?: 'chat' | 'completions'): Promise<TranslateOutcome> {
   const dialect: Dialect = (endpoint ?? ('messages' in body ? 'chat' : 'completions')) === 'chat' ? openaiChatDialect : fireworksCompletionsDialect;
-  const backends = new Map<string, Backend>();
+  const backends = await createBackends(config, { start: false });
   try {
-    for (const [name, settings] of Object.entries(config.backends)) backends.set(name, { name, settings, adapter: await createAdapter(name, settings) });
     const request = parseCallerRequest(await createRequestValidator(), dialect, body);
     const match = new RouteTable(config.routes, backends).match(request.model);
     return { ok: true, translation: await describeDryRun(request, match) };
@@ -31,6 +30,6 @@ export async function translate(config: ProxyConfig, body: Record<string, unknow
     const failure = toProxyError(error);
     return { ok: false, status: failure.status, error: dialect.errorBody(failure) };
   } finally {
-    await Promise.allSettled([...backends.values()].map((backend) => backend.adapter.close?.()));
+    await closeBackends(backends);
   }
 }
