@@ -55,11 +55,6 @@ export function relay(note = 'relayed verbatim to backends that accept it'): Fie
   return { fate: 'map', note, apply: (value, { request, field }) => { request.passthrough[field] = value; } };
 }
 
-/** Honoured by the proxy itself. */
-export function emulate(note: string, apply: NonNullable<FieldRule['apply']>): FieldRule {
-  return { fate: 'emulate', note, apply };
-}
-
 /** Always a 400 naming the field. */
 export function reject(why: string): FieldRule {
   return { fate: 'reject', note: why };
