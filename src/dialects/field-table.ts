@@ -1,15 +1,16 @@
 /**
- * A field table gives every wire request field exactly one fate:
- *  - map:     copied or converted onto the neutral request;
- *  - emulate: honoured by the proxy itself (e.g. stream coalescing);
- *  - reject:  a 400 naming the field, with the reason.
- * The table type lists every wire field, so a field without a row does not
- * compile; `applyFieldTable` rejects any key the table does not know.
+ * A field table gives every wire request field exactly one fate in its dialect:
+ *  - map:    copied or converted onto the neutral request;
+ *  - reject: a 400 naming the field, with the reason.
+ * Whether a mapped field then goes to the backend as is or is emulated by the
+ * proxy depends on the backend: the plan decides, and `dialect-proxy fields`
+ * shows it. The table type lists every wire field, so a field without a row
+ * does not compile; `applyFieldTable` rejects any key the table does not know.
  */
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 
-export type Fate = 'map' | 'emulate' | 'reject';
+export type Fate = 'map' | 'reject';
 
 export interface FieldContext {
   request: NeutralRequest;
