@@ -20,6 +20,7 @@ import { QueueFullError, SequencePool } from './scheduler.js';
 import { buildTokenBytes } from './token-bytes.js';
 import { asToken, asTokens } from './token-ids.js';
 import type { HostMessage, LlamaGenerateRequest, LlamaGrammarSpec, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
+import { withIntegersOnly } from './json-schema-grammar.js';
 
 interface Engine {
   llama: Llama;
@@ -187,7 +188,15 @@ function loadGrammar(current: Engine, spec: LlamaGrammarSpec): Promise<LlamaGram
 async function compileGrammar(llama: Llama, spec: LlamaGrammarSpec): Promise<LlamaGrammar> {
   try {
     if (spec.kind === 'json') return await llama.getGrammarFor('json');
-    if (spec.kind === 'json-schema') return await llama.createGrammarForJsonSchema(spec.schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+    if (spec.kind === 'json-schema') {
+      const generated = await llama.createGrammarForJsonSchema(spec.schema as Parameters<Llama['createGrammarForJsonSchema']>[0]);
+      return await llama.createGrammar({
+        grammar: withIntegersOnly(generated.grammar),
+        stopGenerationTriggers: generated.stopGenerationTriggers,
+        trimWhitespaceSuffix: generated.trimWhitespaceSuffix,
+        rootRuleName: generated.rootRuleName,
+      });
+    }
     return await llama.createGrammar({ grammar: spec.text });
   } catch (error) {
     const param = spec.kind === 'gbnf' ? 'grammar' : 'response_format';
