@@ -7,10 +7,12 @@ import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 
 const modelPath = process.argv[2];
+// BENCH_STREAM_BATCH_MS compares batch windows; unset, the backend's default.
+const batch = process.env.BENCH_STREAM_BATCH_MS ? { streamBatchMs: Number(process.env.BENCH_STREAM_BATCH_MS) } : {};
 const config = loadConfig({
   server: { logLevel: 'error' },
   // The same settings as the direct run: 2048-token context per sequence, 4 sequences, 1 thread.
-  backends: { local: { kind: 'llama-cpp', model: modelPath, contextSize: 2048, parallel: 4, threads: 1 } },
+  backends: { local: { kind: 'llama-cpp', model: modelPath, contextSize: 2048, parallel: 4, threads: 1, ...batch } },
   routes: [{ model: '*', backend: 'local' }],
 });
 const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ level: 'error', json: true }) });

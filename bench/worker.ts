@@ -3,13 +3,15 @@
  * (LlamaCompletion, one thread) against dialect-proxy's `kind: llama-cpp`
  * over HTTP (the proxy in its own process), both on the same model and
  * settings (2048-token context per sequence, 4 sequences, 1 thread). Rounds
- * alternate between the two, so drift on a shared machine hits both alike.
+ * pair the two back to back (in alternating order), and the ratio reported is the
+ * median of the rounds' ratios, so drift on a shared machine cancels out.
  * Reports tokens/s for one 256-token greedy stream and the aggregate of 4
  * concurrent streams.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getLlama, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
 
@@ -21,6 +23,8 @@ export interface WorkerBenchRow {
   name: string;
   direct: number;
   proxy: number;
+  /** Median over rounds of proxy / direct measured back to back. */
+  ratio: number;
 }
 
 type Generate = () => Promise<number>;
@@ -41,22 +45,33 @@ async function directGenerators(modelPath: string): Promise<{ generators: Genera
   return { generators, close: async () => { await context.dispose(); await model.dispose(); } };
 }
 
-/** The proxy in a child process; each call streams one completion and counts its tokens from usage. */
+/**
+ * The proxy in a child process; each call streams one completion and counts its
+ * tokens from the final usage. The client is plain node:http that keeps only the
+ * stream's tail: on a 2-core machine a heavier client (fetch and web streams)
+ * takes CPU from the generation it is measuring, which the direct side never pays.
+ */
 async function proxyGenerator(modelPath: string): Promise<{ generate: Generate; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./worker-proxy.js', import.meta.url)), [modelPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  const url = `http://127.0.0.1:${line.toString().trim()}/v1/completions`;
-  const generate = async () => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true }),
+  const port = Number(line.toString().trim());
+  const agent = new http.Agent({ keepAlive: true });
+  const body = JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true, stream_options: { include_usage: true } });
+  const generate = () =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.request({ host: '127.0.0.1', port, path: '/v1/completions', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+        let tail = '';
+        response.on('data', (data: Buffer) => (tail = (tail + data.toString('latin1')).slice(-1024)));
+        response.on('end', () => {
+          const usage = /"completion_tokens":(\d+)/.exec(tail);
+          if (usage) resolve(Number(usage[1]));
+          else reject(new Error(`no usage in the stream (status ${response.statusCode}): ${tail.slice(-200)}`));
+        });
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(body);
     });
-    const text = await response.text();
-    const usage = /"completion_tokens":(\d+)/.exec(text);
-    if (!usage) throw new Error(`no usage in the stream: ${text.slice(0, 200)}`);
-    return Number(usage[1]);
-  };
   return { generate, child };
 }
 
@@ -73,15 +88,22 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
   if (!existsSync(shared)) return undefined; // the reference model lives in ../shared
   const direct = await directGenerators(shared);
   const proxy = await proxyGenerator(shared);
-  const results = { directOne: [] as number[], proxyOne: [] as number[], directFour: [] as number[], proxyFour: [] as number[] };
+  const scenarios = [
+    { name: `1 stream, ${tokens}-token greedy`, direct: [direct.generators[0]], proxy: [proxy.generate] },
+    { name: '4 concurrent streams, aggregate', direct: direct.generators, proxy: [proxy.generate, proxy.generate, proxy.generate, proxy.generate] },
+  ];
+  const pairs = scenarios.map(() => [] as { direct: number; proxy: number }[]);
   try {
-    await rate([direct.generators[0]]); // warm-up
-    await rate([proxy.generate]);
+    await rate(scenarios[0].direct); // warm-up
+    await rate(scenarios[0].proxy);
     for (let round = 0; round < rounds; round++) {
-      results.directOne.push(await rate([direct.generators[0]]));
-      results.proxyOne.push(await rate([proxy.generate]));
-      results.directFour.push(await rate(direct.generators));
-      results.proxyFour.push(await rate([proxy.generate, proxy.generate, proxy.generate, proxy.generate]));
+      for (const [index, scenario] of scenarios.entries()) {
+        // Back to back, in alternating order, so drift between the two is small and unbiased.
+        const first = round % 2 === 0 ? 'direct' : 'proxy';
+        const second = first === 'direct' ? 'proxy' : 'direct';
+        const pair = { [first]: await rate(scenario[first]), [second]: await rate(scenario[second]) } as { direct: number; proxy: number };
+        pairs[index].push(pair);
+      }
     }
   } finally {
     proxy.child.kill();
@@ -89,9 +111,11 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
   }
   return {
     model: 'stories260K',
-    rows: [
-      { name: `1 stream, ${tokens}-token greedy`, direct: median(results.directOne), proxy: median(results.proxyOne) },
-      { name: '4 concurrent streams, aggregate', direct: median(results.directFour), proxy: median(results.proxyFour) },
-    ],
+    rows: scenarios.map((scenario, index) => ({
+      name: scenario.name,
+      direct: median(pairs[index].map((pair) => pair.direct)),
+      proxy: median(pairs[index].map((pair) => pair.proxy)),
+      ratio: median(pairs[index].map((pair) => pair.proxy / pair.direct)),
+    })),
   };
 }

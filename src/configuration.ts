@@ -53,6 +53,8 @@ export interface LlamaCppBackendSettings extends BackendCommon {
   queueLimit?: number;
   /** CPU threads for generation. */
   threads?: number;
+  /** Longest wait, ms, for a streaming token to join others before it leaves the worker. */
+  streamBatchMs?: number;
 }
 
 export type BackendSettings = RemoteBackendSettings | LlamaCppBackendSettings;
@@ -164,12 +166,13 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
   optionalBoolean(backend.dropUnsupported, `${key}.dropUnsupported`);
   checkModelFormat(backend, key);
   if (kind === 'llama-cpp') {
-    allowKeys(backend, key, [...commonKeys, 'model', 'contextSize', 'parallel', 'queueLimit', 'threads']);
+    allowKeys(backend, key, [...commonKeys, 'model', 'contextSize', 'parallel', 'queueLimit', 'threads', 'streamBatchMs']);
     if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
     integerField(backend, 'contextSize', key, 16);
     integerField(backend, 'parallel', key, 1, 64);
     integerField(backend, 'queueLimit', key, 0);
     integerField(backend, 'threads', key, 1, 256);
+    integerField(backend, 'streamBatchMs', key, 0, 1000);
     return backend as unknown as LlamaCppBackendSettings;
   }
   allowKeys(backend, key, [...commonKeys, 'url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeoutMs']);

@@ -5,6 +5,7 @@
  * and timings.
  */
 import type { Llama, LlamaContextSequence, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import type { CacheEdits } from './cache-edits.js';
 import { describeToken, describeUnscored, type TokenDescriber } from './describe-token.js';
 import type { PreparedGeneration } from './prepare-generation.js';
 import { SequenceStepper } from './sequence-stepper.js';
@@ -21,6 +22,8 @@ export interface GenerationJob {
   grammar?: LlamaGrammar;
   tokenBytes: readonly Uint8Array[];
   eogTokens: readonly number[];
+  /** Shared by the context's sequences: cache edits pause every token loop. */
+  cacheEdits: CacheEdits;
   isAborted(): boolean;
   /** performance.now() when the worker received the request, and when it got its sequence. */
   receivedAt: number;
@@ -37,7 +40,9 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
   // Reuse the evaluated prefix the sequence already holds; prompt logprobs need fresh evaluation.
   let reuse = Math.min(sequence.compareContextTokens(asTokens(promptTokens)).firstDifferentIndex, promptTokens.length - 1);
   if (wantsPromptLogprobs) reuse = Math.min(reuse, Math.max(0, (echoFrom as number) - 1));
-  if (reuse < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: reuse, end: sequence.nextTokenIndex }]);
+  if (reuse < sequence.nextTokenIndex) {
+    await job.cacheEdits.run(() => sequence.eraseContextTokenRanges([{ start: reuse, end: sequence.nextTokenIndex }]));
+  }
   let pending = promptTokens.slice(reuse);
 
   let echo: LlamaEcho | undefined;
@@ -75,6 +80,7 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
   try {
     stepper.start(pending);
     while (completionTokens < prepared.maxTokens) {
+      if (job.cacheEdits.pause) await job.cacheEdits.pause;
       if (job.isAborted()) break;
       let step;
       try {

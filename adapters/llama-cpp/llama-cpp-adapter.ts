@@ -55,9 +55,9 @@ export class LlamaCppAdapter implements Adapter {
   chatTemplate?: ChatTemplate;
 
   constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
-    const { model, contextSize, parallel, queueLimit, threads, cacheDir, showProgress, gpu, downloadStallMs } = settings;
+    const { model, contextSize, parallel, queueLimit, threads, streamBatchMs, cacheDir, showProgress, gpu, downloadStallMs } = settings;
     const options: LlamaBackendOptions = { model };
-    Object.assign(options, definedOnly({ contextSize, parallel, queueLimit, threads, cacheDir, showProgress, gpu, downloadStallMs }));
+    Object.assign(options, definedOnly({ contextSize, parallel, queueLimit, threads, streamBatchMs, cacheDir, showProgress, gpu, downloadStallMs }));
     this.host = new LlamaWorkerHost(options);
   }
 

@@ -18,6 +18,12 @@ export interface LlamaBackendOptions {
   queueLimit?: number;
   /** CPU threads for evaluation. Default 1: more oversubscribes a small shared CPU (spin-wait contention). */
   threads?: number;
+  /**
+   * While a stream flows, its token events leave the worker at most once per this many
+   * milliseconds (the first token and the end leave at once): fewer wake-ups of the HTTP
+   * thread and the client leave the CPU to generation. 0: each decoding step's tokens together.
+   */
+  streamBatchMs?: number;
   /** Use the GPU when node-llama-cpp has a GPU build. Default false. */
   gpu?: boolean;
   /** Where the built-in model and downloads go. Default `$DIALECT_PROXY_CACHE` or `~/.cache/dialect-proxy`. */

@@ -130,7 +130,7 @@ export class LlamaWorkerHost {
     this.worker = worker;
     return new Promise<LlamaModelInfo>((resolve, reject) => {
       let lastError: unknown;
-      worker.on('message', (message: WorkerMessage) => {
+      const receive = (message: WorkerMessage) => {
         if (message.type === 'ready') {
           this.modelInfo = message.info;
           this.restartDelayMs = 250;
@@ -149,6 +149,9 @@ export class LlamaWorkerHost {
         } else {
           this.onMessage(message);
         }
+      };
+      worker.on('message', (batch: WorkerMessage[]) => {
+        for (const message of batch) receive(message);
       });
       worker.on('error', (error) => {
         lastError = error;

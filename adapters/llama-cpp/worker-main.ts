@@ -12,6 +12,7 @@ import {
   type LlamaGrammar,
   type LlamaModel,
 } from 'node-llama-cpp';
+import { CacheEdits } from './cache-edits.js';
 import { invalidLlamaRequest, LlamaRequestError, toErrorData } from './errors.js';
 import { generate } from './generate.js';
 import { resolveModelPath } from './model-source.js';
@@ -21,6 +22,7 @@ import { buildTokenBytes } from './token-bytes.js';
 import { asToken, asTokens } from './token-ids.js';
 import type { HostMessage, LlamaGenerateRequest, LlamaGrammarSpec, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
 import { withIntegersOnly } from './json-schema-grammar.js';
+import { Outbox } from './outbox.js';
 
 interface Engine {
   llama: Llama;
@@ -30,11 +32,13 @@ interface Engine {
   tokenBytes: Uint8Array[];
   eogTokens: number[];
   grammars: Map<string, Promise<LlamaGrammar>>;
+  cacheEdits: CacheEdits;
 }
 
 const port = parentPort;
 if (!port) throw new Error('worker-main must run as a worker thread');
-const post = (message: WorkerMessage) => port.postMessage(message);
+const outbox = new Outbox<WorkerMessage>((batch) => port.postMessage(batch), (workerData as WorkerInit).options.streamBatchMs ?? 5);
+const post = (message: WorkerMessage) => outbox.send(message);
 const active = new Map<number, AbortController>();
 const running = new Set<Promise<void>>();
 let engine: Engine | undefined;
@@ -114,7 +118,7 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
   };
   const queueLimit = options.queueLimit ?? 16 * parallel;
   const pool = new SequencePool(sequences, queueLimit, (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex);
-  engine = { llama, model, facts, pool, tokenBytes, eogTokens, grammars: new Map() };
+  engine = { llama, model, facts, pool, tokenBytes, eogTokens, grammars: new Map(), cacheEdits: new CacheEdits() };
   return {
     path: modelPath,
     name: metadata.general?.name ?? modelPath,
@@ -152,12 +156,23 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
       grammar,
       tokenBytes: current.tokenBytes,
       eogTokens: current.eogTokens,
+      cacheEdits: current.cacheEdits,
       isAborted: () => controller.signal.aborted,
       receivedAt,
       startedAt: performance.now(),
     });
+    let firstTokenSent = false;
     for await (const event of events) {
-      if (!controller.signal.aborted) post({ type: 'event', id, event });
+      if (controller.signal.aborted) continue;
+      // The first token and the end leave at once; the tokens between may wait for the batch window.
+      if (event.type === 'token' && firstTokenSent) {
+        outbox.push({ type: 'event', id, event });
+      } else if (event.type === 'prompt') {
+        outbox.push({ type: 'event', id, event });
+      } else {
+        outbox.send({ type: 'event', id, event });
+        firstTokenSent ||= event.type === 'token';
+      }
     }
   } catch (error) {
     if (controller.signal.aborted) return;

@@ -175,6 +175,21 @@ describeShared('LlamaWorkerHost on stories260K', () => {
     expect(entries.every((entry) => entry.logprob <= 0 && entry.top.length === 1)).toBe(true);
   });
 
+  it("a request whose sequence holds stale tokens starts while other streams generate (the cache edit does not wait for them)", async () => {
+    // Every sequence now holds tokens from earlier tests; a new prompt must erase some first.
+    await Promise.all([1, 2, 3].map((seed) => run(host, { prompt: `Lily had a dog ${seed}`, temperature: 1, seed, maxTokens: 20 })));
+    const long = { temperature: 0, maxTokens: 1500, ignoreEos: true };
+    const finished: string[] = [];
+    const longRuns = ['long A', 'long B'].map((name) => run(host, { ...long, prompt: `${name}: Once upon a time` }).then(() => finished.push(name)));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // both long streams are generating
+    const short = await run(host, { prompt: 'The cat sat on the mat', temperature: 0, maxTokens: 5 });
+    finished.push('short');
+    await Promise.all(longRuns);
+    expect(short.end.usage.completionTokens).toBe(5);
+    expect(short.end.usage.cachedPromptTokens).toBeLessThan(short.end.usage.promptTokens);
+    expect(finished[0]).toBe('short');
+  });
+
   it('runs n generations of one prompt concurrently', async () => {
     const results = await Promise.all([1, 2, 3].map((seed) => run(host, { temperature: 1, seed, maxTokens: 30 })));
     expect(results.every((result) => result.end.usage.completionTokens === 30)).toBe(true);
