@@ -10,7 +10,7 @@ import { describeToken, describeUnscored, type TokenDescriber } from './describe
 import type { PreparedGeneration } from './prepare-generation.js';
 import { SequenceStepper } from './sequence-stepper.js';
 import { ThinkingBudget } from './thinking-budget.js';
-import { asToken, asTokens, evaluateItem } from './token-ids.js';
+import { asTokens, evaluateItem } from './token-ids.js';
 import { TokenOutput, type OutputToken, type ReleasedChunk } from './token-output.js';
 import type { LlamaEcho, LlamaEvent, LlamaFinishReason, LlamaPromptLogprob } from './types.js';
 
@@ -94,7 +94,7 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
         throw error;
       }
       firstTokenAt ??= performance.now();
-      if (model.isEogToken(asToken(step.token)) && !request.ignoreEos) {
+      if (job.eogTokens.includes(step.token) && !request.ignoreEos) {
         completionTokens++;
         finishReason = 'stop';
         break;

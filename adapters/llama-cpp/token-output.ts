@@ -52,6 +52,9 @@ export class TokenOutput {
 
   push(token: OutputToken): PushResult {
     const decoded = this.decoder.decode(this.bytesOf(token.id));
+    if (this.tokens.length === 0 && !this.decoder.pending && this.releasesAtOnce(decoded)) {
+      return { decoded, stopped: false, released: { text: decoded, tokens: [plain(token)] } };
+    }
     const start = this.held.length;
     this.held += decoded;
     this.tokens.push({ ...token, start, end: this.held.length, complete: !this.decoder.pending });
@@ -67,6 +70,12 @@ export class TokenOutput {
       if (this.tokens[i].complete) count = i + 1;
     }
     return { decoded, stopped: false, released: this.release(count) };
+  }
+
+  /** With nothing held (the usual case), text that neither starts a stop nor ends in held whitespace leaves at once. */
+  private releasesAtOnce(text: string): boolean {
+    if (this.trimTrailingWhitespace && text.trimEnd().length < text.length) return false;
+    return this.matcher.find(text) < 0 && this.matcher.heldSuffix(text) === 0;
   }
 
   /** Ends the output: everything held is released (an unfinished character as U+FFFD). */
@@ -102,6 +111,6 @@ export class TokenOutput {
   }
 }
 
-function plain(token: HeldToken): OutputToken {
+function plain(token: OutputToken): OutputToken {
   return token.logprob ? { id: token.id, logprob: token.logprob } : { id: token.id };
 }

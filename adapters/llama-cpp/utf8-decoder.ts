@@ -14,6 +14,7 @@ export class Utf8StreamDecoder {
 
   /** Decodes `bytes` after any held bytes; returns only complete characters. */
   decode(bytes: Uint8Array): string {
+    if (this.carry.length === 0 && incompleteTailStart(bytes) === bytes.length) return decoder.decode(bytes);
     const all = this.carry.length > 0 ? Uint8Array.from([...this.carry, ...bytes]) : bytes;
     const cut = incompleteTailStart(all);
     this.carry = Array.from(all.subarray(cut));
