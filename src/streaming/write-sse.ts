@@ -6,18 +6,16 @@
  * Returns when the stream ends or the client goes away (the caller's abort
  * signal then cancels the upstream work through the generators' `finally`).
  */
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { encodeSseData, sseDone } from './encode-sse.js';
 
 export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>): Promise<void> {
   let pending = '';
   let scheduled = false;
-  let blocked = false;
   const flush = () => {
     scheduled = false;
     if (pending === '' || response.destroyed) return;
-    blocked = !response.write(pending);
+    response.write(pending);
     pending = '';
   };
   for await (const chunk of chunks) {
@@ -27,11 +25,22 @@ export async function writeSse(response: ServerResponse, chunks: AsyncIterable<u
       scheduled = true;
       process.nextTick(flush);
     }
-    if (blocked) {
-      await Promise.race([once(response, 'drain'), once(response, 'close')]);
-      blocked = false;
-    }
+    // A client reading slower than we produce holds the stream (and through it the upstream).
+    // Read the socket's state now: a drain may already have come while we waited for this chunk.
+    if (response.writableNeedDrain) await drained(response);
   }
   if (!response.destroyed && !response.writableEnded) response.end(pending + sseDone);
   pending = '';
+}
+
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
