@@ -21,7 +21,7 @@ export interface LlamaBackendOptions {
   /**
    * While a stream flows, its token events leave the worker at most once per this many
    * milliseconds (the first token and the end leave at once): fewer wake-ups of the HTTP
-   * thread and the client leave the CPU to generation. 0: each decoding step's tokens together.
+   * thread and the client leave the CPU to generation. 0: each decoding step's tokens together. Default 16.
    */
   streamBatchMs?: number;
   /** Use the GPU when node-llama-cpp has a GPU build. Default false. */

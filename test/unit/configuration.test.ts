@@ -31,12 +31,18 @@ describe('loadConfig', () => {
     [{ ...minimal, backends: { up: { kind: 'openai' } } }, 'config: backends.up.url: required'],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', speaks: ['images'] } } }, 'config: backends.up.speaks'],
     [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', parallel: 0 } } }, 'config: backends.up.parallel: must be an integer >= 1'],
+    [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', streamBatchMs: -1 } } }, 'config: backends.up.streamBatchMs: must be an integer >= 0'],
     [{ ...minimal, routes: [{ model: '*', backend: 'missing' }] }, 'config: routes[0].backend: must name one of the backends (up)'],
     [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
     [{ ...minimal, passthrough: 'other' }, 'config: passthrough: no backend named "other"'],
     [{ ...minimal, server: { port: 70000 } }, 'config: server.port: must be an integer >= 0 and <= 65535'],
   ])('rejects %j', (raw, message) => {
     expect(() => loadConfig(raw as Record<string, unknown>, {})).toThrow(message);
+  });
+
+  test('the worker takes a stream batch window, 0 included', () => {
+    const config = loadConfig({ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', streamBatchMs: 0 } } }, {});
+    expect(config.backends.up).toMatchObject({ kind: 'llama-cpp', streamBatchMs: 0 });
   });
 
   test('a route may narrow efforts and set its own ladder', () => {

@@ -238,3 +238,24 @@ describeShared('LlamaWorkerHost scheduling', () => {
     expect(after.text.startsWith(', there was a little')).toBe(true);
   });
 });
+
+describeShared('LlamaWorkerHost stream batching', () => {
+  const host = new LlamaWorkerHost({ model: storiesPath, parallel: 1, streamBatchMs: 100, showProgress: false });
+  beforeAll(() => host.start(), 30_000);
+  afterAll(() => host.close());
+
+  it('sends the first token at once, then the rest in batches a window apart, each token still its own event', async () => {
+    const arrivals: { type: string; at: number }[] = [];
+    for await (const event of host.generate({ ...baseRequest, temperature: 0, maxTokens: 1000, ignoreEos: true })) {
+      arrivals.push({ type: event.type, at: performance.now() });
+    }
+    const tokens = arrivals.filter((arrival) => arrival.type === 'token');
+    expect(tokens).toHaveLength(1000);
+    expect(arrivals.at(-1)?.type).toBe('end');
+    // Generating takes ~0.3-1 ms a token; delivery waits for the 100 ms window after the first.
+    expect(tokens[1].at - tokens[0].at).toBeGreaterThan(50);
+    const pauses = tokens.slice(1).filter((token, i) => token.at - tokens[i].at > 50).length;
+    expect(pauses).toBeGreaterThanOrEqual(2);
+    expect(pauses).toBeLessThanOrEqual((tokens[999].at - tokens[0].at) / 50);
+  });
+});
