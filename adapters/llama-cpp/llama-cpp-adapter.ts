@@ -1,6 +1,6 @@
 /**
  * `kind: llama-cpp`: GGUF models run inside the proxy (node-llama-cpp in a
- * worker thread). The worker generates from prompts; for chat, the plan renders
+ * worker process). The worker generates from prompts; for chat, the plan renders
  * the messages with the model's own template (GGUF `tokenizer.chat_template`,
  * exposed as `chatTemplate`; a configured template wins; ChatML when neither
  * exists) and splits reasoning and tool calls out of the text.

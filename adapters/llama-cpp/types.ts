@@ -1,6 +1,6 @@
 /**
  * The engine's own types: what the host accepts, what the worker streams back,
- * and the messages between them. Plain data only (everything crosses postMessage).
+ * and the messages between them. Plain data only (everything crosses the IPC channel).
  */
 
 /** Options of a `kind: llama-cpp` backend. */
@@ -167,12 +167,14 @@ export interface WorkerInit {
 }
 
 export type HostMessage =
+  /** First message: what to load. */
+  | { type: 'init'; init: WorkerInit }
   | { type: 'generate'; id: number; request: LlamaGenerateRequest }
   | { type: 'abort'; id: number }
   | { type: 'tokenize'; id: number; text: string; special: boolean }
   | { type: 'detokenize'; id: number; tokens: number[] }
-  /** Tests: throw an uncaught error in the worker, as a bug would. */
-  | { type: 'crash' }
+  /** Tests: fail as a bug would (an uncaught error), or `native`ly as a failed assertion in llama.cpp (abort). */
+  | { type: 'crash'; native?: boolean }
   | { type: 'shutdown' };
 
 export type WorkerMessage =

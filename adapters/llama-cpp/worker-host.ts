@@ -1,10 +1,12 @@
 /**
- * The main-thread side of the llama.cpp engine: starts the worker thread, sends
- * it requests by id, turns its messages back into async streams, and restarts
- * it when it dies (in-flight requests fail with a 503). Token events are tiny,
- * so they are forwarded without back-pressure.
+ * The HTTP side of the llama.cpp engine: starts the worker process, sends it
+ * requests by id, turns its messages back into async streams, and restarts it
+ * when it dies, however it dies (in-flight requests fail with a 503). A child
+ * process rather than a thread, so that an abort inside llama.cpp cannot take
+ * the proxy down. Token events are tiny, so they are forwarded without back-pressure.
  */
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ProxyError, type ErrorType } from '../../src/errors/proxy-error.js';
 import type { Message } from '../../src/model/request.js';
 import { renderModelChat, type RenderedPrompt, type RenderModelChatOptions } from './chat-template.js';
@@ -21,7 +23,7 @@ interface PendingCall {
 }
 
 /**
- * Runs GGUF models through node-llama-cpp in a worker thread.
+ * Runs GGUF models through node-llama-cpp in a worker process.
  * @example
  * const host = new LlamaWorkerHost({ model: 'builtin', parallel: 2 });
  * for await (const event of host.generate({ prompt: 'Once upon a time', maxTokens: 16, stop: [], onContextOverflow: 'truncate' })) {
@@ -30,7 +32,7 @@ interface PendingCall {
  * await host.close();
  */
 export class LlamaWorkerHost {
-  private worker?: Worker;
+  private worker?: ChildProcess;
   private starting?: Promise<LlamaModelInfo>;
   private modelInfo?: LlamaModelInfo;
   private closing = false;
@@ -64,11 +66,11 @@ export class LlamaWorkerHost {
   async *generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent> {
     if (signal?.aborted) throw abortError();
     await this.start();
-    const worker = this.worker as Worker;
+    const worker = this.worker as ChildProcess;
     const id = this.nextId++;
     const channel = new EventChannel<LlamaEvent>();
     this.channels.set(id, channel);
-    worker.ref();
+    this.ref(worker);
     const onAbort = () => {
       channel.fail(abortError(), { immediately: true });
       this.send(worker, { type: 'abort', id });
@@ -112,22 +114,24 @@ export class LlamaWorkerHost {
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     this.send(worker, { type: 'shutdown' });
-    const timer = setTimeout(() => void worker.terminate(), 5000);
+    const timer = setTimeout(() => worker.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
     this.worker = undefined;
   }
 
-  /** Makes the worker fail as a bug would (tests of the restart path). */
-  simulateCrash(): void {
-    if (this.worker) this.send(this.worker, { type: 'crash' });
+  /** Makes the worker fail as a bug in our code would, or `native`ly as llama.cpp aborting (tests of the restart path). */
+  simulateCrash(kind: 'error' | 'native' = 'error'): void {
+    if (this.worker) this.send(this.worker, { type: 'crash', native: kind === 'native' });
   }
 
   private async launch(): Promise<LlamaModelInfo> {
     const script = await resolveWorkerScript();
     const init: WorkerInit = { options: this.options, cacheDir: this.options.cacheDir ?? defaultCacheDir() };
-    const worker = new Worker(script, { workerData: init });
+    // The parent's execArgv (inspector, profilers, jest's flags) is not the worker's business.
+    const worker = fork(fileURLToPath(script), [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.worker = worker;
+    this.send(worker, { type: 'init', init });
     return new Promise<LlamaModelInfo>((resolve, reject) => {
       let lastError: unknown;
       const receive = (message: WorkerMessage) => {
@@ -141,7 +145,7 @@ export class LlamaWorkerHost {
           this.progress.done();
           lastError = toProxyError(message.error);
           reject(lastError);
-          void worker.terminate();
+          worker.kill();
         } else if (message.type === 'fatal') {
           // The old worker drains and exits on its own; new requests go to a new one at once.
           lastError = new Error(message.message);
@@ -156,8 +160,9 @@ export class LlamaWorkerHost {
       worker.on('error', (error) => {
         lastError = error;
       });
-      worker.on('exit', () => {
-        const crash = unavailable('worker_crashed', `The local model's worker stopped${lastError instanceof Error ? `: ${lastError.message}` : ''}; it is being restarted.`, lastError);
+      worker.on('exit', (code, signal) => {
+        const why = lastError instanceof Error ? lastError.message : signal ? `killed by ${signal}` : `exit code ${code}`;
+        const crash = unavailable('worker_crashed', `The local model's worker stopped (${why}); it is being restarted.`, lastError);
         reject(lastError instanceof ProxyError ? lastError : crash);
         this.retire(worker, crash);
       });
@@ -165,7 +170,7 @@ export class LlamaWorkerHost {
   }
 
   /** Forgets a dead or dying worker: its requests fail, and a worker that had been ready is restarted. */
-  private retire(worker: Worker, error: ProxyError): void {
+  private retire(worker: ChildProcess, error: ProxyError): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     this.starting = undefined;
@@ -205,9 +210,9 @@ export class LlamaWorkerHost {
 
   private async call(message: { type: 'tokenize'; text: string; special: boolean } | { type: 'detokenize'; tokens: number[] }): Promise<unknown> {
     await this.start();
-    const worker = this.worker as Worker;
+    const worker = this.worker as ChildProcess;
     const id = this.nextId++;
-    worker.ref();
+    this.ref(worker);
     return new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject });
       this.send(worker, { ...message, id });
@@ -222,8 +227,9 @@ export class LlamaWorkerHost {
     this.unrefWhenIdle();
   }
 
-  private send(worker: Worker, message: HostMessage): void {
-    if (this.worker === worker) worker.postMessage(message);
+  private send(worker: ChildProcess, message: HostMessage): void {
+    // A send to a worker that just died fails; its 'exit' handler reports that.
+    if (this.worker === worker && worker.connected) worker.send(message, undefined, undefined, () => undefined);
   }
 
   private failAll(error: ProxyError): void {
@@ -232,9 +238,16 @@ export class LlamaWorkerHost {
     this.calls.clear();
   }
 
-  /** An idle worker does not keep the process alive; a busy one does. */
+  /** A busy worker keeps the process alive; an idle one does not. */
+  private ref(worker: ChildProcess): void {
+    worker.ref();
+    worker.channel?.ref();
+  }
+
   private unrefWhenIdle(): void {
-    if (this.channels.size === 0 && this.calls.size === 0) this.worker?.unref();
+    if (this.channels.size > 0 || this.calls.size > 0) return;
+    this.worker?.unref();
+    this.worker?.channel?.unref();
   }
 }
 

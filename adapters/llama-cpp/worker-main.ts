@@ -1,9 +1,9 @@
 /**
- * The worker thread: loads the model once, owns one context with `parallel`
+ * The worker process: loads the model once, owns one context with `parallel`
  * sequences, queues requests for them, and streams generation events back to
- * the host. Everything heavy runs here, off the HTTP thread.
+ * the host over IPC. Everything heavy runs here, off the HTTP process, and a
+ * native crash in llama.cpp ends only this process (the host restarts it).
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import {
   getLlama,
   LlamaLogLevel,
@@ -37,22 +37,42 @@ interface Engine {
 
 /** One 60 Hz frame: no reader sees tokens faster, and on a small CPU the saved wake-ups go to generation. */
 const defaultStreamBatchMs = 16;
-const port = parentPort;
-if (!port) throw new Error('worker-main must run as a worker thread');
-const outbox = new Outbox<WorkerMessage>((batch) => port.postMessage(batch), (workerData as WorkerInit).options.streamBatchMs ?? defaultStreamBatchMs);
+if (!process.send) throw new Error('worker-main runs as a child process with an IPC channel (see worker-host.ts)');
+let outbox = new Outbox<WorkerMessage>(sendBatch, defaultStreamBatchMs);
 const post = (message: WorkerMessage) => outbox.send(message);
 const active = new Map<number, AbortController>();
 const running = new Set<Promise<void>>();
 let engine: Engine | undefined;
+let starting: Promise<void> | undefined;
 let stopping = false;
+
+function sendBatch(batch: WorkerMessage[]): void {
+  if (!process.connected) return;
+  process.send?.(batch, undefined, undefined, (error: Error | null) => {
+    if (error) void stop(1); // the channel broke: the host has gone
+  });
+}
 
 // A bug must not kill the thread under native work in flight (node-llama-cpp then aborts the
 // whole process): report it, let generations stop at their next token, and exit cleanly.
 process.on('uncaughtException', (error) => void fatal(error));
 process.on('unhandledRejection', (error) => void fatal(error));
 
-port.on('message', (message: HostMessage) => {
+// The host went away (it exited or was killed): nothing is left to serve.
+process.on('disconnect', () => void stop(0));
+
+process.on('message', (message: HostMessage) => {
   switch (message.type) {
+    case 'init':
+      if (starting) break;
+      outbox = new Outbox<WorkerMessage>(sendBatch, message.init.options.streamBatchMs ?? defaultStreamBatchMs);
+      starting = start(message.init).then(
+        (info) => post({ type: 'ready', info }),
+        (error: unknown) => {
+          post({ type: 'startup-failed', error: { status: 503, code: 'model_load_failed', message: (error as Error).message ?? String(error) } });
+        },
+      );
+      break;
     case 'generate': {
       const handled = handleGenerate(message.id, message.request);
       running.add(handled);
@@ -69,6 +89,7 @@ port.on('message', (message: HostMessage) => {
       reply(message.id, () => (engine as Engine).model.detokenize(asTokens(message.tokens), false));
       break;
     case 'crash':
+      if (message.native) process.abort(); // as a failed assertion inside llama.cpp would
       setImmediate(() => {
         throw new Error('simulated crash');
       });
@@ -78,13 +99,6 @@ port.on('message', (message: HostMessage) => {
       break;
   }
 });
-
-void start(workerData as WorkerInit).then(
-  (info) => post({ type: 'ready', info }),
-  (error: unknown) => {
-    post({ type: 'startup-failed', error: { status: 503, code: 'model_load_failed', message: (error as Error).message ?? String(error) } });
-  },
-);
 
 async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo> {
   const began = performance.now();

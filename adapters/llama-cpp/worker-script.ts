@@ -1,7 +1,7 @@
 /**
- * Finds the worker thread's JavaScript entry. Built code (dist/) has
+ * Finds the worker process's JavaScript entry. Built code (dist/) has
  * `worker-main.js` beside this module. When this module runs from TypeScript
- * sources (Jest with ts-jest, ts runners), a worker thread cannot load `.ts`, so
+ * sources (Jest with ts-jest, ts runners), plain node cannot load `.ts`, so
  * the worker's module graph is transpiled with the `typescript` dev dependency
  * into `node_modules/.cache/dialect-proxy/llama-worker/<content hash>/`, which
  * keeps bare imports (node-llama-cpp) resolving and is redone only when a source changes.

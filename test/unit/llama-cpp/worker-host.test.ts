@@ -1,5 +1,5 @@
 /**
- * The engine end to end: a real worker thread running stories260K.
+ * The engine end to end: a real worker process running stories260K.
  * From sources, the host transpiles the worker into node_modules/.cache (see worker-script.ts);
  * built code (dist/) uses worker-main.js directly.
  */
@@ -234,6 +234,15 @@ describeShared('LlamaWorkerHost scheduling', () => {
     await running.next();
     host.simulateCrash();
     await expect(collect({ [Symbol.asyncIterator]: () => running })).rejects.toMatchObject({ status: 503, code: 'worker_crashed' });
+    const after = await run(host, { temperature: 0, maxTokens: 5 });
+    expect(after.text.startsWith(', there was a little')).toBe(true);
+  });
+
+  it('a native abort inside llama.cpp ends only the worker process: a 503, then a restarted worker', async () => {
+    const running = host.generate(long)[Symbol.asyncIterator]();
+    await running.next();
+    host.simulateCrash('native');
+    await expect(collect({ [Symbol.asyncIterator]: () => running })).rejects.toMatchObject({ status: 503, code: 'worker_crashed', message: expect.stringContaining('SIGABRT') });
     const after = await run(host, { temperature: 0, maxTokens: 5 });
     expect(after.text.startsWith(', there was a little')).toBe(true);
   });
