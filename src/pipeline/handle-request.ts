@@ -61,8 +61,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
         throw first.value.error;
       }
       setWarnings(res, request);
+      // No flushHeaders: the first event is already here, so the headers leave with it in one write.
       res.writeHead(200, sseHeaders);
-      res.flushHeaders();
       await writeSse(res, dialect.serializeStream(prepend(first, iterator), request));
       log.status = abort.signal.aborted ? 499 : 200;
     } else {
