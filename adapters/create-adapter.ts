@@ -13,7 +13,7 @@ export async function createAdapter(name: string, settings: BackendSettings): Pr
     case 'fireworks':
       return createFireworksAdapter({ ...settings, kind: 'fireworks' }, { name });
     case 'llama-server':
-      return createLlamaServerAdapter(settings, { name });
+      return createLlamaServerAdapter(settings, { name, jinja: settings.jinja });
     case 'vllm':
       return createVllmAdapter(settings, { name });
     case 'llama-cpp': {

@@ -40,6 +40,8 @@ export interface RemoteBackendSettings extends BackendCommon {
   headers?: Record<string, string>;
   /** Total time allowed for one upstream request, in ms. */
   timeoutMs?: number;
+  /** `llama-server` only: the server runs with `--jinja`, so chat `tools` work. */
+  jinja?: boolean;
 }
 
 export interface LlamaCppBackendSettings extends BackendCommon {
@@ -175,7 +177,8 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
     integerField(backend, 'streamBatchMs', key, 0, 1000);
     return backend as unknown as LlamaCppBackendSettings;
   }
-  allowKeys(backend, key, [...commonKeys, 'url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeoutMs']);
+  allowKeys(backend, key, [...commonKeys, 'url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeoutMs', ...(kind === 'llama-server' ? ['jinja'] : [])]);
+  optionalBoolean(backend.jinja, `${key}.jinja`);
   const url = optionalString(backend.url, `${key}.url`);
   if (!url || !/^https?:\/\//.test(url)) throw new ConfigError(`${key}.url`, 'required: an http(s) URL such as https://api.openai.com/v1');
   optionalString(backend.apiKey, `${key}.apiKey`);

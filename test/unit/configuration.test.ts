@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', speaks: ['images'] } } }, 'config: backends.up.speaks'],
     [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', parallel: 0 } } }, 'config: backends.up.parallel: must be an integer >= 1'],
     [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', streamBatchMs: -1 } } }, 'config: backends.up.streamBatchMs: must be an integer >= 0'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', jinja: true } } }, 'config: backends.up.jinja: unknown key'],
+    [{ ...minimal, backends: { up: { kind: 'llama-server', url: 'http://x/v1', jinja: 'yes' } } }, 'config: backends.up.jinja: must be true or false'],
     [{ ...minimal, routes: [{ model: '*', backend: 'missing' }] }, 'config: routes[0].backend: must name one of the backends (up)'],
     [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
     [{ ...minimal, passthrough: 'other' }, 'config: passthrough: no backend named "other"'],
