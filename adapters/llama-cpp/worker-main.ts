@@ -53,8 +53,8 @@ function sendBatch(batch: WorkerMessage[]): void {
   });
 }
 
-// A bug must not kill the thread under native work in flight (node-llama-cpp then aborts the
-// whole process): report it, let generations stop at their next token, and exit cleanly.
+// A bug must not end the process under native work in flight: report it, let generations
+// stop at their next token, free the model, and exit cleanly.
 process.on('uncaughtException', (error) => void fatal(error));
 process.on('unhandledRejection', (error) => void fatal(error));
 
@@ -180,15 +180,11 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
     let firstTokenSent = false;
     for await (const event of events) {
       if (controller.signal.aborted) continue;
-      // The first token and the end leave at once; the tokens between may wait for the batch window.
-      if (event.type === 'token' && firstTokenSent) {
-        outbox.push({ type: 'event', id, event });
-      } else if (event.type === 'prompt') {
-        outbox.push({ type: 'event', id, event });
-      } else {
-        outbox.send({ type: 'event', id, event });
-        firstTokenSent ||= event.type === 'token';
-      }
+      // The first token (with the prompt event before it) and the end leave at once; the tokens between may wait for the window.
+      const urgent = event.type === 'end' || (event.type === 'token' && !firstTokenSent);
+      if (urgent) outbox.send({ type: 'event', id, event });
+      else outbox.push({ type: 'event', id, event });
+      firstTokenSent ||= event.type === 'token';
     }
   } catch (error) {
     if (controller.signal.aborted) return;
