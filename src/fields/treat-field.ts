@@ -126,7 +126,7 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
   }
   const sentBody = run.sent[0].body;
   if (caller.responseFormat === undefined && run.received[0]?.responseFormat?.type === 'grammar') {
-    return { outcome: 'emulated', detail: 'enforced by a grammar that admits only tool calls (emulate/tool-call-grammar.ts)' };
+    return { outcome: 'emulated', detail: "enforced by a grammar that admits only tool calls, their arguments following each tool's schema (emulate/tool-call-grammar.ts)" };
   }
   if (subject.endpoint === 'chat' && !('messages' in sentBody) && changed.every((key) => key === 'prompt')) {
     return { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };

@@ -96,9 +96,10 @@ function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, 
     const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
     throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
   }
-  const names = typeof choice === 'object' ? [choice.name] : request.tools.map((tool) => tool.name);
+  const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
+  const tools = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
   const single = typeof choice === 'object' || request.parallelToolCalls === false;
-  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(names, { single }) };
+  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single }) };
 }
 
 /**

@@ -1,27 +1,113 @@
 /**
  * A GBNF grammar that makes a model answer with Hermes-style tool calls only:
  * how `tool_choice: required` (or a named function) is enforced when the proxy
- * renders the prompt for a completions backend that takes grammars. Arguments
- * are any JSON object (llama.cpp's json.gbnf rules).
+ * renders the prompt for a completions backend that takes grammars. Each call's
+ * arguments follow its tool's `parameters` in a canonical shape: what tool
+ * schemas use (objects with properties and `required`, strings, numbers,
+ * integers, booleans, null, enum, const, arrays, type lists) is enforced, with
+ * declared properties only, required ones first, and bounded sizes; any other
+ * part (anyOf, $ref, patterns, free-form objects) admits any bounded JSON value.
  */
-export function toolCallGrammar(names: readonly string[], options: { single: boolean }): string {
-  const name = names.map((value) => gbnfString(JSON.stringify(value))).join(' | ');
+import { isRecord } from '../../../adapters/is-record.js';
+
+export interface GrammarTool {
+  name: string;
+  parameters?: Record<string, unknown>;
+}
+
+export function toolCallGrammar(tools: readonly GrammarTool[], options: { single: boolean }): string {
+  const rules = new Rules();
+  const calls = tools.map((tool, i) => {
+    const args = tool.parameters ? schemaRule(tool.parameters, `args${i}`, rules, 0) : 'object';
+    return rules.add(`call${i}`, `"<tool_call>\\n{\\"name\\": " ${gbnfString(JSON.stringify(tool.name))} ", \\"arguments\\": " ${args} "}\\n</tool_call>"`);
+  });
   return [
-    `root ::= call${options.single ? '' : ' ("\\n" call)*'}`,
-    `call ::= "<tool_call>\\n{\\"name\\": " name ", \\"arguments\\": " object "}\\n</tool_call>"`,
-    `name ::= ${name}`,
+    // At most 16 calls in a turn: the grammar itself ends every answer.
+    `root ::= call${options.single ? '' : ' ( "\\n" call ){0,15}'}`,
+    `call ::= ${calls.join(' | ')}`,
+    ...rules.lines(),
     // Bounded, so that no model can run on forever inside the arguments.
-    'object ::= "{" ws ( string ":" ws value ( "," ws string ":" ws value ){0,15} )? "}"',
-    'value ::= ( object | array | string | number | "true" | "false" | "null" ) ws',
-    'array ::= "[" ws ( value ( "," ws value ){0,31} )? "]"',
+    'object ::= "{" ws ( string ":" ws value ( "," ws string ":" ws value ){0,15} )? "}" ws',
+    'value ::= object | array | string | number | boolean | null',
+    'array ::= "[" ws ( value ( "," ws value ){0,31} )? "]" ws',
     'string ::= "\\"" ( [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F]{4} ) ){0,256} "\\"" ws',
     'number ::= "-"? ( [0-9] | [1-9] [0-9]* ) ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )? ws',
+    'integer ::= "-"? ( [0-9] | [1-9] [0-9]{0,17} ) ws',
+    'boolean ::= ( "true" | "false" ) ws',
+    'null ::= "null" ws',
     // At most one space: a model must not be able to pad forever.
     'ws ::= " "?',
   ].join('\n');
 }
 
+class Rules {
+  private readonly bodies = new Map<string, string>();
+
+  add(name: string, body: string): string {
+    this.bodies.set(name, body);
+    return name;
+  }
+
+  lines(): string[] {
+    return [...this.bodies].map(([name, body]) => `${name} ::= ${body}`);
+  }
+}
+
+/** Nesting deeper than this admits any value (a recursive schema must not make the grammar endless). */
+const maxDepth = 8;
+/** Objects with more declared properties admit any object (the no-required form grows with their square). */
+const maxProperties = 24;
+
+const primitives: Record<string, string> = { string: 'string', number: 'number', integer: 'integer', boolean: 'boolean', null: 'null' };
+
+/** The name of a rule for values of `schema` (followed by optional whitespace), adding the rules it needs. */
+function schemaRule(schema: unknown, name: string, rules: Rules, depth: number): string {
+  if (!isRecord(schema) || depth > maxDepth) return 'value';
+  if ('const' in schema) return rules.add(name, `${literal(schema.const)} ws`);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return rules.add(name, `( ${schema.enum.map(literal).join(' | ')} ) ws`);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? (isRecord(schema.properties) ? 'object' : undefined)];
+  if (types.length > 1) {
+    const alternatives = types.map((type, i) => schemaRule({ ...schema, type }, `${name}-${i}`, rules, depth));
+    return alternatives.includes('value') ? 'value' : rules.add(name, alternatives.join(' | '));
+  }
+  const [type] = types;
+  if (type === 'object') return objectRule(schema, name, rules, depth);
+  if (type === 'array') {
+    const item = schemaRule(schema.items, `${name}-item`, rules, depth + 1);
+    return rules.add(name, `"[" ws ( ${item} ( "," ws ${item} ){0,31} )? "]" ws`);
+  }
+  return typeof type === 'string' && primitives[type] ? primitives[type] : 'value';
+}
+
+/**
+ * Declared properties only, required ones first and always present, optional
+ * ones after them in declared order. An object without declared properties, or
+ * one that allows others, admits any object.
+ */
+function objectRule(schema: Record<string, unknown>, name: string, rules: Rules, depth: number): string {
+  const properties = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
+  if (properties.length === 0 || properties.length > maxProperties || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return 'object';
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const pair = ([key, value]: [string, unknown], i: number) =>
+    `${gbnfString(JSON.stringify(key))} ws ":" ws ${schemaRule(value, `${name}-${i}`, rules, depth + 1)}`;
+  const pairs = properties.map((property, i) => ({ text: pair(property, i), required: required.has(property[0]) }));
+  const mandatory = pairs.filter((p) => p.required).map((p) => p.text);
+  const optional = pairs.filter((p) => !p.required).map((p) => p.text);
+  if (mandatory.length > 0) {
+    const rest = optional.map((text) => ` ( "," ws ${text} )?`).join('');
+    return rules.add(name, `"{" ws ${mandatory.join(' "," ws ')}${rest} "}" ws`);
+  }
+  // No required property: any in-order subset, the first one chosen without a comma before it.
+  const subsets = optional.map((text, i) => `${text}${optional.slice(i + 1).map((later) => ` ( "," ws ${later} )?`).join('')}`);
+  return rules.add(name, `"{" ws ( ${subsets.map((subset) => `( ${subset} )`).join(' | ')} )? "}" ws`);
+}
+
+/** A GBNF literal matching exactly the JSON text of `value`. */
+function literal(value: unknown): string {
+  return gbnfString(JSON.stringify(value) ?? 'null');
+}
+
 /** A GBNF string literal for a piece of text. */
 function gbnfString(text: string): string {
-  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }

@@ -123,7 +123,9 @@ describe('planRequest: tools over a completions-only backend', () => {
     expect(plan.request.responseFormat?.type).toBe('grammar');
     const grammar = (plan.request.responseFormat as { grammar: string }).grammar;
     expect(grammar).toContain('root ::= call\n');
-    expect(grammar).toContain('name ::= "\\"g\\""');
+    expect(grammar).toContain('call ::= call0\n');
+    expect(grammar).toContain('" "\\"g\\"" "');
+    expect(grammar).not.toContain('"\\"f\\""');
   });
 
   test('parallel_tool_calls false keeps the first call the model made', async () => {
