@@ -57,6 +57,26 @@ describe('toolCallGrammar', () => {
   });
 });
 
+describe('toolCallGrammar schema rules', () => {
+  const rulesOf = (parameters: Record<string, unknown>) => toolCallGrammar([{ name: 't', parameters }], { single: true }).split('\n');
+
+  it('without required properties, any in-order subset, none included', () => {
+    expect(rulesOf({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } })).toContain(
+      'args0 ::= "{" ws ( ( "\\"a\\"" ws ":" ws string ( "," ws "\\"b\\"" ws ":" ws integer )? ) | ( "\\"b\\"" ws ":" ws integer ) )? "}" ws',
+    );
+  });
+
+  it('properties without a type are an object; other properties allowed, any object', () => {
+    expect(rulesOf({ properties: { a: { type: 'boolean' } }, required: ['a'] })).toContain('args0 ::= "{" ws "\\"a\\"" ws ":" ws boolean "}" ws');
+    expect(rulesOf({ type: 'object', properties: { a: { type: 'boolean' } }, additionalProperties: true }).some((rule) => rule.startsWith('args0 ::='))).toBe(false);
+  });
+
+  it('what it does not model (anyOf, $ref) admits any value', () => {
+    const rules = rulesOf({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] }, b: { $ref: '#/$defs/x' } }, required: ['a', 'b'] });
+    expect(rules).toContain('args0 ::= "{" ws "\\"a\\"" ws ":" ws value "," ws "\\"b\\"" ws ":" ws value "}" ws');
+  });
+});
+
 describeShared('toolCallGrammar on the worker (stories260K, sampled)', () => {
   const host = new LlamaWorkerHost({ model: storiesPath, parallel: 4, showProgress: false });
   beforeAll(() => host.start(), 30_000);
