@@ -88,10 +88,11 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`\nbundled llama.cpp worker (${worker.model}, 1 thread): median tokens/s; ratio: median of back-to-back pairs\n`);
-  console.log('| scenario | node-llama-cpp direct | dialect-proxy | proxy / direct |');
-  console.log('|---|---|---|---|');
+  console.log('| scenario | node-llama-cpp direct | dialect-proxy | proxy / direct | first token, direct | first token, proxy |');
+  console.log('|---|---|---|---|---|---|');
   for (const row of worker.rows) {
-    console.log(`| ${row.name} | ${row.direct.toFixed(0)} | ${row.proxy.toFixed(0)} | ${row.ratio.toFixed(2)} |`);
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    console.log(`| ${row.name} | ${row.direct.toFixed(0)} | ${row.proxy.toFixed(0)} | ${row.ratio.toFixed(2)} | ${ms(row.directFirstTokenMs)} | ${ms(row.proxyFirstTokenMs)} |`);
   }
 }
 

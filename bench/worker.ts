@@ -25,9 +25,13 @@ export interface WorkerBenchRow {
   proxy: number;
   /** Median over rounds of proxy / direct measured back to back. */
   ratio: number;
+  /** Median time to the first token, ms (for several streams, their mean). */
+  directFirstTokenMs: number;
+  proxyFirstTokenMs: number;
 }
 
-type Generate = () => Promise<number>;
+/** One generation: its token count and when its first token arrived, ms after the call. */
+type Generate = () => Promise<{ tokens: number; firstTokenMs: number }>;
 
 /** node-llama-cpp in this process: one completion per sequence. */
 async function directGenerators(modelPath: string): Promise<{ generators: Generate[]; close(): Promise<void> }> {
@@ -37,9 +41,18 @@ async function directGenerators(modelPath: string): Promise<{ generators: Genera
   const generators = Array.from({ length: 4 }, () => {
     const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
     return async () => {
+      const started = performance.now();
       let count = 0;
-      await completion.generateCompletion(prompt, { maxTokens: tokens, temperature: 0, onToken: (chunk) => { count += chunk.length; } });
-      return count;
+      let firstTokenMs = 0;
+      await completion.generateCompletion(prompt, {
+        maxTokens: tokens,
+        temperature: 0,
+        onToken: (chunk) => {
+          if (count === 0) firstTokenMs = performance.now() - started;
+          count += chunk.length;
+        },
+      });
+      return { tokens: count, firstTokenMs };
     };
   });
   return { generators, close: async () => { await context.dispose(); await model.dispose(); } };
@@ -58,13 +71,18 @@ async function proxyGenerator(modelPath: string): Promise<{ generate: Generate; 
   const agent = new http.Agent({ keepAlive: true });
   const body = JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true, stream_options: { include_usage: true } });
   const generate = () =>
-    new Promise<number>((resolve, reject) => {
+    new Promise<{ tokens: number; firstTokenMs: number }>((resolve, reject) => {
+      const started = performance.now();
+      let firstTokenMs = 0;
       const request = http.request({ host: '127.0.0.1', port, path: '/v1/completions', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
         let tail = '';
-        response.on('data', (data: Buffer) => (tail = (tail + data.toString('latin1')).slice(-1024)));
+        response.on('data', (data: Buffer) => {
+          firstTokenMs ||= performance.now() - started; // the headers leave with the first token's event
+          tail = (tail + data.toString('latin1')).slice(-1024);
+        });
         response.on('end', () => {
           const usage = /"completion_tokens":(\d+)/.exec(tail);
-          if (usage) resolve(Number(usage[1]));
+          if (usage) resolve({ tokens: Number(usage[1]), firstTokenMs });
           else reject(new Error(`no usage in the stream (status ${response.statusCode}): ${tail.slice(-200)}`));
         });
         response.on('error', reject);
@@ -75,11 +93,20 @@ async function proxyGenerator(modelPath: string): Promise<{ generate: Generate; 
   return { generate, child };
 }
 
-/** Tokens per second of the given generations run at once. */
-async function rate(generations: Generate[]): Promise<number> {
+interface Measured {
+  /** Tokens per second of all the generations together. */
+  rate: number;
+  /** Mean time to their first tokens, ms. */
+  firstTokenMs: number;
+}
+
+/** Runs the given generations at once. */
+async function measure(generations: Generate[]): Promise<Measured> {
   const started = performance.now();
-  const counts = await Promise.all(generations.map((generate) => generate()));
-  return counts.reduce((a, b) => a + b, 0) / ((performance.now() - started) / 1000);
+  const results = await Promise.all(generations.map((generate) => generate()));
+  const tokens = results.reduce((sum, result) => sum + result.tokens, 0);
+  const firstTokenMs = results.reduce((sum, result) => sum + result.firstTokenMs, 0) / results.length;
+  return { rate: tokens / ((performance.now() - started) / 1000), firstTokenMs };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -92,16 +119,16 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
     { name: `1 stream, ${tokens}-token greedy`, direct: [direct.generators[0]], proxy: [proxy.generate] },
     { name: '4 concurrent streams, aggregate', direct: direct.generators, proxy: [proxy.generate, proxy.generate, proxy.generate, proxy.generate] },
   ];
-  const pairs = scenarios.map(() => [] as { direct: number; proxy: number }[]);
+  const pairs = scenarios.map(() => [] as { direct: Measured; proxy: Measured }[]);
   try {
-    await rate(scenarios[0].direct); // warm-up
-    await rate(scenarios[0].proxy);
+    await measure(scenarios[0].direct); // warm-up
+    await measure(scenarios[0].proxy);
     for (let round = 0; round < rounds; round++) {
       for (const [index, scenario] of scenarios.entries()) {
         // Back to back, in alternating order, so drift between the two is small and unbiased.
         const first = round % 2 === 0 ? 'direct' : 'proxy';
         const second = first === 'direct' ? 'proxy' : 'direct';
-        const pair = { [first]: await rate(scenario[first]), [second]: await rate(scenario[second]) } as { direct: number; proxy: number };
+        const pair = { [first]: await measure(scenario[first]), [second]: await measure(scenario[second]) } as { direct: Measured; proxy: Measured };
         pairs[index].push(pair);
       }
     }
@@ -113,9 +140,11 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
     model: 'stories260K',
     rows: scenarios.map((scenario, index) => ({
       name: scenario.name,
-      direct: median(pairs[index].map((pair) => pair.direct)),
-      proxy: median(pairs[index].map((pair) => pair.proxy)),
-      ratio: median(pairs[index].map((pair) => pair.proxy / pair.direct)),
+      direct: median(pairs[index].map((pair) => pair.direct.rate)),
+      proxy: median(pairs[index].map((pair) => pair.proxy.rate)),
+      ratio: median(pairs[index].map((pair) => pair.proxy.rate / pair.direct.rate)),
+      directFirstTokenMs: median(pairs[index].map((pair) => pair.direct.firstTokenMs)),
+      proxyFirstTokenMs: median(pairs[index].map((pair) => pair.proxy.firstTokenMs)),
     })),
   };
 }
