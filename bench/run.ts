@@ -6,22 +6,13 @@
  * ratios to the upstream and the floor. Then the bundled worker against
  * node-llama-cpp called directly.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { median, startChild } from './children.js';
 import { benchWorker } from './worker.js';
 
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
-
-async function child(file: string, args: string[] = []): Promise<{ process: ChildProcess; ports: number[] }> {
-  const proc = fork(here(file), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const [line] = (await once(proc.stdout!, 'data')) as [Buffer];
-  return { process: proc, ports: line.toString().trim().split(' ').map(Number) };
-}
 
 interface Scenario {
   name: string;
@@ -55,11 +46,9 @@ async function measure(port: number, path: string, body: string): Promise<number
   return done / elapsed;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 async function main(): Promise<void> {
-  const upstream = await child('./upstream.js');
-  const proxies = await child('./proxies.js', [String(upstream.ports[0])]);
+  const upstream = await startChild('./upstream.js');
+  const proxies = await startChild('./proxies.js', [String(upstream.ports[0])]);
   const [upstreamPort] = upstream.ports;
   const [floorPort, proxyPort] = proxies.ports;
   console.log(`bench: ${seconds}s x ${rounds} rounds per target, ${concurrency} in flight; median requests/s\n`);

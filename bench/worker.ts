@@ -8,12 +8,12 @@
  * Reports tokens/s for one 256-token greedy stream and the aggregate of 4
  * concurrent streams.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getLlama, LlamaCompletion, LlamaLogLevel } from 'node-llama-cpp';
+import { median, startChild } from './children.js';
 
 const tokens = 256;
 const prompt = 'Once upon a time';
@@ -65,9 +65,7 @@ async function directGenerators(modelPath: string): Promise<{ generators: Genera
  * takes CPU from the generation it is measuring, which the direct side never pays.
  */
 async function proxyGenerator(modelPath: string): Promise<{ generate: Generate; child: ChildProcess }> {
-  const child = fork(fileURLToPath(new URL('./worker-proxy.js', import.meta.url)), [modelPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  const port = Number(line.toString().trim());
+  const { process: child, ports: [port] } = await startChild('./worker-proxy.js', [modelPath]);
   const agent = new http.Agent({ keepAlive: true });
   const body = JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true, stream_options: { include_usage: true } });
   const generate = () =>
@@ -108,8 +106,6 @@ async function measure(generations: Generate[]): Promise<Measured> {
   const firstTokenMs = results.reduce((sum, result) => sum + result.firstTokenMs, 0) / results.length;
   return { rate: tokens / ((performance.now() - started) / 1000), firstTokenMs };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchWorker(rounds: number): Promise<{ model: string; rows: WorkerBenchRow[] } | undefined> {
   if (!existsSync(shared)) return undefined; // the reference model lives in ../shared
