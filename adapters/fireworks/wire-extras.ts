@@ -6,7 +6,7 @@
  */
 import type { PerfMetrics } from '../../src/model/result.js';
 import { isRecord } from '../is-record.js';
-import type { ChoiceExtras, WireExtras } from '../openai/wire-extras.js';
+import { tokenIdList, type ChoiceExtras, type WireExtras } from '../openai/wire-extras.js';
 
 export const fireworksExtras: WireExtras = {
   readChoice(choice, body) {
@@ -14,9 +14,9 @@ export const fireworksExtras: WireExtras = {
     // Documented under `choices[].delta`; a completions choice has no delta, so look beside it too.
     const holder = isRecord(choice.delta) ? choice.delta : choice;
     const internal = isRecord(holder.internal_content) ? holder.internal_content.token_id : undefined;
-    const tokenIds = ids(choice.token_ids) ?? ids(internal) ?? (typeof internal === 'number' ? [internal] : undefined);
+    const tokenIds = tokenIdList(choice.token_ids) ?? tokenIdList(internal) ?? (typeof internal === 'number' ? [internal] : undefined);
     if (tokenIds) extras.tokenIds = tokenIds;
-    const promptTokenIds = ids(choice.prompt_token_ids) ?? ids(body.prompt_token_ids);
+    const promptTokenIds = tokenIdList(choice.prompt_token_ids) ?? tokenIdList(body.prompt_token_ids);
     if (promptTokenIds) extras.promptTokenIds = promptTokenIds;
     if (isRecord(choice.raw_output)) extras.rawOutput = choice.raw_output;
     return extras;
@@ -25,7 +25,3 @@ export const fireworksExtras: WireExtras = {
     return isRecord(body.perf_metrics) ? { backend: body.perf_metrics } : undefined;
   },
 };
-
-function ids(value: unknown): number[] | undefined {
-  return Array.isArray(value) && value.every((id) => typeof id === 'number') ? value : undefined;
-}

@@ -35,4 +35,9 @@ export function readTimings(body: Record<string, unknown>): PerfMetrics | undefi
   return Object.keys(perf).length > 0 ? perf : undefined;
 }
 
+/** A wire list of token ids, or undefined when the value is anything else. */
+export function tokenIdList(value: unknown): number[] | undefined {
+  return Array.isArray(value) && value.every((id) => typeof id === 'number') ? value : undefined;
+}
+
 export const openAIExtras: WireExtras = { readPerf: readTimings };

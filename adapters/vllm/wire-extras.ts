@@ -4,20 +4,16 @@
  * choice for completions and at the top of a chat response or first chat chunk
  * (protocol.py: CompletionResponseChoice, ChatCompletionResponse, *StreamResponse).
  */
-import type { ChoiceExtras, WireExtras } from '../openai/wire-extras.js';
+import { tokenIdList, type ChoiceExtras, type WireExtras } from '../openai/wire-extras.js';
 
 export const vllmExtras: WireExtras = {
   readChoice(choice, body) {
     const extras: ChoiceExtras = {};
-    const tokenIds = ids(choice.token_ids);
+    const tokenIds = tokenIdList(choice.token_ids);
     if (tokenIds) extras.tokenIds = tokenIds;
-    const promptTokenIds = ids(choice.prompt_token_ids) ?? ids(body.prompt_token_ids);
+    const promptTokenIds = tokenIdList(choice.prompt_token_ids) ?? tokenIdList(body.prompt_token_ids);
     if (promptTokenIds) extras.promptTokenIds = promptTokenIds;
     return extras;
   },
 };
-
-function ids(value: unknown): number[] | undefined {
-  return Array.isArray(value) && value.every((id) => typeof id === 'number') ? value : undefined;
-}
 
