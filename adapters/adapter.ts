@@ -35,11 +35,14 @@ export interface BackendCapabilities {
   passthroughFields: ReadonlySet<string>;
 }
 
+/** Inbound headers forwarded upstream (and only these): Fireworks routes multi-turn rollouts by them. */
+export const AFFINITY_HEADERS: readonly string[] = ['x-session-affinity', 'x-multi-turn-session-id'];
+
 export interface AdapterContext {
   signal: AbortSignal;
   /** The proxy's request id, forwarded upstream as `x-request-id`. */
   requestId: string;
-  /** Inbound headers worth forwarding (session affinity). */
+  /** Inbound headers worth forwarding (AFFINITY_HEADERS; others are not sent). */
   headers?: Record<string, string>;
 }
 

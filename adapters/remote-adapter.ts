@@ -4,12 +4,13 @@
  * back, whole or as a stream. Each kind brings its wire codec (to-wire-body,
  * from-wire-result, from-wire-chunks) and its capabilities.
  */
+import { headerValue } from '../src/dialects/request-context.js';
 import { ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
 import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
-import type { Adapter, AdapterContext, BackendCapabilities } from './adapter.js';
+import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from './adapter.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
 import { isRecord } from './is-record.js';
 import { mapTransportError } from './map-transport-error.js';
@@ -29,9 +30,6 @@ export interface RemoteAdapterOptions {
   codec: WireCodec;
 }
 
-/** Inbound headers forwarded upstream: Fireworks routes multi-turn rollouts by them. */
-const AFFINITY_HEADERS = ['x-session-affinity', 'x-multi-turn-session-id'];
-
 const PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
 
 export function createRemoteAdapter({ name, config, capabilities, codec }: RemoteAdapterOptions): Adapter {
@@ -50,7 +48,7 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
     const body = codec.toWireBody(request, { stream });
     const headers: Record<string, string> = { ...fixedHeaders, accept: stream ? 'text/event-stream' : 'application/json', 'x-request-id': context.requestId };
     for (const header of AFFINITY_HEADERS) {
-      const value = headerValue(context.headers, header);
+      const value = headerValue(context.headers ?? {}, header);
       if (value !== undefined) headers[header] = value;
     }
     const response = await client.postJson({ url, body, headers, signal });
@@ -130,13 +128,6 @@ function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: Ab
       signal.removeEventListener('abort', follow);
     },
   };
-}
-
-function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers[name] !== undefined) return headers[name];
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  return key === undefined ? undefined : headers[key];
 }
 
 function notAStream(name: string): ProxyError {

@@ -5,6 +5,7 @@
  * share it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AFFINITY_HEADERS } from '../../adapters/adapter.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
@@ -120,11 +121,9 @@ function isDryRun(req: IncomingMessage): boolean {
   return value === '1' || value === 'true';
 }
 
-const affinityHeaderNames = ['x-session-affinity', 'x-multi-turn-session-id'];
-
 function affinityHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name of affinityHeaderNames) {
+  for (const name of AFFINITY_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
