@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { configurableLlamaOptions, type ConfigurableLlamaOptions } from '../adapters/llama-cpp/types.js';
 
 export type BackendKind = 'llama-cpp' | 'openai' | 'fireworks' | 'llama-server' | 'vllm';
 export type SpokenEndpoint = 'chat' | 'completions';
@@ -44,19 +45,9 @@ export interface RemoteBackendSettings extends BackendCommon {
   jinja?: boolean;
 }
 
-export interface LlamaCppBackendSettings extends BackendCommon {
+/** The bundled worker: its options are documented where the worker reads them (LlamaBackendOptions). */
+export interface LlamaCppBackendSettings extends BackendCommon, ConfigurableLlamaOptions {
   kind: 'llama-cpp';
-  /** `builtin`, a path to a .gguf file, or `hf:owner/repo/file.gguf`. */
-  model: string;
-  contextSize?: number;
-  /** Sequences generated at once. */
-  parallel?: number;
-  /** Requests that may wait for a free sequence before 429. */
-  queueLimit?: number;
-  /** CPU threads for generation. */
-  threads?: number;
-  /** Longest wait, ms, for a streaming token to join others before it leaves the worker. */
-  streamBatchMs?: number;
 }
 
 export type BackendSettings = RemoteBackendSettings | LlamaCppBackendSettings;
@@ -168,7 +159,7 @@ function checkBackend(raw: unknown, key: string): BackendSettings {
   optionalBoolean(backend.dropUnsupported, `${key}.dropUnsupported`);
   checkModelFormat(backend, key);
   if (kind === 'llama-cpp') {
-    allowKeys(backend, key, [...commonKeys, 'model', 'contextSize', 'parallel', 'queueLimit', 'threads', 'streamBatchMs']);
+    allowKeys(backend, key, [...commonKeys, ...configurableLlamaOptions]);
     if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
     integerField(backend, 'contextSize', key, 16);
     integerField(backend, 'parallel', key, 1, 64);

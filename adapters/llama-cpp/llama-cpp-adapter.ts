@@ -15,7 +15,7 @@ import type { StreamEvent } from '../../src/model/stream-event.js';
 import { collectResult } from './collect-result.js';
 import { toGenerateRequest } from './to-generate-request.js';
 import { toStreamEvents } from './to-stream-events.js';
-import type { LlamaBackendOptions } from './types.js';
+import { llamaOptionSources, type LlamaBackendOptions } from './types.js';
 import { LlamaWorkerHost } from './worker-host.js';
 
 const features: Feature[] = [
@@ -55,9 +55,11 @@ export class LlamaCppAdapter implements Adapter {
   chatTemplate?: ChatTemplate;
 
   constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
-    const { model, contextSize, parallel, queueLimit, threads, streamBatchMs, cacheDir, showProgress, gpu, downloadStallMs } = settings;
-    const options: LlamaBackendOptions = { model };
-    Object.assign(options, definedOnly({ contextSize, parallel, queueLimit, threads, streamBatchMs, cacheDir, showProgress, gpu, downloadStallMs }));
+    // The worker gets its own options only (not the route-level ones such as chatTemplate).
+    const options = Object.fromEntries(Object.keys(llamaOptionSources).flatMap((key) => {
+      const value = settings[key as keyof LlamaBackendOptions];
+      return value === undefined ? [] : [[key, value]];
+    })) as unknown as LlamaBackendOptions;
     this.host = new LlamaWorkerHost(options);
   }
 

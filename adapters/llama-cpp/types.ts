@@ -34,6 +34,28 @@ export interface LlamaBackendOptions {
   downloadStallMs?: number;
 }
 
+/**
+ * Where each option may be set: `config` in a config file (and code), `code` only
+ * by code that builds the adapter (tests, embedders). A new option without a row does not compile.
+ */
+export const llamaOptionSources = {
+  model: 'config',
+  contextSize: 'config',
+  parallel: 'config',
+  queueLimit: 'config',
+  threads: 'config',
+  streamBatchMs: 'config',
+  gpu: 'code',
+  cacheDir: 'code',
+  showProgress: 'code',
+  downloadStallMs: 'code',
+} as const satisfies Record<keyof LlamaBackendOptions, 'config' | 'code'>;
+
+type OptionSources = typeof llamaOptionSources;
+/** The options a config file may set. */
+export type ConfigurableLlamaOptions = Pick<LlamaBackendOptions, { [K in keyof OptionSources]: OptionSources[K] extends 'config' ? K : never }[keyof OptionSources]>;
+export const configurableLlamaOptions = Object.keys(llamaOptionSources).filter((key) => llamaOptionSources[key as keyof OptionSources] === 'config');
+
 export type LlamaGrammarSpec =
   | { kind: 'json' }
   | { kind: 'json-schema'; schema: object }
