@@ -143,7 +143,7 @@ export class LlamaWorkerHost {
           resolve(message.info);
         } else if (message.type === 'startup-failed') {
           this.progress.done();
-          lastError = toProxyError(message.error);
+          lastError = proxyErrorOf(message.error);
           reject(lastError);
           worker.kill();
         } else if (message.type === 'fatal') {
@@ -198,10 +198,12 @@ export class LlamaWorkerHost {
         if (message.event.type === 'end') channel?.end();
         break;
       }
-      case 'failed':
-        this.channels.get(message.id)?.fail(toProxyError(message.error));
-        this.settle(message.id, (call) => call.reject(toProxyError(message.error)));
+      case 'failed': {
+        const error = proxyErrorOf(message.error);
+        this.channels.get(message.id)?.fail(error);
+        this.settle(message.id, (call) => call.reject(error));
         break;
+      }
       case 'result':
         this.settle(message.id, (call) => call.resolve(message.value));
         break;
@@ -253,7 +255,7 @@ export class LlamaWorkerHost {
 
 const typeByStatus: Record<number, ErrorType> = { 400: 'invalid_request_error', 429: 'rate_limit_error' };
 
-function toProxyError(data: LlamaErrorData): ProxyError {
+function proxyErrorOf(data: LlamaErrorData): ProxyError {
   return new ProxyError({
     status: data.status,
     type: typeByStatus[data.status] ?? 'server_error',
