@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate, Feature } from '../adapter.js';
 import type { LlamaCppBackendSettings } from '../../src/configuration.js';
-import { ProxyError, toProxyError } from '../../src/errors/proxy-error.js';
+import { toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult } from '../../src/model/result.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
@@ -75,7 +75,11 @@ export class LlamaCppAdapter implements Adapter {
   }
 
   toWire(request: NeutralRequest): Record<string, unknown> {
-    return { ...toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags })) };
+    return { ...this.generateRequest(request) };
+  }
+
+  private generateRequest(request: NeutralRequest) {
+    return toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags }));
   }
 
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
@@ -87,7 +91,7 @@ export class LlamaCppAdapter implements Adapter {
   }
 
   async *stream(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
-    const generateRequest = toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags }));
+    const generateRequest = this.generateRequest(request);
     let started = false;
     try {
       for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal))) {
@@ -100,7 +104,7 @@ export class LlamaCppAdapter implements Adapter {
       }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') throw error;
-      yield { type: 'error', error: error instanceof ProxyError ? error : toProxyError(error) };
+      yield { type: 'error', error: toProxyError(error) };
     }
   }
 }
