@@ -4,6 +4,7 @@
  * llama.cpp `{error: {code: 400, message, type}}`, FastAPI `{detail: ...}`,
  * `{error: "text"}`, or not JSON at all.
  */
+import { isRecord } from '../src/model/is-record.js';
 import { ProxyError, type ErrorDetail } from '../src/errors/proxy-error.js';
 
 export interface UpstreamFailure {
@@ -76,10 +77,10 @@ function parseErrorBody(body: unknown): ParsedError {
       return text ? { message: text } : {};
     }
   }
-  if (!isObject(value)) return typeof value === 'string' && value ? { message: value } : {};
+  if (!isRecord(value)) return typeof value === 'string' && value ? { message: value } : {};
 
   const error = value.error;
-  if (isObject(error)) {
+  if (isRecord(error)) {
     return {
       message: typeof error.message === 'string' ? error.message : undefined,
       param: typeof error.param === 'string' ? error.param : undefined,
@@ -95,7 +96,7 @@ function parseErrorBody(body: unknown): ParsedError {
 }
 
 function fromFastApiDetail(detail: unknown[]): ParsedError {
-  const details: ErrorDetail[] = detail.filter(isObject).map((item) => ({
+  const details: ErrorDetail[] = detail.filter(isRecord).map((item) => ({
     loc: Array.isArray(item.loc) ? item.loc.filter((part): part is string | number => typeof part === 'string' || typeof part === 'number') : [],
     msg: typeof item.msg === 'string' ? item.msg : 'invalid value',
     type: typeof item.type === 'string' ? item.type : 'value_error',
@@ -138,10 +139,6 @@ function clip(text: string): string {
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * An error reported inside a body rather than by the HTTP status: a streamed
  * `data: {"error": {...}}` frame, or a 200 whose body is `{error}`. llama.cpp
@@ -149,7 +146,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * @example mapErrorFrame({error: {code: 500, message: 'tools param requires --jinja flag', type: 'server_error'}}) // 502 upstream_error
  */
 export function mapErrorFrame(body: Record<string, unknown>, secrets?: readonly string[]): ProxyError {
-  const error = isObject(body.error) ? body.error : {};
+  const error = isRecord(body.error) ? body.error : {};
   const status = [error.code, error.status, body.status].find((value): value is number => typeof value === 'number' && value >= 400 && value <= 599) ?? 500;
   return mapUpstreamError({ status, body, secrets });
 }

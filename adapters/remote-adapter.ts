@@ -12,7 +12,7 @@ import type { StreamEvent } from '../src/model/stream-event.js';
 import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from './adapter.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
-import { isRecord } from './is-record.js';
+import { isRecord } from '../src/model/is-record.js';
 import { mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
 import type { RemoteBackendConfig } from './remote-backend-config.js';

@@ -5,7 +5,7 @@
  * (kept by wire name: they are already Fireworks' names).
  */
 import type { PerfMetrics } from '../../src/model/result.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 import { tokenIdList, type ChoiceExtras, type WireExtras } from '../openai/wire-extras.js';
 
 export const fireworksExtras: WireExtras = {

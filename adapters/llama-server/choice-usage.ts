@@ -5,7 +5,7 @@
  * usage after it ends. Neutral usage follows OpenAI's: a prompt's tokens once,
  * however many choices it has, and every choice's completion tokens.
  */
-import { countPrompts } from '../../src/dialects/count-choices.js';
+import { countPrompts } from '../../src/model/prompt.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult, ResultChoice, Usage } from '../../src/model/result.js';
 

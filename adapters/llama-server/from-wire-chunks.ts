@@ -7,7 +7,7 @@
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
 import type { SseMessage } from '../../src/streaming/decode-sse.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 import { fromWireChunks as fromOpenAICompatibleChunks } from '../openai/from-wire-chunks.js';
 import { readWireUsage } from '../openai/read-wire-usage.js';
 import { ChoiceUsages } from './choice-usage.js';

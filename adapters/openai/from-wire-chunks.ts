@@ -11,7 +11,7 @@ import type { NeutralRequest } from '../../src/model/request.js';
 import { addUsage, type PerfMetrics, type Usage } from '../../src/model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../src/model/stream-event.js';
 import type { SseMessage } from '../../src/streaming/decode-sse.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 import { mapErrorFrame } from '../map-upstream-error.js';
 import { argumentsText } from './from-wire-result.js';
 import { readFinishReason } from './read-finish-reason.js';

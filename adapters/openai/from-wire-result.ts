@@ -8,7 +8,7 @@
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest, ToolCall } from '../../src/model/request.js';
 import type { NeutralResult, ResultChoice } from '../../src/model/result.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 import { mapErrorFrame } from '../map-upstream-error.js';
 import { readFinishReason } from './read-finish-reason.js';
 import { readWireLogprobs } from './read-wire-logprobs.js';

@@ -5,7 +5,7 @@
  * completions (which answers a legacy request in the chat shape, with `id`).
  */
 import { fromChatLogprobs, fromLegacyLogprobs, type ChatLogprobEntry, type LegacyLogprobs, type TokenLogprob } from '../../src/model/logprobs.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 
 export function readWireLogprobs(wire: unknown): TokenLogprob[] | undefined {
   if (!isRecord(wire)) return undefined;

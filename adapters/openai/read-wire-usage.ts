@@ -1,7 +1,7 @@
 /** Wire `usage` (OpenAI, Fireworks, vLLM, llama.cpp) -> neutral Usage. */
 import type { Usage } from '../../src/model/result.js';
 import { COMPLETION_DETAILS, PROMPT_DETAILS, readDetails } from '../../src/model/usage-details.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 
 /**
  * @example readWireUsage({prompt_tokens: 5, completion_tokens: 4, total_tokens: 9, prompt_tokens_details: {cached_tokens: 4}})

@@ -4,7 +4,7 @@
  * neutral result keeps them apart: `text` is generated text only, the echoed
  * tokens go to `promptLogprobs`, and streamed echo is a `text-delta` with `echo: true`.
  */
-import { promptOfChoice } from '../../src/dialects/count-choices.js';
+import { promptOfChoice } from '../../src/model/prompt.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { TokenLogprob } from '../../src/model/logprobs.js';
 import type { NeutralRequest } from '../../src/model/request.js';

@@ -4,7 +4,7 @@
  */
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import type { ContentPart, Message } from '../../src/model/request.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 
 type Wire = Record<string, unknown>;
 

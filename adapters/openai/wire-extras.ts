@@ -5,7 +5,7 @@
  * Fireworks reads its own extensions (fireworks/wire-extras.ts).
  */
 import type { PerfMetrics } from '../../src/model/result.js';
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../../src/model/is-record.js';
 
 export interface ChoiceExtras {
   tokenIds?: number[];

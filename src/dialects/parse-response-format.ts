@@ -4,9 +4,10 @@
  * Fireworks also takes the schema itself as `json_schema` or `schema` (an object
  * or JSON text), a schema on `json_object`, and `{type: 'grammar', grammar}`.
  */
+import { isRecord } from '../model/is-record.js';
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { ResponseFormat } from '../model/request.js';
-import { isObject, isSet } from './request-context.js';
+import { isSet } from './request-context.js';
 
 type Wire = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ const WRAPPER_KEYS = new Set(['name', 'description', 'schema', 'strict']);
 
 /** @example parseResponseFormat({type: 'json_object'}) // {type: 'json_object'} */
 export function parseResponseFormat(value: unknown, field = 'response_format'): ResponseFormat {
-  if (!isObject(value)) throw invalidRequest(field, `${field} must be an object with a type.`);
+  if (!isRecord(value)) throw invalidRequest(field, `${field} must be an object with a type.`);
   for (const key of Object.keys(value)) {
     if (!FORMAT_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`${field}.${key}`, `Unrecognized ${field} field: ${key}.`);
   }
@@ -48,7 +49,7 @@ function jsonSchema(value: Wire, field: string): ResponseFormat {
   if (isSet(value.grammar)) throw invalidRequest(`${field}.grammar`, `${field}.grammar is not allowed when type is json_schema.`);
   const wrapper = value.json_schema;
   // OpenAI's wrapper carries a `name` or a `schema`; neither is a JSON Schema keyword, so a bare schema has neither.
-  if (isObject(wrapper) && (typeof wrapper.name === 'string' || isObject(wrapper.schema))) {
+  if (isRecord(wrapper) && (typeof wrapper.name === 'string' || isRecord(wrapper.schema))) {
     if (isSet(value.schema)) throw invalidRequest(`${field}.schema`, `${field}.schema cannot be combined with ${field}.json_schema.`);
     for (const key of Object.keys(wrapper)) {
       if (!WRAPPER_KEYS.has(key) && isSet(wrapper[key])) throw invalidRequest(`${field}.json_schema.${key}`, `Unrecognized ${field}.json_schema field: ${key}.`);
@@ -79,7 +80,7 @@ function plainSchema(value: Wire, field: string): Record<string, unknown> | unde
 
 /** An object, or JSON text holding one (Fireworks accepts both). */
 function toSchema(value: unknown, param: string): Record<string, unknown> {
-  if (isObject(value)) return value;
+  if (isRecord(value)) return value;
   if (typeof value === 'string') {
     let parsed: unknown;
     try {
@@ -87,7 +88,7 @@ function toSchema(value: unknown, param: string): Record<string, unknown> {
     } catch {
       throw invalidRequest(param, `${param} is not valid JSON.`);
     }
-    if (isObject(parsed)) return parsed;
+    if (isRecord(parsed)) return parsed;
   }
   throw invalidRequest(param, `${param} must be a JSON Schema object (or JSON text of one).`);
 }

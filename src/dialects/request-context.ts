@@ -26,9 +26,6 @@ export interface CrossFieldRule {
 /** `null` is "not set" in both specs. */
 export const isSet = (value: unknown): boolean => value !== null && value !== undefined;
 
-/** A JSON object (not an array, not null). */
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Both set -> 400 naming the second field.
  * @example exclusive('max_tokens', 'max_completion_tokens')

@@ -6,7 +6,7 @@
 import type { NeutralRequest } from '../model/request.js';
 import { addUsage, type PerfMetrics, type Usage } from '../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../model/stream-event.js';
-import { countChoices } from './count-choices.js';
+import { countChoices } from '../model/prompt.js';
 import { perfMetricsBody } from './perf-metrics-body.js';
 import { usageBody } from './usage-body.js';
 

@@ -8,7 +8,7 @@ import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { TokenLogprob } from '../../model/logprobs.js';
-import { promptOfChoice } from '../count-choices.js';
+import { promptOfChoice } from '../../model/prompt.js';
 
 export interface Echo {
   text: string;

@@ -9,7 +9,7 @@ import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
-import { promptOfChoice } from '../count-choices.js';
+import { promptOfChoice } from '../../model/prompt.js';
 import { StreamTotals } from '../stream-totals.js';
 import { echoUnavailable, wantsEcho } from './echo-text.js';
 import { completionLogprobsBody } from './logprobs-body.js';

@@ -4,9 +4,10 @@
  * input_audio, file, refusal, Fireworks' video_url). Wire keys with no neutral
  * meaning are kept in `extra`, never dropped.
  */
+import { isRecord } from '../../model/is-record.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
-import { isObject, isSet } from '../request-context.js';
+import { isSet } from '../request-context.js';
 
 type Wire = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ function text(value: unknown, param: string): string {
 }
 
 function object(value: unknown, param: string): Wire {
-  if (!isObject(value)) throw invalidRequest(param, `${param} must be an object.`);
+  if (!isRecord(value)) throw invalidRequest(param, `${param} must be an object.`);
   return value;
 }
 

@@ -3,9 +3,10 @@
  * -> neutral tool definitions and tool choice. Only function tools have a
  * neutral meaning; OpenAI's custom (free-form grammar) tools are a 400.
  */
+import { isRecord } from '../../model/is-record.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ToolChoice, ToolDefinition } from '../../model/request.js';
-import { isObject, isSet } from '../request-context.js';
+import { isSet } from '../request-context.js';
 
 type Wire = Record<string, unknown>;
 
@@ -16,10 +17,10 @@ function list(value: unknown, field: string): unknown[] {
 
 /** A FunctionObject (`{name, description?, parameters?, strict?}`) -> ToolDefinition. */
 export function parseFunction(value: unknown, path: string): ToolDefinition {
-  if (!isObject(value) || typeof value.name !== 'string') throw invalidRequest(`${path}.name`, `${path}.name is required.`);
+  if (!isRecord(value) || typeof value.name !== 'string') throw invalidRequest(`${path}.name`, `${path}.name is required.`);
   const tool: ToolDefinition = { name: value.name };
   if (typeof value.description === 'string') tool.description = value.description;
-  if (isObject(value.parameters)) tool.parameters = value.parameters;
+  if (isRecord(value.parameters)) tool.parameters = value.parameters;
   if (typeof value.strict === 'boolean') tool.strict = value.strict;
   return tool;
 }
@@ -32,8 +33,8 @@ export function parseFunction(value: unknown, path: string): ToolDefinition {
 export function parseTools(value: unknown, toolChoice: unknown, field = 'tools'): ToolDefinition[] {
   const tools = list(value, field).map((tool, i) => {
     const path = `${field}[${i}]`;
-    if (!isObject(tool) || tool.type !== 'function') {
-      const type = isObject(tool) ? String(tool.type) : typeof tool;
+    if (!isRecord(tool) || tool.type !== 'function') {
+      const type = isRecord(tool) ? String(tool.type) : typeof tool;
       throw invalidRequest(`${path}.type`, `Tools of type '${type}' are not supported; only function tools are.`);
     }
     return parseFunction(tool.function, `${path}.function`);
@@ -44,10 +45,10 @@ export function parseTools(value: unknown, toolChoice: unknown, field = 'tools')
 
 /** The names listed by an `allowed_tools` tool choice, or undefined for any other choice. */
 export function allowedToolNames(toolChoice: unknown): string[] | undefined {
-  if (!isObject(toolChoice) || toolChoice.type !== 'allowed_tools') return undefined;
-  const spec = isObject(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
+  if (!isRecord(toolChoice) || toolChoice.type !== 'allowed_tools') return undefined;
+  const spec = isRecord(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
   return list(spec.tools ?? [], 'tool_choice.allowed_tools.tools').map((entry, i) => {
-    const name = isObject(entry) && isObject(entry.function) ? entry.function.name : isObject(entry) ? entry.name : undefined;
+    const name = isRecord(entry) && isRecord(entry.function) ? entry.function.name : isRecord(entry) ? entry.name : undefined;
     if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function tool.');
     return name;
   });
@@ -61,14 +62,14 @@ export function allowedToolNames(toolChoice: unknown): string[] | undefined {
 export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoice {
   if (value === 'none' || value === 'auto' || value === 'required') return value;
   if (value === 'any') return 'required';
-  if (!isObject(value)) throw invalidRequest(field, `${field} must be 'none', 'auto', 'required' or an object.`);
+  if (!isRecord(value)) throw invalidRequest(field, `${field} must be 'none', 'auto', 'required' or an object.`);
   if (value.type === 'function') {
-    const name = isObject(value.function) ? value.function.name : value.name;
+    const name = isRecord(value.function) ? value.function.name : value.name;
     if (typeof name !== 'string') throw invalidRequest(`${field}.function.name`, `${field}.function.name is required.`);
     return { name };
   }
   if (value.type === 'allowed_tools') {
-    const mode = isObject(value.allowed_tools) ? value.allowed_tools.mode : undefined;
+    const mode = isRecord(value.allowed_tools) ? value.allowed_tools.mode : undefined;
     if (mode !== 'auto' && mode !== 'required') throw invalidRequest(`${field}.allowed_tools.mode`, `${field}.allowed_tools.mode must be 'auto' or 'required'.`);
     return mode;
   }
@@ -83,7 +84,7 @@ export function parseFunctions(value: unknown, field = 'functions'): ToolDefinit
 /** Legacy `function_call`: 'none' | 'auto' | `{name}`. */
 export function parseFunctionCall(value: unknown, field = 'function_call'): ToolChoice {
   if (value === 'none' || value === 'auto') return value;
-  if (isObject(value) && typeof value.name === 'string') return { name: value.name };
+  if (isRecord(value) && typeof value.name === 'string') return { name: value.name };
   throw invalidRequest(field, `${field} must be 'none', 'auto' or {name}.`);
 }
 
@@ -91,5 +92,5 @@ export function parseFunctionCall(value: unknown, field = 'function_call'): Tool
 export function declaredNames(body: Readonly<Wire>): string[] | undefined {
   const source = isSet(body.tools) ? body.tools : body.functions;
   if (!Array.isArray(source)) return undefined;
-  return source.map((entry) => (isObject(entry) ? (isObject(entry.function) ? entry.function.name : entry.name) : undefined)).filter((name): name is string => typeof name === 'string');
+  return source.map((entry) => (isRecord(entry) ? (isRecord(entry.function) ? entry.function.name : entry.name) : undefined)).filter((name): name is string => typeof name === 'string');
 }

@@ -8,7 +8,7 @@
  * declared properties only, required ones first, and bounded sizes; any other
  * part (anyOf, $ref, patterns, free-form objects) admits any bounded JSON value.
  */
-import { isRecord } from '../../../adapters/is-record.js';
+import { isRecord } from '../../model/is-record.js';
 
 export interface GrammarTool {
   name: string;
