@@ -1,5 +1,5 @@
 /**
- * One OpenAPIBackend per dialect document, initialised once at start-up. Per
+ * One OpenAPIBackend per dialect document, initialised once per process. Per
  * request we call the compiled Ajv body validator directly: no routing, no
  * header parsing, nothing rebuilt.
  */
@@ -36,9 +36,35 @@ async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promi
   return body as unknown as BodyValidator;
 }
 
+async function buildRequestValidator(openapiDir: string): Promise<RequestValidator> {
+  const [chat, text] = await Promise.all([buildBodyValidator('chat', openapiDir), buildBodyValidator('text', openapiDir)]);
+  const validators: Readonly<Record<Endpoint, BodyValidator>> = { chat, text };
+  return Object.freeze({
+    validate(endpoint: Endpoint, body: unknown): ValidationIssue[] {
+      const validate = validators[endpoint];
+      if (!validate) throw new TypeError(`Unknown endpoint: ${String(endpoint)}`);
+      if (validate({ requestBody: body })) return [];
+      return toValidationIssues(validate.errors ?? [], body);
+    },
+  });
+}
+
 /**
- * Builds the request validator for both dialects from our own OpenAPI documents.
- * Call once at start-up; `validate` is synchronous and cheap (a few microseconds).
+ * The validator for the shipped documents, compiled once per process: every
+ * runtime (each server, each translate() call) needs the same one, and compiling
+ * both documents is by far the slowest part of start-up. Sharing it is safe: the
+ * object is frozen, the compiled Ajv functions never change after init, and
+ * `validate` is synchronous, so the `errors` Ajv leaves on a function are read
+ * before any other call can overwrite them.
+ */
+let shipped: Promise<RequestValidator> | undefined;
+
+/**
+ * The request validator for both dialects, from our own OpenAPI documents.
+ * `validate` is synchronous and cheap (a few microseconds). Without `openapiDir`
+ * the shared, compiled-once validator is returned; an explicit `openapiDir` is
+ * compiled afresh on every call, since such a directory may change between calls
+ * (the shipped one does not).
  *
  * @example
  * const validator = await createRequestValidator();
@@ -46,15 +72,11 @@ async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promi
  * if (issues.length > 0) throw invalidRequest(issues[0].param, issues[0].message);
  */
 export async function createRequestValidator(options: { openapiDir?: string } = {}): Promise<RequestValidator> {
-  const openapiDir = options.openapiDir ?? defaultOpenapiDir();
-  const [chat, text] = await Promise.all([buildBodyValidator('chat', openapiDir), buildBodyValidator('text', openapiDir)]);
-  const validators: Readonly<Record<Endpoint, BodyValidator>> = { chat, text };
-  return {
-    validate(endpoint: Endpoint, body: unknown): ValidationIssue[] {
-      const validate = validators[endpoint];
-      if (!validate) throw new TypeError(`Unknown endpoint: ${String(endpoint)}`);
-      if (validate({ requestBody: body })) return [];
-      return toValidationIssues(validate.errors ?? [], body);
-    },
-  };
+  if (options.openapiDir !== undefined) return buildRequestValidator(options.openapiDir);
+  // A failed build is not kept, so a later call tries again rather than replaying the error.
+  shipped ??= buildRequestValidator(defaultOpenapiDir()).catch((error: unknown) => {
+    shipped = undefined;
+    throw error;
+  });
+  return shipped;
 }

@@ -9,12 +9,17 @@
  *   upstream-response.json | upstream.sse   the upstream's answer
  *   response.json | response.sse            what the caller must receive
  *
- * UPDATE_GOLDEN=1 writes the observed upstream request and response files
- * (review every change before committing).
+ * UPDATE_GOLDEN=1 records the observed upstream request and response instead
+ * of asserting them. A file is rewritten only when a normal run would fail on it
+ * (same comparison, so timings and tool-call ids alone change nothing); each
+ * rewrite prints a line diff (old vs new) under the case name, and the run ends
+ * with how many files were rewritten. Review every change before committing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { diffLinesUnified, type DiffOptions } from 'jest-diff';
 import { loadConfig } from '../../src/configuration.js';
 import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -41,6 +46,48 @@ const read = (dir: string, file: string) => readFileSync(path.join(root, dir, fi
 const has = (dir: string, file: string) => existsSync(path.join(root, dir, file));
 const json = (dir: string, file: string) => JSON.parse(read(dir, file)) as unknown;
 
+/** Update mode: files rewritten so far, as `<case>/<file>`, for the closing summary. */
+const rewritten: string[] = [];
+
+/** Uncoloured, so the diff reads the same in a terminal, a CI log or a file. */
+const plain = (text: string) => text;
+const DIFF_OPTIONS: DiffOptions = {
+  omitAnnotationLines: true,
+  expand: false,
+  contextLines: 2,
+  aColor: plain,
+  bColor: plain,
+  changeColor: plain,
+  commonColor: plain,
+  patchColor: plain,
+  changeLineTrailingSpaceColor: plain,
+  commonLineTrailingSpaceColor: plain,
+};
+
+/**
+ * Update mode: writes `content` to the case's `file` unless `unchanged` says the
+ * old file already matches (then it stays untouched, keeping reviews free of noise),
+ * and prints what changed.
+ */
+function rewrite(dir: string, file: string, content: string, unchanged: (old: string) => boolean): void {
+  const target = path.join(root, dir, file);
+  const old = existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+  if (old !== undefined && matches(old, unchanged)) return;
+  const changes = diffLinesUnified((old ?? '').split('\n'), content.split('\n'), DIFF_OPTIONS);
+  console.log(`UPDATE_GOLDEN ${dir}: ${old === undefined ? 'new' : 'changed'} ${file}\n--- ${file} (old)\n+++ ${file} (new)\n${changes}`);
+  writeFileSync(target, content);
+  rewritten.push(`${dir}/${file}`);
+}
+
+/** A hand-broken old file (JSON that no longer parses) counts as changed, not as a crash. */
+function matches(old: string, unchanged: (old: string) => boolean): boolean {
+  try {
+    return unchanged(old);
+  } catch {
+    return false;
+  }
+}
+
 /** Timings and the ids the proxy gives tool calls it parses differ on every run; everything else must match exactly. */
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
@@ -57,6 +104,7 @@ describe('golden cases', () => {
   });
   afterAll(async () => {
     await upstream.close();
+    if (update) console.log(rewritten.length > 0 ? `UPDATE_GOLDEN: rewrote ${rewritten.length} file(s):\n  ${rewritten.join('\n  ')}` : 'UPDATE_GOLDEN: no golden file changed');
   });
 
   test.each(cases)('%s', async (dir) => {
@@ -86,7 +134,7 @@ describe('golden cases', () => {
         const sortKey = (body: unknown) => JSON.stringify(body);
         expect(sent.map(sortKey).sort()).toEqual((json(dir, 'upstream-requests.json') as unknown[]).map(sortKey).sort());
       } else if (update) {
-        if (sent.length > 0) writeFileSync(path.join(root, dir, 'upstream-request.json'), JSON.stringify(sent[0], null, 2) + '\n');
+        if (sent.length > 0) rewrite(dir, 'upstream-request.json', JSON.stringify(sent[0], null, 2) + '\n', (old) => isDeepStrictEqual(sent[0], JSON.parse(old)));
       } else if (has(dir, 'upstream-request.json')) {
         expect(sent).toHaveLength(1);
         expect(sent[0]).toEqual(json(dir, 'upstream-request.json'));
@@ -96,7 +144,9 @@ describe('golden cases', () => {
 
       const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
       if (update) {
-        writeFileSync(path.join(root, dir, streamed ? 'response.sse' : 'response.json'), streamed ? text : JSON.stringify(JSON.parse(text), null, 2) + '\n');
+        // Unchanged means what the assertions below would accept.
+        if (streamed) rewrite(dir, 'response.sse', text, (old) => isDeepStrictEqual(normalize(sseFrames(text)), normalize(sseFrames(old))));
+        else rewrite(dir, 'response.json', JSON.stringify(JSON.parse(text), null, 2) + '\n', (old) => isDeepStrictEqual(normalize(JSON.parse(text)), normalize(JSON.parse(old))));
         return;
       }
       if (streamed) {
