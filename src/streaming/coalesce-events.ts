@@ -47,7 +47,9 @@ export async function* coalesceEvents(events: AsyncIterable<StreamEvent>, option
       const step = waitMs === undefined ? await next : await raceTimeout(next, waitMs);
       if (step === 'timeout') {
         if (due()) yield* flush();
-        else await next.then(() => undefined, () => undefined); // 'all' mode: wait for the token threshold too
+        // 'all' mode: the time is up, so wait for the token threshold too. (A timer that fired
+        // a millisecond early by Date.now's clock just waits again for the rest.)
+        else if (now() - since >= ms) await next.then(() => undefined, () => undefined);
         continue;
       }
       if (step.done) break;
