@@ -4,18 +4,17 @@
  * back, whole or as a stream. Each kind brings its wire codec (to-wire-body,
  * from-wire-result, from-wire-chunks) and its capabilities.
  */
-import { headerValue } from '../src/dialects/request-context.js';
 import { ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
 import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
-import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from './adapter.js';
+import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
 import { isRecord } from '../src/model/is-record.js';
 import { mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
-import type { RemoteBackendConfig } from './remote-backend-config.js';
+import type { AdapterSettings, RemoteBackendSettings } from './remote-settings.js';
 
 export interface WireCodec {
   toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
@@ -25,14 +24,14 @@ export interface WireCodec {
 
 export interface RemoteAdapterOptions {
   name: string;
-  config: RemoteBackendConfig;
+  settings: AdapterSettings<RemoteBackendSettings>;
   capabilities: BackendCapabilities;
   codec: WireCodec;
 }
 
 const PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
 
-export function createRemoteAdapter({ name, config, capabilities, codec }: RemoteAdapterOptions): Adapter {
+export function createRemoteAdapter({ name, settings: config, capabilities, codec }: RemoteAdapterOptions): Adapter {
   const client = createHttpClient({ timeoutMs: config.timeoutMs, secrets: config.apiKey ? [config.apiKey] : [] });
   const base = config.url.replace(/\/+$/, '');
   const fixedHeaders: Record<string, string> = {};
@@ -48,8 +47,8 @@ export function createRemoteAdapter({ name, config, capabilities, codec }: Remot
     const body = codec.toWireBody(request, { stream });
     const headers: Record<string, string> = { ...fixedHeaders, accept: stream ? 'text/event-stream' : 'application/json', 'x-request-id': context.requestId };
     for (const header of AFFINITY_HEADERS) {
-      const value = headerValue(context.headers ?? {}, header);
-      if (value !== undefined) headers[header] = value;
+      const value = context.headers?.[header];
+      if (value) headers[header] = value;
     }
     const response = await client.postJson({ url, body, headers, signal });
     return { response, url };

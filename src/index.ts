@@ -1,11 +1,14 @@
 /** Public API of dialect-proxy. */
 export { createDialectProxy, type DialectProxy } from './middleware.js';
 export { loadConfig, ConfigError } from './configuration.js';
-export type { ProxyConfig, BackendSettings, RemoteBackendSettings, LlamaCppBackendSettings, RouteSettings, ServerSettings } from './configuration.js';
+export type { ProxyConfig, BackendSettings, BackendCommon, RemoteBackendSettings, LlamaServerSettings, LlamaCppSettings, RouteSettings, ServerSettings } from './configuration.js';
 export { startServer, type RunningServer } from './server.js';
 export { translate, type TranslateOutcome } from './translate.js';
 export { ProxyError } from './errors/proxy-error.js';
 export type { NeutralRequest, Message } from './model/request.js';
 export type { NeutralResult, Usage, FinishReason } from './model/result.js';
 export type { StreamEvent } from './model/stream-event.js';
-export type { Adapter, BackendCapabilities, Feature } from '../adapters/adapter.js';
+export type { Adapter, AdapterContext, BackendCapabilities } from './backend/adapter.js';
+export type { BackendKind } from './backend/backend-kind.js';
+export type { BackendTable, FieldHandling, FieldSupport } from './backend/field-support.js';
+export type { NeutralField } from './model/neutral-fields.js';

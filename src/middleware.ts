@@ -13,7 +13,8 @@ import { openaiChatDialect } from './dialects/openai-chat/index.js';
 import { ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
 import { handleRequest, sendError, sendJson } from './pipeline/handle-request.js';
-import { createRuntime, type ProxyRuntime, type RuntimeOptions } from './pipeline/runtime.js';
+import { createRuntime, type RuntimeOptions } from './create-runtime.js';
+import type { ProxyRuntime } from './pipeline/runtime.js';
 
 export interface DialectProxy extends Router {
   /** Resolves once backends and validators are ready (models loaded). */

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProxyConfig } from './configuration.js';
 import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
-import type { RuntimeOptions } from './pipeline/runtime.js';
+import type { RuntimeOptions } from './create-runtime.js';
 
 export interface RunningServer {
   server: Server;

@@ -7,7 +7,8 @@ import { toProxyError } from './errors/proxy-error.js';
 import { describeDryRun } from './pipeline/dry-run.js';
 import { parseCallerRequest } from './pipeline/parse-caller-request.js';
 import { RouteTable } from './pipeline/route-table.js';
-import { closeBackends, createBackends } from './pipeline/runtime.js';
+import { createBackends } from './create-runtime.js';
+import { closeBackends } from './pipeline/runtime.js';
 import { createRequestValidator } from './validation/create-validator.js';
 
 export type TranslateOutcome =

@@ -1,32 +1,20 @@
-/** `kind: fireworks`: `/completions` and `/chat/completions` with every Fireworks extension. */
-import type { Adapter, BackendCapabilities, Feature } from '../adapter.js';
+/** `kind: fireworks`: `/completions` and `/chat/completions` with every Fireworks extension (fields.ts). */
+import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
+import { defineKind } from '../../src/backend/backend-kind.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
-import type { RemoteBackendConfig } from '../remote-backend-config.js';
+import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
+import { FIREWORKS_EFFORTS, FIREWORKS_TABLE } from './fields.js';
 import { fromWireChunks } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
-import { FIREWORKS_PASSTHROUGH, toWireBody } from './to-wire-body.js';
+import { toWireBody } from './to-wire-body.js';
 
-/** Every neutral feature but `store` (no such Fireworks field) and `audio` (Fireworks takes no audio parts). */
-export const FIREWORKS_FEATURES: readonly Feature[] = [
-  'topK', 'minP', 'typicalP', 'repetitionPenalty', 'mirostat', 'logitBias', 'seed',
-  'ignoreEos', 'contextOverflowError', 'echo', 'tokenIdPrompt', 'promptBatch',
-  'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar',
-  'reasoningEffort', 'reasoningBudget', 'reasoningHistory',
-  'prediction', 'images', 'returnTokenIds', 'streamTokenIds', 'rawOutput', 'samplingMask',
-  'promptCacheIsolationKey', 'metadata', 'serviceTier', 'user', 'promptCacheKey',
-];
-
-export const FIREWORKS_EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive'];
-
-export function fireworksCapabilities(config: RemoteBackendConfig): BackendCapabilities {
+export function fireworksCapabilities(settings: Partial<RemoteBackendSettings>): BackendCapabilities {
   return {
-    speaks: config.speaks ?? ['completions', 'chat'],
-    features: new Set(FIREWORKS_FEATURES),
+    ...FIREWORKS_TABLE,
+    speaks: settings.speaks ?? ['completions', 'chat'],
     // The deployment's `--max-logprobs`, 5 unless configured.
-    maxTopLogprobs: config.maxTopLogprobs ?? 5,
-    nativeChoices: true,
+    maxTopLogprobs: settings.maxTopLogprobs ?? 5,
     efforts: new Set(FIREWORKS_EFFORTS),
-    passthroughFields: FIREWORKS_PASSTHROUGH,
   };
 }
 
@@ -35,11 +23,11 @@ export function fireworksCapabilities(config: RemoteBackendConfig): BackendCapab
  * const fireworks = createFireworksAdapter({ kind: 'fireworks', url: 'https://api.fireworks.ai/inference/v1', apiKey: process.env.FIREWORKS_API_KEY });
  * for await (const event of fireworks.stream(request, { signal, requestId: 'req-1' })) { ... }
  */
-export function createFireworksAdapter(config: RemoteBackendConfig, options: { name?: string } = {}): Adapter {
+export function createFireworksAdapter(settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter {
   return createRemoteAdapter({
     name: options.name ?? 'fireworks',
-    config,
-    capabilities: fireworksCapabilities(config),
+    settings,
+    capabilities: fireworksCapabilities(settings),
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult,
@@ -47,3 +35,12 @@ export function createFireworksAdapter(config: RemoteBackendConfig, options: { n
     },
   });
 }
+
+export const fireworksKind = defineKind<RemoteBackendSettings>({
+  name: 'fireworks',
+  remote: true,
+  keys: REMOTE_KEYS,
+  check: checkRemoteSettings,
+  defaults: { kind: 'fireworks', url: NOWHERE },
+  create: (name, settings) => createFireworksAdapter(settings, { name }),
+});

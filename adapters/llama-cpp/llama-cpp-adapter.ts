@@ -6,39 +6,30 @@
  * exists) and splits reasoning and tool calls out of the text.
  */
 import { randomUUID } from 'node:crypto';
-import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate, Feature } from '../adapter.js';
-import type { LlamaCppBackendSettings } from '../../src/configuration.js';
+import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate } from '../../src/backend/adapter.js';
 import { toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult } from '../../src/model/result.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
 import { collectResult } from './collect-result.js';
+import { llamaCppTable, TEMPLATE_EFFORTS } from './fields.js';
+import type { LlamaCppSettings } from './settings.js';
 import { toGenerateRequest } from './to-generate-request.js';
 import { toStreamEvents } from './to-stream-events.js';
 import { llamaOptionSources, type LlamaBackendOptions } from './types.js';
 import { LlamaWorkerHost } from './worker-host.js';
 
-const features: Feature[] = [
-  'topK', 'minP', 'typicalP', 'repetitionPenalty', 'logitBias', 'seed', 'ignoreEos', 'contextOverflowError',
-  'echo', 'tokenIdPrompt', 'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar', 'reasoningBudget',
-  'returnTokenIds', 'streamTokenIds',
-];
+/** The worker's capabilities; a chat template that switches thinking adds the efforts it takes. */
+export function llamaCppCapabilities(options: { templateThinks?: boolean; thinkTags?: { open: string; close: string } } = {}): BackendCapabilities {
+  return {
+    ...llamaCppTable(options),
+    speaks: ['completions'],
+    maxTopLogprobs: 20,
+    efforts: new Set(options.templateThinks ? TEMPLATE_EFFORTS : []),
+  };
+}
 
-export const llamaCppCapabilities: BackendCapabilities = {
-  speaks: ['completions'],
-  features: new Set(features),
-  maxTopLogprobs: 20,
-  // `n` and prompt batches are fanned out by the pipeline (seed + j per copy); copies
-  // that land on the same sequence reuse the prompt's evaluation.
-  nativeChoices: false,
-  efforts: new Set(),
-  passthroughFields: new Set(),
-};
-
-/** Efforts handed to a chat template that reads them (as `reasoning_effort`, and `enable_thinking` = effort != none). */
-const TEMPLATE_EFFORTS = ['none', 'low', 'medium', 'high'];
-
-export type LlamaCppAdapterSettings = Omit<LlamaCppBackendSettings, 'kind'> & Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
+export type LlamaCppAdapterSettings = Omit<LlamaCppSettings, 'kind'> & Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
 
 /**
  * @example
@@ -50,7 +41,7 @@ export function createLlamaCppAdapter(name: string, settings: LlamaCppAdapterSet
 }
 
 export class LlamaCppAdapter implements Adapter {
-  capabilities: BackendCapabilities = llamaCppCapabilities;
+  capabilities: BackendCapabilities;
   readonly host: LlamaWorkerHost;
   chatTemplate?: ChatTemplate;
 
@@ -61,6 +52,7 @@ export class LlamaCppAdapter implements Adapter {
       return value === undefined ? [] : [[key, value]];
     })) as unknown as LlamaBackendOptions;
     this.host = new LlamaWorkerHost(options);
+    this.capabilities = llamaCppCapabilities(definedOnly({ thinkTags: settings.thinkTags }));
   }
 
   /** Loads the model now (otherwise the first request does) and learns its chat template. */
@@ -70,8 +62,8 @@ export class LlamaCppAdapter implements Adapter {
     this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
     // Templates that read `enable_thinking` or `reasoning_effort` (Qwen3, GPT-OSS, ...) can switch thinking.
     if (/\b(enable_thinking|reasoning_effort)\b/.test(info.chatTemplate)) {
-      this.capabilities = { ...llamaCppCapabilities, features: new Set([...llamaCppCapabilities.features, 'reasoningEffort']), efforts: new Set(TEMPLATE_EFFORTS) };
-    }
+      this.capabilities = llamaCppCapabilities(definedOnly({ templateThinks: true, thinkTags: this.settings.thinkTags }));
+      }
   }
 
   toWire(request: NeutralRequest): Record<string, unknown> {
@@ -79,7 +71,7 @@ export class LlamaCppAdapter implements Adapter {
   }
 
   private generateRequest(request: NeutralRequest) {
-    return toGenerateRequest(request, definedOnly({ thinkTags: this.settings.thinkTags }));
+    return toGenerateRequest(request, this.capabilities);
   }
 
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {

@@ -6,10 +6,11 @@
  * `n` above the server's slot count) and a prompt longer than a slot's context.
  */
 import { ProxyError } from '../../src/errors/proxy-error.js';
+import type { NeutralPath } from '../../src/model/neutral-path.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 
 /** Wire fields whose caller-side name may differ: [neutral path whose origin names it, the usual caller name]. */
-const CALLER_FIELD: Readonly<Record<string, readonly [string, string]>> = {
+const CALLER_FIELD: Readonly<Record<string, readonly [NeutralPath, string]>> = {
   n: ['choices', 'n'],
   max_tokens: ['limits.maxTokens', 'max_tokens'],
   repeat_penalty: ['sampling.repetitionPenalty', 'repetition_penalty'],

@@ -1,41 +1,22 @@
 /**
  * `kind: openai`: strict OpenAI. Fields OpenAI does not accept are never sent;
- * the capabilities tell the plan which neutral features to reject (or drop)
- * first. Also fits servers that follow OpenAI's wire (llama.cpp's server, vLLM).
+ * its field table (fields.ts) tells the plan which to reject (or drop) first.
  */
-import type { Adapter, BackendCapabilities, Feature } from '../adapter.js';
+import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
+import { defineKind } from '../../src/backend/backend-kind.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
-import type { RemoteBackendConfig } from '../remote-backend-config.js';
+import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
+import { OPENAI_EFFORTS, OPENAI_TABLE } from './fields.js';
 import { fromWireChunks } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
-import { OPENAI_PASSTHROUGH, toWireBody } from './to-wire-body.js';
+import { toWireBody } from './to-wire-body.js';
 
-/**
- * What OpenAI's chat endpoint takes. Not here: topK, minP, typicalP, repetitionPenalty,
- * mirostat, ignoreEos, grammar, reasoningBudget/History, returnTokenIds, rawOutput,
- * samplingMask, promptCacheIsolationKey, streamTokenIds; nor `images`, which is the
- * Fireworks top-level field (OpenAI takes images as content parts, which pass anyway).
- * `contextOverflowError` is OpenAI's own behaviour: it answers 400 when the prompt does not fit.
- */
-export const OPENAI_FEATURES: readonly Feature[] = [
-  'seed', 'logitBias', 'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'reasoningEffort', 'prediction',
-  'audio', 'metadata', 'store', 'serviceTier', 'contextOverflowError', 'user', 'promptCacheKey',
-];
-
-/** What the legacy `/completions` adds, for a backend configured with `speaks: [completions]`. */
-export const OPENAI_COMPLETIONS_FEATURES: readonly Feature[] = ['echo', 'tokenIdPrompt', 'promptBatch'];
-
-export const OPENAI_EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
-
-export function openAICapabilities(config: RemoteBackendConfig): BackendCapabilities {
-  const speaks = config.speaks ?? ['chat'];
+export function openAICapabilities(settings: Partial<RemoteBackendSettings>): BackendCapabilities {
   return {
-    speaks,
-    features: new Set<Feature>([...OPENAI_FEATURES, ...(speaks.includes('completions') ? OPENAI_COMPLETIONS_FEATURES : [])]),
-    maxTopLogprobs: config.maxTopLogprobs ?? 20,
-    nativeChoices: true,
+    ...OPENAI_TABLE,
+    speaks: settings.speaks ?? ['chat'],
+    maxTopLogprobs: settings.maxTopLogprobs ?? 20,
     efforts: new Set(OPENAI_EFFORTS),
-    passthroughFields: OPENAI_PASSTHROUGH,
   };
 }
 
@@ -44,11 +25,11 @@ export function openAICapabilities(config: RemoteBackendConfig): BackendCapabili
  * const openai = createOpenAIAdapter({ kind: 'openai', url: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY });
  * const result = await openai.complete(request, { signal, requestId: 'req-1' });
  */
-export function createOpenAIAdapter(config: RemoteBackendConfig, options: { name?: string } = {}): Adapter {
+export function createOpenAIAdapter(settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter {
   return createRemoteAdapter({
     name: options.name ?? 'openai',
-    config,
-    capabilities: openAICapabilities(config),
+    settings,
+    capabilities: openAICapabilities(settings),
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult,
@@ -56,3 +37,12 @@ export function createOpenAIAdapter(config: RemoteBackendConfig, options: { name
     },
   });
 }
+
+export const openaiKind = defineKind<RemoteBackendSettings>({
+  name: 'openai',
+  remote: true,
+  keys: REMOTE_KEYS,
+  check: checkRemoteSettings,
+  defaults: { kind: 'openai', url: NOWHERE },
+  create: (name, settings) => createOpenAIAdapter(settings, { name }),
+});

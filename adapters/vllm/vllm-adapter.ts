@@ -3,61 +3,36 @@
  * `/v1/completions` with the extra parameters its protocol declares
  * (vllm/entrypoints/openai/{chat_completion,completion}/protocol.py).
  */
-import type { Adapter, BackendCapabilities, Feature } from '../adapter.js';
+import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
+import { defineKind } from '../../src/backend/backend-kind.js';
 import { fromWireChunks } from '../openai/from-wire-chunks.js';
 import { fromWireResult } from '../openai/from-wire-result.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
-import type { RemoteBackendConfig } from '../remote-backend-config.js';
+import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
+import { VLLM_EFFORTS, VLLM_TABLE } from './fields.js';
 import { toWireBody } from './to-wire-body.js';
 import { vllmExtras } from './wire-extras.js';
 
-/**
- * Honoured on both endpoints. `contextOverflowError` is vLLM's own behaviour: a prompt plus
- * max_tokens over `max_model_len` is a 400. `tools` need the server started with
- * `--enable-auto-tool-choice` and a `--tool-call-parser` (else vLLM answers 400 itself).
- * Not here, and why (vLLM has no such field; unknown fields are only logged):
- * typicalP, mirostat, reasoningBudget/History, prediction, images (top-level),
- * rawOutput, samplingMask, metadata, store, serviceTier, audio.
- */
-export const VLLM_FEATURES: readonly Feature[] = [
-  'topK', 'minP', 'repetitionPenalty', 'logitBias', 'seed', 'ignoreEos', 'contextOverflowError',
-  'logprobs', 'tools', 'jsonObject', 'jsonSchema', 'grammar', 'reasoningEffort',
-  'returnTokenIds', 'streamTokenIds', 'promptCacheIsolationKey', 'user',
-];
-
-/** What `/v1/completions` adds: `echo` (prompt logprobs included), token-id prompts and batches. */
-export const VLLM_COMPLETIONS_FEATURES: readonly Feature[] = ['echo', 'tokenIdPrompt', 'promptBatch'];
-
-/** `reasoning_effort: Literal["low", "medium", "high"]`, handed to the chat template. */
-export const VLLM_EFFORTS: readonly string[] = ['low', 'medium', 'high'];
-
-/** The remote settings this kind reads (RemoteBackendConfig's `kind` does not name it). */
-export type VllmConfig = Omit<RemoteBackendConfig, 'kind'>;
-
-export function vllmCapabilities(config: VllmConfig): BackendCapabilities {
-  const speaks = config.speaks ?? ['completions', 'chat'];
+export function vllmCapabilities(settings: Partial<RemoteBackendSettings>): BackendCapabilities {
   return {
-    speaks,
-    features: new Set<Feature>([...VLLM_FEATURES, ...(speaks.includes('completions') ? VLLM_COMPLETIONS_FEATURES : [])]),
+    ...VLLM_TABLE,
+    speaks: settings.speaks ?? ['completions', 'chat'],
     // The server's `--max-logprobs`, 20 unless configured.
-    maxTopLogprobs: config.maxTopLogprobs ?? 20,
-    nativeChoices: true,
+    maxTopLogprobs: settings.maxTopLogprobs ?? 20,
     efforts: new Set(VLLM_EFFORTS),
-    passthroughFields: new Set(),
   };
 }
 
 /**
  * @example
- * const vllm = createVllmAdapter({ url: 'http://gpu-1:8000/v1' }, { name: 'gpu' });
+ * const vllm = createVllmAdapter({ kind: 'vllm', url: 'http://gpu-1:8000/v1' }, { name: 'gpu' });
  * for await (const event of vllm.stream(request, { signal, requestId: 'req-1' })) { ... }
  */
-export function createVllmAdapter(config: VllmConfig, options: { name?: string } = {}): Adapter {
+export function createVllmAdapter(settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter {
   return createRemoteAdapter({
     name: options.name ?? 'vllm',
-    // The remote adapter reads url, apiKey, headers and timeoutMs, never `kind`.
-    config: config as RemoteBackendConfig,
-    capabilities: vllmCapabilities(config),
+    settings,
+    capabilities: vllmCapabilities(settings),
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult: (body, request) => fromWireResult(body, request, vllmExtras),
@@ -65,3 +40,12 @@ export function createVllmAdapter(config: VllmConfig, options: { name?: string }
     },
   });
 }
+
+export const vllmKind = defineKind<RemoteBackendSettings>({
+  name: 'vllm',
+  remote: true,
+  keys: REMOTE_KEYS,
+  check: checkRemoteSettings,
+  defaults: { kind: 'vllm', url: NOWHERE },
+  create: (name, settings) => createVllmAdapter(settings, { name }),
+});

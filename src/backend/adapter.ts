@@ -1,38 +1,24 @@
 /**
- * An adapter sends one neutral request to one backend. It never sees a caller's
- * wire format and never routes: the plan step picks the backend and has already
+ * The backend contract: what the core asks of every backend kind. An adapter
+ * sends one neutral request to one backend. It never sees a caller's wire
+ * format and never routes: the plan step picks the backend and has already
  * checked the request against `capabilities`.
  */
-import type { NeutralRequest } from '../src/model/request.js';
-import type { NeutralResult } from '../src/model/result.js';
-import type { StreamEvent } from '../src/model/stream-event.js';
+import type { NeutralRequest } from '../model/request.js';
+import type { NeutralResult } from '../model/result.js';
+import type { StreamEvent } from '../model/stream-event.js';
+import type { BackendTable } from './field-support.js';
 
-/**
- * Optional neutral features a backend may lack. Each is checked by the plan step;
- * a request that uses an unsupported one is rejected (or, with `dropUnsupported`,
- * stripped with a warning).
- */
-export type Feature =
-  | 'topK' | 'minP' | 'typicalP' | 'repetitionPenalty' | 'mirostat' | 'logitBias' | 'seed'
-  | 'ignoreEos' | 'contextOverflowError' | 'echo' | 'tokenIdPrompt' | 'promptBatch'
-  | 'logprobs' | 'tools' | 'jsonObject' | 'jsonSchema' | 'grammar'
-  | 'reasoningEffort' | 'reasoningBudget' | 'reasoningHistory'
-  | 'prediction' | 'images' | 'returnTokenIds' | 'streamTokenIds' | 'rawOutput' | 'samplingMask'
-  | 'promptCacheIsolationKey' | 'metadata' | 'store' | 'serviceTier' | 'audio'
-  | 'user' | 'promptCacheKey';
+export type SpokenEndpoint = 'chat' | 'completions';
 
-export interface BackendCapabilities {
+/** What the plan checks a request against: the kind's field table (field-support.ts) and these limits. */
+export interface BackendCapabilities extends BackendTable {
   /** Endpoints the backend serves itself; the other dialect is translated. */
-  speaks: ReadonlyArray<'chat' | 'completions'>;
-  features: ReadonlySet<Feature>;
+  speaks: ReadonlyArray<SpokenEndpoint>;
   /** The most top logprobs the backend returns per token. */
   maxTopLogprobs: number;
-  /** True when the backend generates `n` choices itself; otherwise the pipeline fans out. */
-  nativeChoices: boolean;
   /** Efforts the backend accepts as a string (strict OpenAI takes no integers). */
   efforts: ReadonlySet<string>;
-  /** Wire fields from `NeutralRequest.passthrough` the backend accepts verbatim (e.g. `web_search_options` for OpenAI). */
-  passthroughFields: ReadonlySet<string>;
 }
 
 /** Inbound headers forwarded upstream (and only these): Fireworks routes multi-turn rollouts by them. */
@@ -42,7 +28,7 @@ export interface AdapterContext {
   signal: AbortSignal;
   /** The proxy's request id, forwarded upstream as `x-request-id`. */
   requestId: string;
-  /** Inbound headers worth forwarding (AFFINITY_HEADERS; others are not sent). */
+  /** Inbound headers worth forwarding (AFFINITY_HEADERS, lower-case names; others are not sent). */
   headers?: Record<string, string>;
 }
 

@@ -8,6 +8,7 @@
  * does not compile; `applyFieldTable` rejects any key the table does not know.
  */
 import { invalidRequest } from '../errors/proxy-error.js';
+import type { NeutralPath } from '../model/neutral-path.js';
 import type { NeutralRequest } from '../model/request.js';
 
 export type Fate = 'map' | 'reject';
@@ -30,7 +31,7 @@ export interface FieldRule {
 export type FieldTable<Field extends string> = Readonly<Record<Field, FieldRule>>;
 
 /** Sets a dotted neutral path (`sampling.topK`) and records which wire field set it. */
-export function setPath(request: NeutralRequest, path: string, value: unknown, origin: string): void {
+export function setPath(request: NeutralRequest, path: NeutralPath, value: unknown, origin: string): void {
   const keys = path.split('.');
   let target = request as unknown as Record<string, unknown>;
   for (const key of keys.slice(0, -1)) {
@@ -42,7 +43,7 @@ export function setPath(request: NeutralRequest, path: string, value: unknown, o
 }
 
 /** Copy the value unchanged to a neutral path. @example `temperature: copyTo('sampling.temperature')` */
-export function copyTo(path: string): FieldRule {
+export function copyTo(path: NeutralPath): FieldRule {
   return { fate: 'map', note: path, apply: (value, { request, field }) => setPath(request, path, value, field) };
 }
 

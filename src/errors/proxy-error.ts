@@ -71,6 +71,11 @@ export function invalidRequest(param: string | null, message: string, code: stri
   return new ProxyError({ status: 400, type: 'invalid_request_error', param, code, message });
 }
 
+/** A 400 for a field the backend cannot take: `code: unsupported_parameter`. */
+export function unsupportedParameter(param: string, message: string): ProxyError {
+  return invalidRequest(param, message, 'unsupported_parameter');
+}
+
 /** Wraps anything thrown into a ProxyError without leaking internals. */
 export function toProxyError(error: unknown): ProxyError {
   if (error instanceof ProxyError) return error;

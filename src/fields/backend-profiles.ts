@@ -1,10 +1,10 @@
 /**
- * The backends the fate table has a column for: one per configurable kind with
- * its default settings. Capabilities come from the real adapter (built, never
- * started, closed at once); so does the wire each kind would send (`toWire`).
+ * The backends the fate table has a column for: one per kind in the registry,
+ * with its default settings. Capabilities come from the real adapter (built,
+ * never started, closed at once); so does the wire each kind would send (`toWire`).
  */
-import type { BackendCapabilities } from '../../adapters/adapter.js';
-import { createAdapter } from '../../adapters/create-adapter.js';
+import { BACKEND_KINDS, findKind } from '../../adapters/registry.js';
+import type { BackendCapabilities } from '../backend/adapter.js';
 import type { BackendSettings } from '../configuration.js';
 import type { NeutralRequest } from '../model/request.js';
 import { toTextRequest } from '../pipeline/emulate/chat-over-text.js';
@@ -22,23 +22,26 @@ export interface LoadedProfile extends BackendProfile {
   toWire(request: NeutralRequest): Record<string, unknown>;
 }
 
-/** The table never connects: the URL only has to parse. */
-const NOWHERE = 'http://backend.invalid/v1';
+/** The bundled worker's column comes last: it is the one that runs in the proxy. */
+const COLUMN_ORDER = ['openai', 'fireworks', 'llama-server', 'vllm', 'llama-cpp'];
 
 /** One column per kind, default settings (so `speaks` is each kind's default). */
-export const DEFAULT_PROFILES: readonly BackendProfile[] = [
-  { name: 'openai', settings: { kind: 'openai', url: NOWHERE } },
-  { name: 'fireworks', settings: { kind: 'fireworks', url: NOWHERE } },
-  { name: 'llama-server', settings: { kind: 'llama-server', url: NOWHERE } },
-  { name: 'vllm', settings: { kind: 'vllm', url: NOWHERE } },
-  { name: 'llama-cpp', settings: { kind: 'llama-cpp', model: 'builtin' } },
-];
+export const DEFAULT_PROFILES: readonly BackendProfile[] = [...BACKEND_KINDS]
+  .sort((a, b) => rank(a.name) - rank(b.name))
+  .map((kind) => ({ name: kind.name, settings: kind.defaults as BackendSettings }));
+
+function rank(name: string): number {
+  const at = COLUMN_ORDER.indexOf(name);
+  return at === -1 ? COLUMN_ORDER.length : at;
+}
 
 /** Builds each profile's adapter to read its capabilities, then closes it (no worker starts, nothing connects). */
 export async function loadProfiles(profiles: readonly BackendProfile[] = DEFAULT_PROFILES): Promise<LoadedProfile[]> {
   const loaded: LoadedProfile[] = [];
   for (const profile of profiles) {
-    const adapter = await createAdapter(profile.name, profile.settings);
+    const kind = findKind(profile.settings.kind);
+    if (!kind) throw new Error(`fields: no backend kind "${profile.settings.kind}"`);
+    const adapter = await kind.create(profile.name, profile.settings);
     try {
       // The worker takes text: should a chat request reach it, the plan's ChatML rendering stands in.
       const toWire = profile.settings.kind === 'llama-cpp'

@@ -6,6 +6,7 @@
  * plan and adapter wire code (treat-field.ts), with each kind's default
  * settings and the capabilities its adapter declares.
  */
+import { choicesAreNative } from '../backend/capabilities.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Fate } from '../dialects/field-table.js';
 import { fireworksCompletionsDialect } from '../dialects/fireworks-completions/index.js';
@@ -71,7 +72,7 @@ export async function buildFateTable(profiles: readonly BackendProfile[] = DEFAU
     name,
     kind: settings.kind,
     speaks: [...capabilities.speaks],
-    nativeChoices: capabilities.nativeChoices,
+    nativeChoices: choicesAreNative(capabilities),
     maxTopLogprobs: capabilities.maxTopLogprobs,
   }));
   return { backends, dialects };

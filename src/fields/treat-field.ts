@@ -8,9 +8,10 @@
 import type { FieldRule } from '../dialects/field-table.js';
 import { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
-import type { Adapter } from '../../adapters/adapter.js';
+import type { Adapter } from '../backend/adapter.js';
 import { dryRun as dryRunRoute, type DryRun, type SentCall } from '../pipeline/dry-run.js';
-import { featureUses } from '../pipeline/required-features.js';
+import { supports } from '../backend/capabilities.js';
+import { NEUTRAL_FIELD_NAMES, asksFor } from '../model/neutral-fields.js';
 import type { LoadedProfile } from './backend-profiles.js';
 import { BASE_BODIES, samplesFor, type FieldSample } from './field-samples.js';
 
@@ -119,7 +120,7 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
     const proxy = PROXY_HONOURED.filter(({ path }) => stableJson(valueAt(callerBase, path)) !== stableJson(valueAt(caller, path)));
     if (proxy.length > 0) return { outcome: 'emulated', detail: proxy.map(({ how }) => how).join('; ') };
     // A feature the backend claims and always returns (token ids): the dialect shows it when asked.
-    const provided = featureUses.some((use) => use.present(caller) && !use.present(callerBase) && profile.capabilities.features.has(use.feature));
+    const provided = NEUTRAL_FIELD_NAMES.some((field) => asksFor(caller, field) && !asksFor(callerBase, field) && supports(profile.capabilities, field));
     if (provided) return { outcome: 'native' };
     if (warnings.length > 0) return { outcome: 'ignored', detail: `with a warning: ${warnings.join('; ')}` };
     return { outcome: 'ignored', detail: 'nothing of it reaches the backend (a silent drop)' };

@@ -4,6 +4,7 @@
  * each neutral feature, so errors and warnings can name the caller's `param`.
  */
 import type { LogprobsShape } from './logprobs.js';
+import type { NeutralPath } from './neutral-path.js';
 
 export type Endpoint = 'chat' | 'text';
 
@@ -124,7 +125,7 @@ export interface NeutralRequest {
   rawOutput?: boolean;
   perfMetricsInBody?: boolean;
   samplingMask?: 'count' | 'non_zero_list' | 'non_zero_buffer';
-  /** The routing affinity key (prompt_cache_key, user, session headers), forwarded too. */
+  /** The session's key (prompt_cache_key, session headers, user). Nothing reads it yet: replica pools will route on it (rendezvous hashing). */
   affinityKey?: string;
   user?: string;
   promptCacheKey?: string;
@@ -134,8 +135,8 @@ export interface NeutralRequest {
   serviceTier?: string;
   /** Wire fields relayed verbatim to a backend that speaks the caller's dialect natively, keyed by wire name. */
   passthrough: Record<string, unknown>;
-  /** Neutral feature -> the wire field that set it, for error `param`s. */
-  origins: Record<string, string>;
+  /** Neutral path -> the wire field that set it, for error `param`s. */
+  origins: Partial<Record<NeutralPath, string>>;
   /** Lossy changes made on the way, surfaced in `x-dialect-warnings`. */
   warnings: string[];
 }

@@ -4,7 +4,7 @@
  * upstream, how many times, or the 400 the plan or the adapter answers. No
  * I/O. Serves `x-dialect-dry-run` and the fate table (`dialect-proxy fields`).
  */
-import type { Adapter, AdapterContext } from '../../adapters/adapter.js';
+import type { Adapter, AdapterContext } from '../backend/adapter.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';

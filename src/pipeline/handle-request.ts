@@ -5,7 +5,7 @@
  * share it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AFFINITY_HEADERS } from '../../adapters/adapter.js';
+import { AFFINITY_HEADERS } from '../backend/adapter.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';

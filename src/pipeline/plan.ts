@@ -5,18 +5,21 @@
  * the backend needs: chat over completions, completions over chat, prompt
  * batches and `n` fanned out.
  */
-import type { Adapter, Feature } from '../../adapters/adapter.js';
-import type { ModelFormat } from '../configuration.js';
-import { invalidRequest } from '../errors/proxy-error.js';
+import type { Adapter } from '../backend/adapter.js';
+import { choicesAreNative, relays, supports } from '../backend/capabilities.js';
+import { handlingOf } from '../backend/field-support.js';
+import type { ModelFormat } from '../config/settings.js';
+import { invalidRequest, unsupportedParameter } from '../errors/proxy-error.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField } from '../model/neutral-fields.js';
+import { isPromptBatch } from '../model/prompt.js';
 import { DEFAULT_EFFORT_LADDER, effortForBudget, type EffortLadder } from '../model/reasoning.js';
 import type { Effort, NeutralRequest } from '../model/request.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import type { Engine } from './emulate/engine.js';
 import { fanOutChoices } from './emulate/fan-out-choices.js';
-import { fanOutPrompts, isPromptBatch } from './emulate/fan-out-prompts.js';
+import { fanOutPrompts } from './emulate/fan-out-prompts.js';
 import { textOverChat } from './emulate/text-over-chat.js';
 import { toolCallGrammar } from './emulate/tool-call-grammar.js';
-import { featureUses, paramOf } from './required-features.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -25,14 +28,17 @@ export interface Plan {
   request: NeutralRequest;
 }
 
-/** Features the proxy itself provides when it translates between endpoints. */
+/** Fields the proxy itself provides when it translates between endpoints, whatever the backend. */
 const EMULATED = {
   // It renders the prompt: tools and earlier reasoning are its own to render.
-  chatOverCompletions: new Set<Feature>(['tools', 'reasoningHistory']),
+  chatOverCompletions: new Set<NeutralField>(['tools', 'toolChoice', 'parallelToolCalls', 'reasoning.history']),
   // `images` become image parts of the user message.
-  completionsOverChat: new Set<Feature>(['images']),
-  native: new Set<Feature>(),
+  completionsOverChat: new Set<NeutralField>(['images']),
+  native: new Set<NeutralField>(),
 } as const;
+
+/** Checked on their own below: an effort against the accepted efforts, a budget through the effort ladder. */
+const CHECKED_APART: ReadonlySet<NeutralField> = new Set(['reasoning.effort', 'reasoning.budgetTokens']);
 
 export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   const { backend, upstreamModel } = match;
@@ -42,28 +48,28 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   const format = formatOf(match);
   const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
   const mode = speaksCaller ? 'native' : request.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
-  const supports = (feature: Feature) => capabilities.features.has(feature) || EMULATED[mode].has(feature);
 
   /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. */
   const refuse = (param: string, why: string, drop: () => void) => {
-    if (!settings.dropUnsupported) throw invalidRequest(param, `${why} (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
+    if (!settings.dropUnsupported) throw unsupportedParameter(param, `${why} (backend "${name}", kind ${settings.kind}).`);
     request.warnings.push(`${param} dropped: ${why}`);
     drop();
   };
 
-  for (const use of featureUses) {
-    if (!use.present(request) || supports(use.feature)) continue;
-    const param = paramOf(request, use);
-    if (use.soft) {
+  for (const field of NEUTRAL_FIELD_NAMES) {
+    if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field) || supports(capabilities, field)) continue;
+    const spec = NEUTRAL_FIELDS[field];
+    const param = paramOf(request, field);
+    if ('soft' in spec && spec.soft) {
       request.warnings.push(`${param} not sent: backend "${name}" has no such field`);
-      use.drop(request);
+      spec.drop(request);
     } else {
-      refuse(param, `${param} is not supported by this backend`, () => use.drop(request));
+      refuse(param, `${param} is not supported by this backend`, () => spec.drop(request));
     }
   }
   if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format);
   for (const field of Object.keys(request.passthrough)) {
-    if (!capabilities.passthroughFields.has(field)) refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field]);
+    if (!relays(capabilities, field)) refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field]);
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
@@ -92,7 +98,7 @@ function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, 
   if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
   const param = request.origins.toolChoice ?? 'tool_choice';
   const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
-  if (!hermes || request.responseFormat || !adapter.capabilities.features.has('grammar')) {
+  if (!hermes || request.responseFormat || !supports(adapter.capabilities, 'responseFormat:grammar')) {
     const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
     throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
   }
@@ -116,9 +122,9 @@ function checkReasoningBudget(
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
   if (!reasoning || budget === undefined) return;
-  const param = request.origins['reasoning.budgetTokens'] ?? 'reasoning_effort';
-  const { features } = adapter.capabilities;
-  if (features.has('reasoningBudget')) {
+  const param = paramOf(request, 'reasoning.budgetTokens');
+  const { capabilities } = adapter;
+  if (supports(capabilities, 'reasoning.budgetTokens')) {
     const maxTokens = request.limits.maxTokens;
     if (maxTokens !== undefined && budget >= maxTokens) {
       throw invalidRequest(param, `The thinking budget (${budget}) must be below max_tokens (${maxTokens}), or the answer has no room after the thought.`);
@@ -126,7 +132,7 @@ function checkReasoningBudget(
     return;
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
-  if (ladder.length === 0 || !features.has('reasoningEffort')) {
+  if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
     refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
     return;
   }
@@ -168,7 +174,8 @@ function formatOf({ backend, route }: RouteMatch): ModelFormat {
 function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRequest, mode: keyof typeof EMULATED): Engine {
   const { capabilities } = adapter;
   let engine: Engine = adapter;
-  if (request.choices > 1 && !capabilities.nativeChoices) engine = fanOutChoices(engine);
+  const nativeChoices = choicesAreNative(capabilities);
+  if (request.choices > 1 && !nativeChoices) engine = fanOutChoices(engine);
   if (mode === 'completionsOverChat') engine = textOverChat(engine, format.thinkTags);
   if (mode === 'chatOverCompletions') {
     // The configured template wins over the model's own (e.g. GGUF metadata).
@@ -183,7 +190,7 @@ function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRe
       ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
     });
   }
-  const batchNeedsSplit = mode === 'completionsOverChat' || !capabilities.features.has('promptBatch') || !capabilities.nativeChoices;
+  const batchNeedsSplit = mode === 'completionsOverChat' || handlingOf(capabilities.fields, 'prompt:batch', 'text').kind === 'emulate' || !nativeChoices;
   if (isPromptBatch(request.prompt) && batchNeedsSplit) engine = fanOutPrompts(engine);
   return engine;
 }

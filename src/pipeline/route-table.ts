@@ -1,11 +1,11 @@
 /** Routes a model name to a backend: the first route whose pattern matches wins; `*` is a wildcard. */
-import type { Adapter } from '../../adapters/adapter.js';
-import type { BackendSettings, RouteSettings } from '../configuration.js';
+import type { Adapter } from '../backend/adapter.js';
+import type { BackendCommon, RouteSettings } from '../config/settings.js';
 import { ProxyError } from '../errors/proxy-error.js';
 
 export interface Backend {
   name: string;
-  settings: BackendSettings;
+  settings: BackendCommon;
   adapter: Adapter;
 }
 

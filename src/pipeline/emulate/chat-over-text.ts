@@ -3,7 +3,7 @@
  * prompt with the backend's chat template; the generated text is split into
  * reasoning and content at think tags, and tool calls are parsed out of it.
  */
-import type { AdapterContext } from '../../../adapters/adapter.js';
+import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';

@@ -1,5 +1,5 @@
 /** What the pipeline calls to produce a result: an adapter, or an emulation wrapped around one. */
-import type { AdapterContext } from '../../../adapters/adapter.js';
+import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';

@@ -4,7 +4,7 @@
  * choice `c` becomes choice `offsets[i] + c`; usage is summed; streams are
  * interleaved with one `response-start` and one `usage` at the end.
  */
-import type { AdapterContext } from '../../../adapters/adapter.js';
+import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type NeutralResult, type PerfMetrics, type Usage } from '../../model/result.js';
 import type { StreamEvent } from '../../model/stream-event.js';

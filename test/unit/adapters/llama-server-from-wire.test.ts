@@ -1,4 +1,7 @@
 /** llama-server's answers -> neutral: usage over all choices, errors that name their field; and the capabilities. */
+import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
+import { handlingOf } from '../../../src/backend/field-support.js';
+import { unsupportedFields } from '../../helpers/unsupported-fields.js';
 import { llamaServerCapabilities } from '../../../adapters/llama-server/llama-server-adapter.js';
 import { fromWireChunks } from '../../../adapters/llama-server/from-wire-chunks.js';
 import { fromWireResult } from '../../../adapters/llama-server/from-wire-result.js';
@@ -130,21 +133,24 @@ describe('llama-server refineError', () => {
 describe('llama-server capabilities', () => {
   test('defaults: both endpoints, what llama-server honours, no efforts, no relayed fields', () => {
     const capabilities = llamaServerCapabilities({ url: 'http://127.0.0.1:8089/v1' });
-    expect({ ...capabilities, features: [...capabilities.features].sort() }).toEqual({
-      speaks: ['completions', 'chat'],
-      features: ['grammar', 'ignoreEos', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'minP', 'mirostat', 'promptBatch', 'repetitionPenalty', 'seed', 'tokenIdPrompt', 'topK', 'typicalP'],
-      maxTopLogprobs: 20,
-      nativeChoices: true,
-      efforts: new Set(),
-      passthroughFields: new Set(),
-    });
+    expect(capabilities.speaks).toEqual(['completions', 'chat']);
+    expect(unsupportedFields(capabilities)).toEqual([
+      'echo', 'echo.lastTokens', 'images', 'limits.onContextOverflow', 'metadata', 'prediction', 'promptCacheIsolationKey', 'promptCacheKey',
+      'rawOutput', 'reasoning.budgetEndText', 'reasoning.budgetTokens', 'reasoning.effort', 'reasoning.history', 'returnTokenIds',
+      'samplingMask', 'serviceTier', 'store', 'stream.tokenIds', 'tools', 'user',
+    ]);
+    expect(handlingOf(capabilities.fields, 'prompt:batch', 'text').kind).toBe('native');
+    expect(choicesAreNative(capabilities)).toBe(true);
+    expect(capabilities.maxTopLogprobs).toBe(20);
+    expect(capabilities.efforts).toEqual(new Set());
+    expect(capabilities.relayed).toEqual({ chat: new Set(), text: new Set() });
   });
 
   test('chat only: no token-id prompts or batches; --jinja adds tools', () => {
-    const capabilities = llamaServerCapabilities({ url: 'http://h/v1', speaks: ['chat'], maxTopLogprobs: 5 }, { jinja: true });
-    expect(capabilities.features.has('tokenIdPrompt')).toBe(false);
-    expect(capabilities.features.has('promptBatch')).toBe(false);
-    expect(capabilities.features.has('tools')).toBe(true);
+    const capabilities = llamaServerCapabilities({ url: 'http://h/v1', speaks: ['chat'], maxTopLogprobs: 5, jinja: true });
+    expect(supports(capabilities, 'prompt:tokenIds')).toBe(false);
+    expect(handlingOf(capabilities.fields, 'prompt:batch', 'chat').kind).toBe('emulate');
+    expect(supports(capabilities, 'tools')).toBe(true);
     expect(capabilities.maxTopLogprobs).toBe(5);
   });
 });

@@ -63,7 +63,7 @@ describe('llama-server toWireBody: completions', () => {
     expect(rejection(() => toWireBody(text({ echo: { all: true }, origins: { echo: 'echo' } })))).toMatchObject({ status: 400, param: 'echo', code: 'unsupported_parameter' });
     expect(rejection(() => toWireBody(text({ limits: { stop: [], onContextOverflow: 'error' }, origins: { 'limits.onContextOverflow': 'context_length_exceeded_behavior' } })))).toMatchObject({ param: 'context_length_exceeded_behavior' });
     expect(rejection(() => toWireBody(text({ returnTokenIds: true, origins: { returnTokenIds: 'return_token_ids' } })))).toMatchObject({ param: 'return_token_ids' });
-    expect(rejection(() => toWireBody(text({ reasoning: { effort: 'low' } })))).toMatchObject({ param: 'reasoning.effort' });
+    expect(rejection(() => toWireBody(text({ reasoning: { effort: 'low' } })))).toMatchObject({ param: 'reasoning_effort' });
     expect(rejection(() => toWireBody(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
     expect(rejection(() => toWireBody(text({ toolChoice: 'none', origins: { toolChoice: 'tool_choice' } })))).toMatchObject({ param: 'tool_choice' });
   });

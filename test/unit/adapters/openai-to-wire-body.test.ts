@@ -134,7 +134,7 @@ describe('openai toWireBody: chat', () => {
 
   test('what OpenAI has no field for is a 400 naming the caller field', () => {
     expect(rejection(chat({ sampling: { topK: 40 }, origins: { 'sampling.topK': 'top_k' } }))).toEqual({
-      status: 400, param: 'top_k', message: 'top_k is not supported by the OpenAI chat API.',
+      status: 400, param: 'top_k', message: 'top_k is not supported by the OpenAI chat API: OpenAI has no top-k sampling.',
     });
     expect(rejection(chat({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })).param).toBe('mirostat_target');
     expect(rejection(chat({ reasoning: { budgetTokens: 2048 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } })).param).toBe('reasoning_effort');
@@ -143,7 +143,7 @@ describe('openai toWireBody: chat', () => {
     expect(rejection(chat({ responseFormat: { type: 'grammar', grammar: 'root ::= "a"' }, origins: { responseFormat: 'response_format' } }))).toEqual({
       status: 400, param: 'response_format', message: 'response_format is not supported by the OpenAI chat API: grammar-constrained output.',
     });
-    expect(rejection(chat({ responseFormat: { type: 'json_object', schema: {} } })).param).toBe('responseFormat');
+    expect(rejection(chat({ responseFormat: { type: 'json_object', schema: {} } })).param).toBe('response_format');
     expect(rejection(chat({ passthrough: { prompt_truncate_len: 100 } })).param).toBe('prompt_truncate_len');
     expect(rejection(chat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'https://x/v.mp4' }] }] })).param).toBe('messages[0].content[0].type');
   });
@@ -163,7 +163,7 @@ describe('openai toWireBody: legacy completions', () => {
 
   test('chat-only features and echo_last are rejected', () => {
     expect(rejection(text({ echo: { all: false, lastTokens: 3 }, origins: { echo: 'echo_last' } }))).toEqual({
-      status: 400, param: 'echo_last', message: 'echo_last is not supported by the OpenAI completions API.',
+      status: 400, param: 'echo_last', message: 'echo_last is not supported by the OpenAI completions API: OpenAI echoes the whole prompt or nothing.',
     });
     expect(rejection(text({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } })).param).toBe('response_format');
     expect(rejection(text({ promptCacheKey: 'k', origins: { promptCacheKey: 'prompt_cache_key' } })).param).toBe('prompt_cache_key');

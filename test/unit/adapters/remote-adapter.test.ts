@@ -3,9 +3,12 @@
  * 127.0.0.1: the exact request sent, keep-alive reuse, abort propagation,
  * and error mapping.
  */
+import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
+import { handlingOf } from '../../../src/backend/field-support.js';
+import { unsupportedFields } from '../../helpers/unsupported-fields.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Adapter, AdapterContext } from '../../../adapters/adapter.js';
+import type { Adapter, AdapterContext } from '../../../src/backend/adapter.js';
 import { createFireworksAdapter, fireworksCapabilities } from '../../../adapters/fireworks/fireworks-adapter.js';
 import { createOpenAIAdapter, openAICapabilities } from '../../../adapters/openai/openai-adapter.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
@@ -227,27 +230,29 @@ describe('keep-alive', () => {
 describe('capabilities', () => {
   test('openai: strict OpenAI, completions features only when it speaks completions', () => {
     const chatOnly = openAICapabilities({ kind: 'openai', url: 'https://api.openai.com/v1' });
-    expect({ ...chatOnly, features: [...chatOnly.features].sort(), efforts: [...chatOnly.efforts], passthroughFields: [...chatOnly.passthroughFields].sort() }).toEqual({
-      speaks: ['chat'],
-      features: ['audio', 'contextOverflowError', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'metadata', 'prediction', 'promptCacheKey', 'reasoningEffort', 'seed', 'serviceTier', 'store', 'tools', 'user'],
-      maxTopLogprobs: 20,
-      nativeChoices: true,
-      efforts: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'],
-      passthroughFields: ['audio', 'modalities', 'moderation', 'prompt_cache_options', 'prompt_cache_retention', 'safety_identifier', 'verbosity', 'web_search_options'],
-    });
+    expect(chatOnly.speaks).toEqual(['chat']);
+    expect(unsupportedFields(chatOnly)).toEqual([
+      'echo', 'echo.lastTokens', 'images', 'limits.ignoreEos', 'prompt:tokenIds', 'promptCacheIsolationKey', 'rawOutput',
+      'reasoning.budgetEndText', 'reasoning.budgetTokens', 'reasoning.history', 'responseFormat:grammar', 'returnTokenIds',
+      'sampling.minP', 'sampling.mirostat', 'sampling.repetitionPenalty', 'sampling.topK', 'sampling.typicalP', 'samplingMask', 'stream.tokenIds',
+    ]);
+    expect(chatOnly.maxTopLogprobs).toBe(20);
+    expect(choicesAreNative(chatOnly)).toBe(true);
+    expect([...chatOnly.efforts]).toEqual(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+    expect([...chatOnly.relayed.chat].sort()).toEqual(['audio', 'modalities', 'moderation', 'prompt_cache_options', 'prompt_cache_retention', 'safety_identifier', 'verbosity', 'web_search_options']);
+    expect(chatOnly.relayed.text.size).toBe(0);
     const both = openAICapabilities({ kind: 'openai', url: 'http://llama:8089/v1', speaks: ['completions', 'chat'], maxTopLogprobs: 10 });
-    expect(['echo', 'tokenIdPrompt', 'promptBatch'].every((feature) => both.features.has(feature as never))).toBe(true);
+    expect((['echo', 'prompt:tokenIds'] as const).every((field) => supports(both, field))).toBe(true);
+    expect(handlingOf(both.fields, 'prompt:batch', 'text').kind).toBe('native');
     expect(both.maxTopLogprobs).toBe(10);
   });
 
   test('fireworks: every feature but store and audio; 5 top logprobs unless configured', () => {
     const capabilities = fireworksCapabilities({ kind: 'fireworks', url: 'https://api.fireworks.ai/inference/v1' });
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
-    expect(capabilities.features.has('store')).toBe(false);
-    expect(capabilities.features.has('grammar')).toBe(true);
-    expect(capabilities.features.size).toBe(31);
+    expect(unsupportedFields(capabilities)).toEqual(['store']);
     expect(capabilities.maxTopLogprobs).toBe(5);
     expect([...capabilities.efforts]).toEqual(['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive']);
-    expect([...capabilities.passthroughFields]).toEqual(['prompt_truncate_len', 'safe_tokenization']);
+    expect([...capabilities.relayed.chat]).toEqual(['prompt_truncate_len', 'safe_tokenization']);
   });
 });

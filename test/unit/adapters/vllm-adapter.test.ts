@@ -1,4 +1,7 @@
 /** `kind: vllm`: its capabilities, and vLLM-shaped answers (token ids, `reasoning`) read back through a mock upstream. */
+import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
+import { handlingOf } from '../../../src/backend/field-support.js';
+import { unsupportedFields } from '../../helpers/unsupported-fields.js';
 import { createVllmAdapter, vllmCapabilities } from '../../../adapters/vllm/vllm-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
@@ -9,23 +12,22 @@ const context = () => ({ signal: new AbortController().signal, requestId: 'req-1
 describe('vllm capabilities', () => {
   test('defaults: both endpoints, what vLLM declares, its three efforts', () => {
     const capabilities = vllmCapabilities({ url: 'http://gpu:8000/v1' });
-    expect({ ...capabilities, features: [...capabilities.features].sort() }).toEqual({
-      speaks: ['completions', 'chat'],
-      features: [
-        'contextOverflowError', 'echo', 'grammar', 'ignoreEos', 'jsonObject', 'jsonSchema', 'logitBias', 'logprobs', 'minP',
-        'promptBatch', 'promptCacheIsolationKey', 'reasoningEffort', 'repetitionPenalty', 'returnTokenIds', 'seed',
-        'streamTokenIds', 'tokenIdPrompt', 'tools', 'topK', 'user',
-      ],
-      maxTopLogprobs: 20,
-      nativeChoices: true,
-      efforts: new Set(['low', 'medium', 'high']),
-      passthroughFields: new Set(),
-    });
+    expect(capabilities.speaks).toEqual(['completions', 'chat']);
+    expect(unsupportedFields(capabilities)).toEqual([
+      'echo.lastTokens', 'images', 'metadata', 'prediction', 'promptCacheKey', 'rawOutput', 'reasoning.budgetEndText', 'reasoning.budgetTokens',
+      'reasoning.history', 'sampling.mirostat', 'sampling.typicalP', 'samplingMask', 'serviceTier', 'store',
+    ]);
+    expect(handlingOf(capabilities.fields, 'prompt:batch', 'text').kind).toBe('native');
+    expect(capabilities.maxTopLogprobs).toBe(20);
+    expect(choicesAreNative(capabilities)).toBe(true);
+    expect(capabilities.efforts).toEqual(new Set(['low', 'medium', 'high']));
+    expect(capabilities.relayed).toEqual({ chat: new Set(), text: new Set() });
   });
 
   test('chat only: no echo, token-id prompts or batches', () => {
-    const { features } = vllmCapabilities({ url: 'http://gpu:8000/v1', speaks: ['chat'] });
-    expect(['echo', 'tokenIdPrompt', 'promptBatch'].filter((feature) => features.has(feature as never))).toEqual([]);
+    const capabilities = vllmCapabilities({ url: 'http://gpu:8000/v1', speaks: ['chat'] });
+    expect((['echo', 'prompt:tokenIds'] as const).filter((field) => supports(capabilities, field))).toEqual([]);
+    expect(handlingOf(capabilities.fields, 'prompt:batch', 'chat').kind).toBe('emulate');
   });
 });
 
@@ -46,7 +48,7 @@ describe('vllm adapter against a mock upstream', () => {
         usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3, prompt_tokens_details: null },
       },
     });
-    const adapter = createVllmAdapter({ url: upstream.url }, { name: 'gpu' });
+    const adapter = createVllmAdapter({ kind: 'vllm', url: upstream.url }, { name: 'gpu' });
     const request: NeutralRequest = { ...emptyRequest('text', 'qwen'), prompt: [1, 403], returnTokenIds: true };
     try {
       expect(await adapter.complete(request, context())).toEqual({
@@ -69,7 +71,7 @@ describe('vllm adapter against a mock upstream', () => {
       { ...head, choices: [], usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } },
     ];
     upstream.reply({ sse: frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join('') + 'data: [DONE]\n\n' });
-    const adapter = createVllmAdapter({ url: upstream.url });
+    const adapter = createVllmAdapter({ kind: 'vllm', url: upstream.url });
     const request: NeutralRequest = { ...emptyRequest('chat', 'qwen'), messages: [{ role: 'user', content: 'Hi' }], stream: { includeUsage: true, tokenIds: true } };
     const out: StreamEvent[] = [];
     try {

@@ -1,10 +1,9 @@
 /**
- * The fate table dry-runs each kind with the wire builder of its adapter
- * (backend-profiles.ts mirrors create-adapter.ts). If a kind gets an adapter of
- * its own, this fails until the mirror follows.
+ * The fate table dry-runs each kind with the wire builder of its adapter, built
+ * through the registry as the proxy builds it: the body it shows is the body sent.
  */
 import { DEFAULT_PROFILES, loadProfiles } from '../../../src/fields/backend-profiles.js';
-import { createAdapter } from '../../../adapters/create-adapter.js';
+import { findKind } from '../../../adapters/registry.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { startMockUpstream } from '../../helpers/mock-upstream.js';
 
@@ -27,7 +26,7 @@ describe('backend profiles', () => {
   it.each(remote.map((profile) => [profile.name, profile] as const))('%s: the table builds the body its adapter sends', async (_name, profile) => {
     const upstream = await startMockUpstream({ json: answer });
     const settings = { ...profile.settings, url: upstream.url };
-    const adapter = await createAdapter(profile.name, settings);
+    const adapter = await findKind(profile.settings.kind)!.create(profile.name, settings);
     try {
       await adapter.complete(chatRequest(), { signal: new AbortController().signal, requestId: 'r1' });
       const [loaded] = await loadProfiles([{ name: profile.name, settings }]);

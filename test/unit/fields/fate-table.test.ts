@@ -3,6 +3,7 @@
  * property has a row, every sample is a valid request, and a few cells whose
  * answer we know from the code's own data.
  */
+import { choicesAreNative } from '../../../src/backend/capabilities.js';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +97,7 @@ describe('derived cells', () => {
   });
 
   it('n on llama-cpp follows its capabilities (nativeChoices)', () => {
-    const expected = llamaCppCapabilities.nativeChoices ? [{ outcome: 'native' }] : [{ outcome: 'emulated', detail: 'fanned out: one upstream request per choice' }];
+    const expected = choicesAreNative(llamaCppCapabilities()) ? [{ outcome: 'native' }] : [{ outcome: 'emulated', detail: 'fanned out: one upstream request per choice' }];
     expect(cell(table, 'openai-chat', 'n', 'llama-cpp')).toEqual(expected);
     expect(cell(table, 'fireworks-completions', 'n', 'llama-cpp')).toEqual(expected);
     expect(cell(table, 'openai-chat', 'n', 'openai')).toEqual([{ outcome: 'native' }]);

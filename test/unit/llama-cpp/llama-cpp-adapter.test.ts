@@ -1,3 +1,4 @@
+import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
 import { createLlamaCppAdapter, llamaCppCapabilities } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { planRequest } from '../../../src/pipeline/plan.js';
@@ -16,10 +17,11 @@ async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent
 
 describe('llamaCppCapabilities', () => {
   it('generates from prompts (the plan renders chat) and leaves n to the pipeline', () => {
-    expect(llamaCppCapabilities.speaks).toEqual(['completions']);
-    expect(llamaCppCapabilities.nativeChoices).toBe(false);
-    expect(llamaCppCapabilities.features.has('typicalP')).toBe(true);
-    expect(llamaCppCapabilities.features.has('mirostat')).toBe(false);
+    const capabilities = llamaCppCapabilities();
+    expect(capabilities.speaks).toEqual(['completions']);
+    expect(choicesAreNative(capabilities)).toBe(false);
+    expect(supports(capabilities, 'sampling.typicalP')).toBe(true);
+    expect(supports(capabilities, 'sampling.mirostat')).toBe(false);
   });
 });
 
@@ -63,7 +65,7 @@ describeShared('LlamaCppAdapter on stories260K', () => {
       sampling: { temperature: 0 },
       limits: { maxTokens: 20, stop: [], onContextOverflow: 'truncate' },
     };
-    const plan = planRequest(request, { backend: { name: 'local', adapter, settings: { kind: 'llama-cpp', model: storiesPath } }, upstreamModel: 'stories' });
+    const plan = planRequest(request, { backend: { name: 'local', adapter, settings: { kind: 'llama-cpp' } }, upstreamModel: 'stories' });
     const result = await plan.engine.complete(plan.request, context());
     expect(adapter.chatTemplate).toBeUndefined();
     expect(result.choices[0].text.length).toBeGreaterThan(0);

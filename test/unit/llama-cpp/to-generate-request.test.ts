@@ -1,3 +1,4 @@
+import { llamaCppTable } from '../../../adapters/llama-cpp/fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { defaultBudgetEndText, toGenerateRequest } from '../../../adapters/llama-cpp/to-generate-request.js';
 
@@ -38,7 +39,7 @@ describe('toGenerateRequest', () => {
     expect(toGenerateRequest(request).thinking).toEqual({
       budgetTokens: 64, budgetEndText: defaultBudgetEndText, openTag: '<think>', closeTag: '</think>', startsInside: true,
     });
-    expect(toGenerateRequest({ ...request, prompt: 'x' }, { thinkTags: { open: '<t>', close: '</t>' } }).thinking)
+    expect(toGenerateRequest({ ...request, prompt: 'x' }, llamaCppTable({ thinkTags: { open: '<t>', close: '</t>' } })).thinking)
       .toMatchObject({ openTag: '<t>', closeTag: '</t>', startsInside: false });
   });
 

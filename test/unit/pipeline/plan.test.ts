@@ -1,18 +1,35 @@
-import type { Adapter, BackendCapabilities, Feature } from '../../../adapters/adapter.js';
+import type { Adapter, BackendCapabilities } from '../../../src/backend/adapter.js';
+import { copy, emulate, NOTHING_RELAYED, unsupported, type FieldSupport } from '../../../src/backend/field-support.js';
 import type { BackendSettings } from '../../../src/configuration.js';
+import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { NeutralResult } from '../../../src/model/result.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
 import { planRequest } from '../../../src/pipeline/plan.js';
 
+/** What every fake backend takes: the fields no backend kind refuses. */
+const BASE: readonly NeutralField[] = [
+  'sampling.temperature', 'sampling.topP', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'choices', 'limits.stop', 'limits.maxTokens',
+  'prompt:batch', 'toolChoice', 'parallelToolCalls', 'responseFormat:text', 'perfMetricsInBody',
+];
+
+interface FakeBackend extends Partial<Omit<BackendCapabilities, 'fields'>> {
+  /** Fields it takes beyond BASE. */
+  supported?: readonly NeutralField[];
+  nativeChoices?: boolean;
+}
+
 /** An adapter that records what it receives and answers with one choice per request (or `n`, when native). */
-function fakeAdapter(capabilities: Partial<BackendCapabilities>): Adapter & { seen: NeutralRequest[] } {
+function fakeAdapter({ supported = [], nativeChoices = true, ...capabilities }: FakeBackend): Adapter & { seen: NeutralRequest[] } {
   const seen: NeutralRequest[] = [];
+  const taken = new Set([...BASE, ...supported]);
+  const fields = Object.fromEntries(NEUTRAL_FIELD_NAMES.map((field) => [field, taken.has(field) ? copy(field) : unsupported('fake')])) as Record<NeutralField, ReturnType<typeof copy>>;
+  if (!nativeChoices) fields.choices = emulate('fanned out');
   const full: BackendCapabilities = {
-    speaks: ['chat', 'completions'], features: new Set<Feature>(), maxTopLogprobs: 5, nativeChoices: true,
-    efforts: new Set(['low', 'medium', 'high']), passthroughFields: new Set(), ...capabilities,
+    speaks: ['chat', 'completions'], fields: fields as FieldSupport, maxTopLogprobs: 5,
+    efforts: new Set(['low', 'medium', 'high']), relayed: NOTHING_RELAYED, label: { chat: 'fake', text: 'fake' }, ...capabilities,
   };
-  const choicesOf = (request: NeutralRequest) => (full.nativeChoices ? request.choices : 1);
+  const choicesOf = (request: NeutralRequest) => (nativeChoices ? request.choices : 1);
   return {
     name: 'fake', capabilities: full, seen,
     toWire: (request) => ({ ...request }),
@@ -53,23 +70,23 @@ describe('planRequest', () => {
 
   test('top logprobs beyond the backend limit is a 400, never clamped', () => {
     const request = chat({ logprobs: { top: 8, shape: 'chat' }, origins: { 'logprobs.top': 'top_logprobs' } });
-    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['logprobs']) })))).toThrow(expect.objectContaining({ param: 'top_logprobs' }));
+    expect(() => planRequest(request, route(fakeAdapter({ supported: ['logprobs'] })))).toThrow(expect.objectContaining({ param: 'top_logprobs' }));
   });
 
   test('a thinking budget becomes an effort through the ladder on an effort-only backend, with a warning', () => {
     const request = chat({ reasoning: { budgetTokens: 3000 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } });
-    const plan = planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) })));
+    const plan = planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] })));
     expect(plan.request.reasoning).toEqual({ effort: 'medium' });
     expect(request.warnings[0]).toMatch(/budget of 3000 thinking tokens was sent as reasoning_effort "medium"/);
   });
 
   test('a budget must leave room under max_tokens on a budget backend', () => {
     const request = chat({ reasoning: { budgetTokens: 2048 }, limits: { stop: [], onContextOverflow: 'truncate', maxTokens: 1000 } });
-    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningBudget']) })))).toThrow(/must be below max_tokens/);
+    expect(() => planRequest(request, route(fakeAdapter({ supported: ['reasoning.budgetTokens'] })))).toThrow(/must be below max_tokens/);
   });
 
   test("a route's efforts and ladder apply to its model", () => {
-    const adapter = fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) });
+    const adapter = fakeAdapter({ supported: ['reasoning.effort'] });
     const match = { ...route(adapter), route: { model: 'o*', backend: 'b', efforts: ['high'], effortLadder: { high: 100000 } } };
     expect(() => planRequest(chat({ reasoning: { effort: 'low' } }), match)).toThrow(/reasoning effort "low" is not accepted \(accepted: high\)/);
     const plan = planRequest(chat({ reasoning: { budgetTokens: 3000 } }), match);
@@ -78,11 +95,11 @@ describe('planRequest', () => {
 
   test('an effort the backend does not accept is a 400', () => {
     const request = chat({ reasoning: { effort: 'max' } });
-    expect(() => planRequest(request, route(fakeAdapter({ features: new Set<Feature>(['reasoningEffort']) })))).toThrow(/reasoning effort "max" is not accepted/);
+    expect(() => planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(/reasoning effort "max" is not accepted/);
   });
 
   test('n fans out on a backend without native choices, seed + j per copy', async () => {
-    const adapter = fakeAdapter({ nativeChoices: false, features: new Set<Feature>(['seed']) });
+    const adapter = fakeAdapter({ nativeChoices: false, supported: ['sampling.seed'] });
     const plan = planRequest(chat({ choices: 3, sampling: { seed: 10 } }), route(adapter));
     const result = await plan.engine.complete(plan.request, context);
     expect(result.choices.map((c) => [c.index, c.text])).toEqual([[0, 'chat:10'], [1, 'chat:11'], [2, 'chat:12']]);
@@ -119,7 +136,7 @@ describe('planRequest: tools over a completions-only backend', () => {
 
   test('on a backend that takes grammars, a named tool_choice is enforced by one: only that call is admitted', () => {
     const request = chat({ tools: [{ name: 'f' }, { name: 'g' }], toolChoice: { name: 'g' } });
-    const plan = planRequest(request, route(fakeAdapter({ speaks: ['completions'], features: new Set<Feature>(['grammar']) })));
+    const plan = planRequest(request, route(fakeAdapter({ speaks: ['completions'], supported: ['responseFormat:grammar'] })));
     expect(plan.request.responseFormat?.type).toBe('grammar');
     const grammar = (plan.request.responseFormat as { grammar: string }).grammar;
     expect(grammar).toContain('root ::= call\n');

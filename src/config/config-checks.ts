@@ -1,0 +1,51 @@
+/** The small checks every part of the configuration uses; each failure names the key. */
+
+export class ConfigError extends Error {
+  constructor(key: string, message: string) {
+    super(`config: ${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function objectAt(value: unknown, key: string): Record<string, unknown> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(key, 'must be a mapping');
+  return value as Record<string, unknown>;
+}
+
+export function allowKeys(object: Record<string, unknown>, key: string, allowed: readonly string[]): void {
+  for (const name of Object.keys(object)) {
+    if (!allowed.includes(name)) throw new ConfigError(key === '(root)' ? name : `${key}.${name}`, `unknown key (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+export function optionalString(value: unknown, key: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new ConfigError(key, 'must be a string');
+  return value;
+}
+
+export function optionalBoolean(value: unknown, key: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new ConfigError(key, 'must be true or false');
+  return value;
+}
+
+export function optionalInteger(value: unknown, key: string, min = -Infinity, max = Infinity): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+    throw new ConfigError(key, `must be an integer${min > -Infinity ? ` >= ${min}` : ''}${max < Infinity ? ` and <= ${max}` : ''}`);
+  }
+  return number;
+}
+
+/** Checks an integer setting and stores it as a number (`${ENV}` substitution yields strings). */
+export function integerField(object: Record<string, unknown>, name: string, key: string, min?: number, max?: number): void {
+  const value = optionalInteger(object[name], `${key}.${name}`, min, max);
+  if (value !== undefined) object[name] = value;
+}
+
+export function stringList(value: unknown, key: string): string[] {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new ConfigError(key, 'must be a list of strings');
+  return value as string[];
+}

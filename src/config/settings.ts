@@ -1,0 +1,52 @@
+/**
+ * The checked configuration as the core reads it. Each backend kind adds its
+ * own settings to `BackendCommon` (adapters/<kind>/, checked there too).
+ */
+
+/** How a model formats its text; set on a backend, or on a route for one model. */
+export interface ModelFormat {
+  /** Chat template for chat requests sent to a completions-only backend: `chatml` (default), or Jinja source. */
+  chatTemplate?: string;
+  /** Tags that wrap reasoning in raw completions text. @example { open: "<think>", close: "</think>" } */
+  thinkTags?: { open: string; close: string };
+  /** How tool calls appear in generated text: `hermes` (`<tool_call>{json}</tool_call>`, default) or `llama3-json`. */
+  toolCallFormat?: 'hermes' | 'llama3-json';
+  /** Budget thresholds (thinking tokens) for mapping an integer reasoning budget to a named effort. */
+  effortLadder?: Record<string, number>;
+}
+
+/** Settings every backend kind takes. */
+export interface BackendCommon extends ModelFormat {
+  /** The kind's name in the registry (adapters/registry.ts). */
+  kind: string;
+  /** Drop fields the backend cannot honour (named in `x-dialect-warnings`) instead of answering 400. */
+  dropUnsupported?: boolean;
+}
+
+export interface RouteSettings extends ModelFormat {
+  /** Model name pattern; `*` matches any run of characters. */
+  model: string;
+  backend: string;
+  /** The model name sent upstream (defaults to the caller's). */
+  upstreamModel?: string;
+  /** Reasoning efforts this model accepts (a subset of the backend's); others are a 400. */
+  efforts?: string[];
+}
+
+export interface ServerSettings {
+  host: string;
+  port: number;
+  /** Inbound keys; when set, callers must send one as `Authorization: Bearer <key>`. */
+  apiKeys: string[];
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: number;
+  logLevel: string;
+}
+
+export interface ProxyConfig {
+  server: ServerSettings;
+  backends: Record<string, BackendCommon>;
+  /** Backend that receives every other `/v1/*` path untouched. */
+  passthrough?: string;
+  routes: RouteSettings[];
+}

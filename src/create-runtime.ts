@@ -1,0 +1,37 @@
+/** Builds the runtime from a checked config: one adapter per backend, found through the kind registry. */
+import { findKind } from '../adapters/registry.js';
+import type { ProxyConfig } from './config/settings.js';
+import { createLogger, type Logger } from './logger.js';
+import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
+import { RouteTable, type Backend } from './pipeline/route-table.js';
+import { createRequestValidator } from './validation/create-validator.js';
+
+export interface RuntimeOptions {
+  logger?: Logger;
+}
+
+export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
+  const logger = options.logger ?? createLogger({ level: config.server.logLevel });
+  const validator = await createRequestValidator();
+  const backends = await createBackends(config, { start: true });
+  return {
+    config,
+    routes: new RouteTable(config.routes, backends),
+    backends,
+    validator,
+    logger,
+    close: () => closeBackends(backends),
+  };
+}
+
+/** One adapter per configured backend; `start` loads models and learns their templates (a dry run needs neither). */
+export async function createBackends(config: Pick<ProxyConfig, 'backends'>, options: { start: boolean }): Promise<Map<string, Backend>> {
+  const built = await Promise.all(Object.entries(config.backends).map(async ([name, settings]) => {
+    const kind = findKind(settings.kind);
+    if (!kind) throw new Error(`backend "${name}": no backend kind "${settings.kind}" (adapters/registry.ts)`);
+    const adapter = await kind.create(name, settings);
+    if (options.start) await adapter.start?.();
+    return { name, settings, adapter };
+  }));
+  return new Map(built.map((backend) => [backend.name, backend]));
+}
