@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
 import { createRandom } from './sampler.js';
-import { chatmlTemplate } from '../../src/pipeline/emulate/render-chat-template.js';
+import { chatmlTemplate } from '../../src/model/render-chat-template.js';
 
 const dims = { embedding: 64, layers: 2, heads: 4, kvHeads: 4, feedForward: 128, context: 2048 } as const;
 const seed = 0x5eed_11a3;

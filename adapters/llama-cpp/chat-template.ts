@@ -6,7 +6,7 @@
  * whether the tokenizer must still prepend BOS.
  */
 import type { Message, ToolDefinition } from '../../src/model/request.js';
-import { renderChatTemplate } from '../../src/pipeline/emulate/render-chat-template.js';
+import { renderChatTemplate } from '../../src/model/render-chat-template.js';
 import type { LlamaModelInfo } from './types.js';
 
 export interface RenderModelChatOptions {

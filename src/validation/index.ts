@@ -1,4 +1,3 @@
 export { createRequestValidator } from './create-validator.js';
-export { listRequestFields } from './list-request-fields.js';
 export { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from './load-openapi-document.js';
 export type { RequestValidator, ValidationIssue } from './validation-issue.js';

@@ -10,7 +10,7 @@ import type { StreamEvent } from '../../model/stream-event.js';
 import { applyReasoningHistory } from './apply-reasoning-history.js';
 import type { Engine } from './engine.js';
 import { parseToolCalls, type ToolCallFormat } from './parse-tool-calls.js';
-import { renderChatTemplate } from './render-chat-template.js';
+import { renderChatTemplate } from '../../model/render-chat-template.js';
 import { defaultThinkTags, ReasoningSplitter, splitReasoning, type SplitPiece, type ThinkTags } from './split-reasoning.js';
 import { ToolCallStream, type ToolStreamPiece } from './stream-tool-calls.js';
 

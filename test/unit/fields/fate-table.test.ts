@@ -13,7 +13,7 @@ import { BASE_BODIES, FIELD_SAMPLES } from '../../../src/fields/field-samples.js
 import { REGENERATE, renderFateTable } from '../../../src/fields/render-fate-table.js';
 import type { Endpoint } from '../../../src/model/request.js';
 import { createRequestValidator } from '../../../src/validation/create-validator.js';
-import { listRequestFields } from '../../../src/validation/list-request-fields.js';
+import { listRequestFields } from '../../helpers/list-request-fields.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIALECT_ENDPOINT = { 'openai-chat': 'chat', 'fireworks-completions': 'text' } as const;

@@ -1,4 +1,4 @@
-import { renderChatTemplate } from '../../../src/pipeline/emulate/render-chat-template.js';
+import { renderChatTemplate } from '../../../src/model/render-chat-template.js';
 import { parseToolCalls } from '../../../src/pipeline/emulate/parse-tool-calls.js';
 
 describe('renderChatTemplate', () => {

@@ -2,10 +2,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestValidator } from '../../../src/validation/index.js';
+import { listRequestFields } from '../../helpers/list-request-fields.js';
 import { validation } from './load-validation.js';
 import { minimalChat, minimalText, richChat, richText } from './request-examples.js';
 
-const { createRequestValidator, defaultOpenapiDir, listRequestFields } = validation;
+const { createRequestValidator, defaultOpenapiDir } = validation;
 
 let validator: RequestValidator;
 

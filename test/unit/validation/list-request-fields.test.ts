@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listRequestFields } from '../../../src/validation/list-request-fields.js';
+import { listRequestFields } from '../../helpers/list-request-fields.js';
 import { defaultOpenapiDir } from '../../../src/validation/load-openapi-document.js';
 
 describe('listRequestFields', () => {

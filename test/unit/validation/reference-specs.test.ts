@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { listRequestFields } from '../../../src/validation/list-request-fields.js';
+import { listRequestFields } from '../../helpers/list-request-fields.js';
 import { loadOpenapiDocument } from '../../../src/validation/load-openapi-document.js';
 import { describeWithShared } from '../../helpers/shared.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { chatFields } from '../../../../src/dialects/openai-chat/request-fields.js';
 import { completionsFields } from '../../../../src/dialects/fireworks-completions/request-fields.js';
-import { listRequestFields } from '../../../../src/validation/list-request-fields.js';
+import { listRequestFields } from '../../../helpers/list-request-fields.js';
 import { describeWithShared } from '../../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');

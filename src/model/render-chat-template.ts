@@ -4,8 +4,8 @@
  * `bos_token`, `eos_token`). ChatML is the default.
  */
 import { Template } from '@huggingface/jinja';
-import { invalidRequest } from '../../errors/proxy-error.js';
-import type { ContentPart, Message, ToolDefinition } from '../../model/request.js';
+import { invalidRequest } from '../errors/proxy-error.js';
+import type { ContentPart, Message, ToolDefinition } from './request.js';
 
 /** ChatML; tools are described Hermes-style in the system turn (`<tool_call>{json}</tool_call>` replies). */
 export const chatmlTemplate = `{%- if tools %}<|im_start|>system

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { Endpoint } from '../model/request.js';
-import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from './load-openapi-document.js';
+import type { Endpoint } from '../../src/model/request.js';
+import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from '../../src/validation/load-openapi-document.js';
 
 const cache = new Map<string, readonly string[]>();
 
