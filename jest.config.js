@@ -1,4 +1,4 @@
-/** Jest in ESM mode with ts-jest (see DESIGN.md, toolchain facts). */
+/** Jest in ESM mode with ts-jest: TypeScript 5.9, ts-jest 29, run with NODE_OPTIONS=--experimental-vm-modules (npm test sets it). */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],

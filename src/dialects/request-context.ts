@@ -1,7 +1,6 @@
 /**
  * Rules that span request fields, kept in a short list beside each field table
- * (DESIGN: "a rule that spans fields sits in a short cross-field list"). They
- * run before the table, so a conflict is reported as such and the rows may
+ * so that each row stays about one field. They run before the table, so a conflict is reported as such and the rows may
  * assume a consistent body. Pure: no I/O.
  */
 import { invalidRequest } from '../errors/proxy-error.js';
