@@ -2,7 +2,8 @@
  * A failure below HTTP (refused connection, DNS, reset, timeout, abort) -> ProxyError.
  * Messages name the upstream host, never the full URL or any header.
  */
-import { ProxyError, toProxyError } from '../src/errors/proxy-error.js';
+import { upstreamTimeout, upstreamUnreachable } from '../src/errors/catalogue.js';
+import { ProxyError, clientClosedRequest } from '../src/errors/proxy-error.js';
 
 export interface TransportContext {
   /** The upstream URL, reduced to its host in messages. */
@@ -42,27 +43,22 @@ export function mapTransportError(error: unknown, context: TransportContext = {}
 
   const code = errorCode(error);
   if (code && code in TIMEOUTS) {
-    return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message: `The upstream backend ${host} timed out: ${TIMEOUTS[code]}.`, cause: error });
+    return upstreamTimeout(`The upstream backend ${host} timed out: ${TIMEOUTS[code]}.`, error);
   }
   if (code && code in UNREACHABLE) {
-    return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_unreachable', message: `Could not reach the upstream backend ${host}: ${UNREACHABLE[code]}.`, cause: error });
+    return upstreamUnreachable(`Could not reach the upstream backend ${host}: ${UNREACHABLE[code]}.`, error);
   }
   if (code === 'UND_ERR_ABORTED' || (error as { name?: unknown } | undefined)?.name === 'AbortError') return abortError(undefined, host);
-  return new ProxyError({
-    status: 502, type: 'upstream_error', code: 'upstream_unreachable',
-    message: `The request to the upstream backend ${host} failed${code ? ` (${code})` : ''}.`, cause: error,
-  });
+  return upstreamUnreachable(`The request to the upstream backend ${host} failed${code ? ` (${code})` : ''}.`, error);
 }
 
 /** A deadline (TimeoutError) is a 504; anything else is the caller going away (499). */
 function abortError(reason: unknown, host: string): ProxyError {
   // AbortSignal.timeout's reason is a DOMException, which is not an Error in every realm: check the name.
   if ((reason as { name?: unknown } | undefined)?.name === 'TimeoutError') {
-    return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message: `The upstream backend ${host} did not answer in time.`, cause: reason });
+    return upstreamTimeout(`The upstream backend ${host} did not answer in time.`, reason);
   }
-  const abort = new Error('aborted');
-  abort.name = 'AbortError';
-  return toProxyError(abort);
+  return clientClosedRequest();
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -5,7 +5,8 @@
  * `{error: "text"}`, or not JSON at all.
  */
 import { isRecord } from '../src/model/is-record.js';
-import { ProxyError, type ErrorDetail } from '../src/errors/proxy-error.js';
+import { upstreamAuthFailed, upstreamError, upstreamTimeout } from '../src/errors/catalogue.js';
+import { ProxyError, invalidRequest, type ErrorDetail } from '../src/errors/proxy-error.js';
 
 export interface UpstreamFailure {
   status: number;
@@ -33,38 +34,28 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
 
   if (status === 401 || status === 403) {
     // The proxy's own credentials failed: the caller cannot fix that, and the upstream text may quote the key.
-    return new ProxyError({
-      status: 502, type: 'upstream_error', code: 'upstream_auth_failed',
-      message: `The upstream backend rejected the proxy's credentials (HTTP ${status}); check the backend's apiKey.`,
-    });
+    return upstreamAuthFailed(status);
   }
   if (status === 429) {
-    return new ProxyError({
-      status: 429, type: 'rate_limit_error', code: parsed.code ?? 'rate_limit_exceeded', message: upstream,
-      ...retryAfter(failure.headers),
-    });
+    return new ProxyError({ status: 429, type: 'rate_limit_error', code: parsed.code ?? 'rate_limit_exceeded', message: upstream, retryAfterSeconds: retryAfter(failure.headers) });
   }
   if (status === 400) {
-    return new ProxyError({ status: 400, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream });
+    return invalidRequest(parsed.param ?? null, upstream, parsed.code);
   }
   if (status === 404) {
     return new ProxyError({ status: 404, type: 'not_found_error', param: parsed.param, code: parsed.code, message: upstream });
   }
   if (status === 413) {
-    return new ProxyError({ status: 400, type: 'invalid_request_error', code: parsed.code ?? 'request_too_large', message: `The upstream backend found the request too large: ${upstream}` });
+    return invalidRequest(null, `The upstream backend found the request too large: ${upstream}`, parsed.code ?? 'request_too_large');
   }
   if (status === 422) {
     // FastAPI validation (Fireworks): keep the `detail` list so the completions dialect can relay it.
     return new ProxyError({ status: 422, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream, details: parsed.details });
   }
   if (status === 408 || status === 504) {
-    return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message: `The upstream backend timed out (HTTP ${status}): ${upstream}` });
+    return upstreamTimeout(`The upstream backend timed out (HTTP ${status}): ${upstream}`);
   }
-  return new ProxyError({
-    status: 502, type: 'upstream_error', code: 'upstream_error',
-    message: `The upstream backend failed with HTTP ${status}: ${upstream}`,
-    ...retryAfter(failure.headers),
-  });
+  return upstreamError(status, upstream, retryAfter(failure.headers));
 }
 
 function parseErrorBody(body: unknown): ParsedError {
@@ -112,16 +103,16 @@ function fromFastApiDetail(detail: unknown[]): ParsedError {
 }
 
 /** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, as whole seconds. */
-function retryAfter(headers: UpstreamFailure['headers']): { retryAfterSeconds?: number } {
+function retryAfter(headers: UpstreamFailure['headers']): number | undefined {
   const ms = Number(header(headers, 'retry-after-ms'));
-  if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return { retryAfterSeconds: Math.ceil(ms / 1000) };
+  if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return Math.ceil(ms / 1000);
   const value = header(headers, 'retry-after');
-  if (value === undefined || value.trim() === '') return {};
+  if (value === undefined || value.trim() === '') return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return { retryAfterSeconds: Math.ceil(seconds) };
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
   const date = Date.parse(value);
-  if (Number.isNaN(date)) return {};
-  return { retryAfterSeconds: Math.max(0, Math.ceil((date - Date.now()) / 1000)) };
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function header(headers: UpstreamFailure['headers'], name: string): string | undefined {

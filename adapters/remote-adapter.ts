@@ -4,7 +4,8 @@
  * back, whole or as a stream. Each kind brings its wire codec (to-wire-body,
  * from-wire-result, from-wire-chunks) and its capabilities.
  */
-import { ProxyError } from '../src/errors/proxy-error.js';
+import { upstreamBadResponse } from '../src/errors/catalogue.js';
+import { internalError, type ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
@@ -41,7 +42,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
   async function send(request: NeutralRequest, context: AdapterContext, stream: boolean, signal: AbortSignal): Promise<{ response: UpstreamResponse; url: string }> {
     const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
     if (!capabilities.speaks.includes(endpoint)) {
-      throw new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: `Backend "${name}" does not serve ${endpoint}; the request should have been translated first.` });
+      throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
     const url = base + PATHS[endpoint];
     const body = codec.toWireBody(request, { stream });
@@ -64,7 +65,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     try {
       return JSON.parse(text);
     } catch {
-      throw new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Backend "${name}" answered with a body that is not JSON.` });
+      throw upstreamBadResponse(`Backend "${name}" answered with a body that is not JSON.`);
     }
   }
 
@@ -130,5 +131,5 @@ function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: Ab
 }
 
 function notAStream(name: string): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: `Backend "${name}" answered a stream request with a JSON body.` });
+  return upstreamBadResponse(`Backend "${name}" answered a stream request with a JSON body.`);
 }

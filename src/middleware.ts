@@ -10,7 +10,8 @@ import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './conf
 import type { Dialect } from './dialects/dialect.js';
 import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
 import { openaiChatDialect } from './dialects/openai-chat/index.js';
-import { ProxyError } from './errors/proxy-error.js';
+import { backendUnavailable, methodNotAllowed, passthroughUnreachable, unknownUrl } from './errors/catalogue.js';
+import type { ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
 import { handleRequest, sendError, sendJson } from './pipeline/handle-request.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
@@ -48,18 +49,18 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   const translated = (dialect: Dialect) => (req: IncomingMessage, res: ServerResponse) => {
     starting.then(
       (built) => handleRequest(built, dialect, req, res),
-      (error: unknown) => sendError(res, dialect, unavailable(error)),
+      (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
   router.post('/v1/chat/completions', translated(openaiChatDialect));
   router.post('/v1/completions', translated(fireworksCompletionsDialect));
   router.all(['/v1/chat/completions', '/v1/completions'], (_req, res) => {
-    sendError(res, undefined, new ProxyError({ status: 405, type: 'invalid_request_error', message: 'Only POST is supported on this endpoint.' }));
+    sendError(res, undefined, methodNotAllowed());
   });
   router.get('/v1/models', (_req, res) => {
     starting.then(
       (built) => sendJson(res, 200, { object: 'list', data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) }),
-      (error: unknown) => sendError(res, undefined, unavailable(error)),
+      (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
     );
   });
   router.get('/healthz', (_req, res) => {
@@ -100,7 +101,7 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
       },
       error: (_error, _req, res) => {
         if ('writeHead' in res && !res.headersSent) {
-          sendError(res as ServerResponse, undefined, new ProxyError({ status: 502, type: 'upstream_error', message: 'The pass-through backend could not be reached.' }));
+          sendError(res as ServerResponse, undefined, passthroughUnreachable());
         }
       },
     },
@@ -118,9 +119,5 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
 
 /** The standalone server's last handler. */
 export function notFound(req: express.Request, res: express.Response): void {
-  sendError(res, undefined, new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${req.method} ${req.path}.` }));
-}
-
-function unavailable(error: unknown): ProxyError {
-  return new ProxyError({ status: 503, type: 'server_error', code: 'backend_unavailable', message: `The proxy failed to start: ${(error as Error)?.message ?? String(error)}` });
+  sendError(res, undefined, unknownUrl(req.method, req.path));
 }

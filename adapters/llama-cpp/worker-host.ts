@@ -7,6 +7,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { localModelShuttingDown, workerCrashed } from '../../src/errors/catalogue.js';
 import { ProxyError, type ErrorType } from '../../src/errors/proxy-error.js';
 import type { Message } from '../../src/model/request.js';
 import { renderModelChat, type RenderedPrompt, type RenderModelChatOptions } from './chat-template.js';
@@ -53,7 +54,7 @@ export class LlamaWorkerHost {
 
   /** Starts the worker and loads the model (once; again after a crash). Rejects with a 503 ProxyError. */
   start(): Promise<LlamaModelInfo> {
-    if (this.closing) return Promise.reject(unavailable('shutting_down', 'The local model is shutting down.'));
+    if (this.closing) return Promise.reject(localModelShuttingDown());
     this.starting ??= this.launch();
     return this.starting;
   }
@@ -110,7 +111,7 @@ export class LlamaWorkerHost {
   async close(): Promise<void> {
     this.closing = true;
     const worker = this.worker;
-    this.failAll(unavailable('shutting_down', 'The local model is shutting down.'));
+    this.failAll(localModelShuttingDown());
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     this.send(worker, { type: 'shutdown' });
@@ -149,7 +150,7 @@ export class LlamaWorkerHost {
         } else if (message.type === 'fatal') {
           // The old worker drains and exits on its own; new requests go to a new one at once.
           lastError = new Error(message.message);
-          this.retire(worker, unavailable('worker_crashed', `The local model's worker failed (${message.message}); it is being restarted.`, lastError));
+          this.retire(worker, workerCrashed(`The local model's worker failed (${message.message}); it is being restarted.`, lastError));
         } else {
           this.onMessage(message);
         }
@@ -162,7 +163,7 @@ export class LlamaWorkerHost {
       });
       worker.on('exit', (code, signal) => {
         const why = lastError instanceof Error ? lastError.message : signal ? `killed by ${signal}` : `exit code ${code}`;
-        const crash = unavailable('worker_crashed', `The local model's worker stopped (${why}); it is being restarted.`, lastError);
+        const crash = workerCrashed(`The local model's worker stopped (${why}); it is being restarted.`, lastError);
         reject(lastError instanceof ProxyError ? lastError : crash);
         this.retire(worker, crash);
       });
@@ -264,8 +265,4 @@ function proxyErrorOf(data: LlamaErrorData): ProxyError {
     message: data.message,
     retryAfterSeconds: data.retryAfterSeconds,
   });
-}
-
-function unavailable(code: string, message: string, cause?: unknown): ProxyError {
-  return new ProxyError({ status: 503, type: 'server_error', code, message, cause });
 }

@@ -24,7 +24,7 @@ const FIELD = /^Field '([^']+)'/;
 const CONTEXT = /exceeds the available context size|larger than the max context size/;
 
 /**
- * @example refineError(new ProxyError({status: 400, type: 'invalid_request_error', message: "Field 'n': Value must be between 1 <= value <= 4, but got 8"}), request).param // 'n'
+ * @example refineError(invalidRequest(null, "Field 'n': Value must be between 1 <= value <= 4, but got 8"), request).param // 'n'
  */
 export function refineError(error: ProxyError, request: NeutralRequest): ProxyError {
   if (error.status !== 400 || error.param !== null) return error;

@@ -6,6 +6,7 @@
  * llama.cpp on each choice's finishing chunk (one per choice with `n`, which
  * are then added up; see usageOf).
  */
+import { upstreamBadResponse, upstreamStreamTruncated } from '../../src/errors/catalogue.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import { addUsage, type PerfMetrics, type Usage } from '../../src/model/result.js';
@@ -79,7 +80,7 @@ export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, reque
   const unfinished = [...choices].filter(([, state]) => !state.finished).map(([index]) => index);
   if (!started || unfinished.length > 0) {
     const what = started ? `before choice ${unfinished.join(', ')} finished` : 'without sending any chunk';
-    yield { type: 'error', error: new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_truncated', message: `The upstream stream ended ${what}.` }) };
+    yield { type: 'error', error: upstreamStreamTruncated(what) };
     return;
   }
   const usage = total ?? usageOf(usages);
@@ -185,9 +186,9 @@ function parseChunk(message: SseMessage): Record<string, unknown> | ProxyError {
     chunk = JSON.parse(message.data);
   } catch {
     if (message.event === 'error') return mapErrorFrame({ error: { message: message.data } });
-    return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: 'The upstream stream sent a chunk that is not JSON.' });
+    return upstreamBadResponse('The upstream stream sent a chunk that is not JSON.');
   }
-  if (!isRecord(chunk)) return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: 'The upstream stream sent a chunk that is not a JSON object.' });
+  if (!isRecord(chunk)) return upstreamBadResponse('The upstream stream sent a chunk that is not a JSON object.');
   if (message.event === 'error') return mapErrorFrame(isRecord(chunk.error) ? chunk : { error: chunk });
   if (chunk.error !== undefined && chunk.error !== null) return mapErrorFrame(chunk);
   return chunk;

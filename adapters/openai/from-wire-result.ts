@@ -5,7 +5,8 @@
  * llama.cpp (`reasoning` instead of `reasoning_content`, chat-shaped logprobs
  * on completions, `timings`). Backend extensions come in through `extras`.
  */
-import { ProxyError } from '../../src/errors/proxy-error.js';
+import { upstreamBadResponse } from '../../src/errors/catalogue.js';
+import type { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest, ToolCall } from '../../src/model/request.js';
 import type { NeutralResult, ResultChoice } from '../../src/model/result.js';
 import { isRecord } from '../../src/model/is-record.js';
@@ -95,5 +96,5 @@ function contentText(content: unknown): string {
 }
 
 function unexpectedBody(): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message: 'The upstream backend returned a body that is not a completion (no `choices` list).' });
+  return upstreamBadResponse('The upstream backend returned a body that is not a completion (no `choices` list).');
 }

@@ -5,7 +5,8 @@
  * tokens go to `promptLogprobs`, and streamed echo is a `text-delta` with `echo: true`.
  */
 import { promptOfChoice } from '../../src/model/prompt.js';
-import { ProxyError } from '../../src/errors/proxy-error.js';
+import { echoUnavailable } from '../../src/errors/catalogue.js';
+import type { ProxyError } from '../../src/errors/proxy-error.js';
 import type { TokenLogprob } from '../../src/model/logprobs.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 
@@ -96,5 +97,5 @@ function piece(text: string, logprobs: TokenLogprob[] | undefined): OutputPiece 
 }
 
 function echoMissing(why: string): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'echo_unavailable', message: `The backend did not echo the prompt as asked: ${why}.` });
+  return echoUnavailable(`The backend did not echo the prompt as asked: ${why}.`);
 }

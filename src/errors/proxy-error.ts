@@ -1,6 +1,7 @@
 /**
  * ProxyError is the only error type that crosses module boundaries. Its body is
  * OpenAI's error shape; the completions dialect adds Fireworks' `detail` list.
+ * The named refusals built from it are in catalogue.ts.
  */
 
 export type ErrorType =
@@ -76,11 +77,24 @@ export function unsupportedParameter(param: string, message: string): ProxyError
   return invalidRequest(param, message, 'unsupported_parameter');
 }
 
+/**
+ * A 500 `internal_error`: the proxy broke one of its own rules (a bug, not the
+ * caller's or the backend's fault). Here rather than in catalogue.ts because
+ * toProxyError needs it and the catalogue imports this file.
+ * @example internalError('The stream produced output before its response-start event.')
+ */
+export function internalError(message: string, cause?: unknown): ProxyError {
+  return new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message, cause });
+}
+
+/** A 499 `client_closed_request`: the caller went away (or aborted) before the answer was done. */
+export function clientClosedRequest(): ProxyError {
+  return new ProxyError({ status: 499, type: 'server_error', code: 'client_closed_request', message: 'The request was cancelled.' });
+}
+
 /** Wraps anything thrown into a ProxyError without leaking internals. */
 export function toProxyError(error: unknown): ProxyError {
   if (error instanceof ProxyError) return error;
-  if (error instanceof Error && error.name === 'AbortError') {
-    return new ProxyError({ status: 499, type: 'server_error', code: 'client_closed_request', message: 'The request was cancelled.' });
-  }
-  return new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: 'The proxy failed to handle this request.', cause: error });
+  if (error instanceof Error && error.name === 'AbortError') return clientClosedRequest();
+  return internalError('The proxy failed to handle this request.', error);
 }

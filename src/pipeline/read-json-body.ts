@@ -3,7 +3,8 @@
  * (`express.json()` sets `req._body`), otherwise read here with a size limit.
  */
 import type { IncomingMessage } from 'node:http';
-import { ProxyError, invalidRequest } from '../errors/proxy-error.js';
+import { requestTooLarge } from '../errors/catalogue.js';
+import { invalidRequest } from '../errors/proxy-error.js';
 
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
@@ -11,12 +12,12 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
   const maybeParsed = request as MaybeParsed;
   if (maybeParsed._body === true) return maybeParsed.body;
   const declared = Number(request.headers['content-length']);
-  if (declared > limitBytes) throw tooLarge(limitBytes);
+  if (declared > limitBytes) throw requestTooLarge(limitBytes);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limitBytes) throw tooLarge(limitBytes);
+    if (size > limitBytes) throw requestTooLarge(limitBytes);
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -26,8 +27,4 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number)
   } catch (error) {
     throw invalidRequest(null, `The request body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
   }
-}
-
-function tooLarge(limitBytes: number): ProxyError {
-  return new ProxyError({ status: 413, type: 'invalid_request_error', code: 'request_too_large', message: `The request body is larger than ${limitBytes} bytes.` });
 }

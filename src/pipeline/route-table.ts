@@ -1,7 +1,7 @@
 /** Routes a model name to a backend: the first route whose pattern matches wins; `*` is a wildcard. */
 import type { Adapter } from '../backend/adapter.js';
 import type { BackendCommon, RouteSettings } from '../config/settings.js';
-import { ProxyError } from '../errors/proxy-error.js';
+import { modelNotFound } from '../errors/catalogue.js';
 
 export interface Backend {
   name: string;
@@ -30,7 +30,7 @@ export class RouteTable {
       const backend = this.backends.get(route.backend) as Backend;
       return { backend, upstreamModel: route.upstreamModel ?? model, route };
     }
-    throw new ProxyError({ status: 404, type: 'invalid_request_error', param: 'model', code: 'model_not_found', message: `The model \`${model}\` does not exist or no route serves it.` });
+    throw modelNotFound(model);
   }
 
   /** Model names listed by `GET /v1/models`: the routes' literal names (patterns are not listable). */

@@ -1,3 +1,4 @@
+import { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint } from '../model/request.js';
 
 /**
@@ -25,4 +26,23 @@ export interface ValidationIssue {
 export interface RequestValidator {
   /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. */
   validate(endpoint: Endpoint, body: unknown): ValidationIssue[];
+}
+
+/**
+ * The body fails the dialect's OpenAPI schema (`issues` is not empty); `status` is
+ * the dialect's validation status. The first issue names `param` and the code (`unknown_parameter` for a
+ * field the schema forbids, else `invalid_value`); all of them go in the message
+ * and in `details` (Fireworks' `detail` list).
+ * @example failedValidation(422, issues) // 422 invalid_request_error, param 'messages[0].role', code 'invalid_value'
+ */
+export function failedValidation(status: number, issues: readonly ValidationIssue[]): ProxyError {
+  const [first] = issues;
+  return new ProxyError({
+    status,
+    type: 'invalid_request_error',
+    param: first.param,
+    code: first.type === 'extra_forbidden' ? 'unknown_parameter' : 'invalid_value',
+    message: issues.map((issue) => issue.message).join('; '),
+    details: issues.map((issue) => ({ loc: issue.loc, msg: issue.message, type: issue.type })),
+  });
 }

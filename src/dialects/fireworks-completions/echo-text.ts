@@ -4,7 +4,8 @@
  * prompt string itself for `echo` on a string prompt, else the texts of the
  * echoed prompt tokens (`promptLogprobs`, trimmed to the last N for `echo_last`).
  */
-import { ProxyError } from '../../errors/proxy-error.js';
+import { echoUnavailable } from '../../errors/catalogue.js';
+import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { TokenLogprob } from '../../model/logprobs.js';
@@ -31,16 +32,10 @@ export function echoText(choice: ResultChoice, request: NeutralRequest): Echo | 
   if (choice.echoText !== undefined) return { text: choice.echoText, tokens: tokens ?? [] };
   if (all && typeof prompt === 'string') return { text: prompt, tokens: tokens ?? [] };
   if (tokens) return { text: tokens.map((token) => token.token).join(''), tokens };
-  throw echoUnavailable(request);
+  throw noPromptTokensToEcho(request);
 }
 
 /** Echo text we cannot produce is an error, never a silent omission. */
-export function echoUnavailable(request: NeutralRequest): ProxyError {
-  return new ProxyError({
-    status: 502,
-    type: 'upstream_error',
-    code: 'echo_unavailable',
-    param: request.echo?.all ? 'echo' : 'echo_last',
-    message: 'The backend returned no prompt tokens to echo for this prompt.',
-  });
+export function noPromptTokensToEcho(request: NeutralRequest): ProxyError {
+  return echoUnavailable('The backend returned no prompt tokens to echo for this prompt.', request.echo?.all ? 'echo' : 'echo_last');
 }

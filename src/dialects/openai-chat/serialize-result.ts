@@ -4,7 +4,7 @@
  * and Fireworks' extensions when the caller asked for them (`perf_metrics`,
  * `raw_output`, `token_ids`, `prompt_token_ids`).
  */
-import { ProxyError } from '../../errors/proxy-error.js';
+import { tooManyFunctionCalls } from '../../errors/catalogue.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, NeutralResult, ResultChoice } from '../../model/result.js';
 import { perfMetricsBody } from '../perf-metrics-body.js';
@@ -100,17 +100,6 @@ function toolCallBody(call: ToolCall): ToolCallBody {
 function legacyFunctionCall(calls: readonly ToolCall[]): { name: string; arguments: string } {
   if (calls.length > 1) throw tooManyFunctionCalls(calls.length);
   return { name: calls[0].name, arguments: calls[0].arguments };
-}
-
-/** The legacy `functions` API has room for one call; more would be lost, so they are an error. */
-export function tooManyFunctionCalls(count: number): ProxyError {
-  return new ProxyError({
-    status: 502,
-    type: 'upstream_error',
-    code: 'too_many_function_calls',
-    param: 'functions',
-    message: `The model made ${count} function calls, but the legacy \`functions\` API returns only one; use \`tools\` instead.`,
-  });
 }
 
 /** Legacy `functions` callers get the deprecated `function_call` reason. */

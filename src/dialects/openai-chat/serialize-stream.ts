@@ -5,6 +5,7 @@
  * `usage: null` and a last chunk with `choices: []` carries the usage.
  * Choices may interleave; each keeps its own state here.
  */
+import { tooManyFunctionCalls } from '../../errors/catalogue.js';
 import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
@@ -12,7 +13,7 @@ import { missingStart } from '../missing-start.js';
 import { StreamTotals } from '../stream-totals.js';
 import { chatErrorBody } from './error-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
-import { chatFinishReason, tooManyFunctionCalls } from './serialize-result.js';
+import { chatFinishReason } from './serialize-result.js';
 import { responseId } from '../response-id.js';
 import { characterCount } from '../../model/logprobs.js';
 

@@ -1,0 +1,148 @@
+/**
+ * The proxy's own refusals by name, so that each (status, type, code) is spelled
+ * in one place and its callers say what happened. The generic ones stay in
+ * proxy-error.ts beside the class: invalidRequest and unsupportedParameter (400s),
+ * internalError (500) and clientClosedRequest (499). Errors copied from an
+ * upstream body (map-upstream-error) or from the llama.cpp worker keep their
+ * source's status and code, so they are built where they are read.
+ */
+import { ProxyError } from './proxy-error.js';
+
+// ---- The caller's request ----
+
+/** A 401 `invalid_api_key`: inbound keys are configured and the caller sent none. */
+export function missingApiKey(): ProxyError {
+  return new ProxyError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Missing API key: send it as "Authorization: Bearer <key>".' });
+}
+
+/** A 401 `invalid_api_key`: the caller sent a key that is not one of the configured ones. */
+export function incorrectApiKey(): ProxyError {
+  return new ProxyError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' });
+}
+
+/**
+ * A 413 `request_too_large`: the body is over `server.maxBodyBytes`, by its content-length or as read.
+ * @example requestTooLarge(1048576).message // 'The request body is larger than 1048576 bytes.'
+ */
+export function requestTooLarge(limitBytes: number): ProxyError {
+  return new ProxyError({ status: 413, type: 'invalid_request_error', code: 'request_too_large', message: `The request body is larger than ${limitBytes} bytes.` });
+}
+
+/** The body parsed as JSON but is not an object; `status` is the dialect's validation status (400 chat, 422 completions). */
+export function bodyNotAnObject(status: number): ProxyError {
+  return new ProxyError({ status, type: 'invalid_request_error', message: 'The request body must be a JSON object.' });
+}
+
+/**
+ * A 404 `model_not_found` on `model`: no route matches the model name.
+ * @example modelNotFound('gpt-9').message // 'The model `gpt-9` does not exist or no route serves it.'
+ */
+export function modelNotFound(model: string): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'model', code: 'model_not_found', message: `The model \`${model}\` does not exist or no route serves it.` });
+}
+
+/** A 404 `unknown_url`: the standalone server's answer for a path nothing serves. */
+export function unknownUrl(method: string, path: string): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${method} ${path}.` });
+}
+
+/** A 405 (no code): a translated endpoint called with a method other than POST. */
+export function methodNotAllowed(): ProxyError {
+  return new ProxyError({ status: 405, type: 'invalid_request_error', message: 'Only POST is supported on this endpoint.' });
+}
+
+// ---- The proxy and its local backends ----
+
+/** A 503 `backend_unavailable`: the runtime (backends, validators, models) failed to start, so nothing can be served. */
+export function backendUnavailable(startError: unknown): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code: 'backend_unavailable', message: `The proxy failed to start: ${(startError as Error)?.message ?? String(startError)}` });
+}
+
+/** A 503 `shutting_down`: a request reached the llama.cpp backend while it closes (or was in flight when it did). */
+export function localModelShuttingDown(): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code: 'shutting_down', message: 'The local model is shutting down.' });
+}
+
+/** A 503 `worker_crashed`: the llama.cpp worker process died under the request; it is being restarted. */
+export function workerCrashed(message: string, cause: unknown): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code: 'worker_crashed', message, cause });
+}
+
+// ---- The upstream backend ----
+
+/**
+ * A 502 `upstream_unreachable`: no HTTP answer at all (refused, DNS, reset, TLS).
+ * Messages name the host only, never the URL.
+ * @example upstreamUnreachable('Could not reach the upstream backend localhost:8000: connection refused.', error)
+ */
+export function upstreamUnreachable(message: string, cause: unknown): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_unreachable', message, cause });
+}
+
+/** A 502 with no code: the pass-through relay (`/v1/*` paths the proxy does not translate) could not reach its backend. */
+export function passthroughUnreachable(): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', message: 'The pass-through backend could not be reached.' });
+}
+
+/**
+ * A 504 `upstream_timeout`: the upstream did not answer in time, by a deadline of
+ * ours (`timeoutMs`), a socket timeout, or its own 408/504.
+ * @example upstreamTimeout('The upstream backend localhost:8000 did not answer in time.', reason)
+ */
+export function upstreamTimeout(message: string, cause?: unknown): ProxyError {
+  return new ProxyError({ status: 504, type: 'timeout_error', code: 'upstream_timeout', message, cause });
+}
+
+/**
+ * A 502 `upstream_auth_failed`: the upstream answered 401/403 to the proxy's own
+ * credentials. The caller cannot fix that, and the upstream's text may quote the
+ * key, so the message is ours.
+ */
+export function upstreamAuthFailed(httpStatus: number): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_auth_failed', message: `The upstream backend rejected the proxy's credentials (HTTP ${httpStatus}); check the backend's apiKey.` });
+}
+
+/**
+ * A 502 `upstream_error`: an upstream HTTP status (or an error frame's) that no
+ * other mapping covers, mostly 5xx. `upstreamMessage` is already redacted and clipped.
+ * @example upstreamError(500, 'tools param requires --jinja flag').message // 'The upstream backend failed with HTTP 500: tools param requires --jinja flag'
+ */
+export function upstreamError(httpStatus: number, upstreamMessage: string, retryAfterSeconds?: number): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `The upstream backend failed with HTTP ${httpStatus}: ${upstreamMessage}`, retryAfterSeconds });
+}
+
+/**
+ * A 502 `upstream_bad_response`: the upstream answered 2xx with something we
+ * cannot read (not JSON, not a completion, JSON to a stream request).
+ * @example upstreamBadResponse('The upstream stream sent a chunk that is not JSON.')
+ */
+export function upstreamBadResponse(message: string): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_bad_response', message });
+}
+
+/**
+ * A 502 `upstream_stream_truncated`: the upstream stream ended before every choice finished.
+ * @example upstreamStreamTruncated('without sending any chunk').message // 'The upstream stream ended without sending any chunk.'
+ */
+export function upstreamStreamTruncated(what: string): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_truncated', message: `The upstream stream ended ${what}.` });
+}
+
+/** A 502 `echo_unavailable`: completions `echo`/`echo_last` asked for echoed prompt text the backend's output cannot give. */
+export function echoUnavailable(message: string, param: 'echo' | 'echo_last' | null = null): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'echo_unavailable', param, message });
+}
+
+/**
+ * A 502 `too_many_function_calls` on `functions`: the model made several calls,
+ * but the legacy `functions` API has room for one; dropping the rest would lose them.
+ */
+export function tooManyFunctionCalls(count: number): ProxyError {
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'too_many_function_calls',
+    param: 'functions',
+    message: `The model made ${count} function calls, but the legacy \`functions\` API returns only one; use \`tools\` instead.`,
+  });
+}
