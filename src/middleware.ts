@@ -8,8 +8,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
 import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
-import { fireworksCompletionsDialect } from './dialects/fireworks-completions/index.js';
-import { openaiChatDialect } from './dialects/openai-chat/index.js';
+import { DIALECTS } from './dialects/registry.js';
 import { backendUnavailable, methodNotAllowed, passthroughUnreachable, unknownUrl } from './errors/catalogue.js';
 import type { ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
@@ -52,9 +51,8 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
       (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
-  router.post('/v1/chat/completions', translated(openaiChatDialect));
-  router.post('/v1/completions', translated(fireworksCompletionsDialect));
-  router.all(['/v1/chat/completions', '/v1/completions'], (_req, res) => {
+  for (const dialect of DIALECTS) router.post(dialect.path, translated(dialect));
+  router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
     sendError(res, undefined, methodNotAllowed());
   });
   router.get('/v1/models', (_req, res) => {

@@ -10,6 +10,8 @@ import type { FieldTable } from './field-table.js';
 
 export interface Dialect {
   readonly name: 'openai-chat' | 'fireworks-completions';
+  /** The path it serves (`POST` only). */
+  readonly path: string;
   readonly endpoint: Endpoint;
   /** Every wire request field with its fate. */
   readonly fields: FieldTable<string>;

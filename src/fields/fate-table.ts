@@ -9,8 +9,7 @@
 import { choicesAreNative } from '../backend/capabilities.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { Fate } from '../dialects/field-table.js';
-import { fireworksCompletionsDialect } from '../dialects/fireworks-completions/index.js';
-import { openaiChatDialect } from '../dialects/openai-chat/index.js';
+import { DIALECTS } from '../dialects/registry.js';
 import { DEFAULT_PROFILES, loadProfiles, type BackendProfile } from './backend-profiles.js';
 import { treatField, type Treatment } from './treat-field.js';
 
@@ -45,10 +44,6 @@ export interface FateTable {
   dialects: DialectFates[];
 }
 
-const DIALECTS: readonly { dialect: Dialect; route: string }[] = [
-  { dialect: openaiChatDialect, route: 'POST /v1/chat/completions' },
-  { dialect: fireworksCompletionsDialect, route: 'POST /v1/completions' },
-];
 
 /**
  * Builds the table; pure apart from constructing (and closing) each kind's
@@ -58,7 +53,8 @@ const DIALECTS: readonly { dialect: Dialect; route: string }[] = [
 export async function buildFateTable(profiles: readonly BackendProfile[] = DEFAULT_PROFILES): Promise<FateTable> {
   const loaded = await loadProfiles(profiles);
   const dialects: DialectFates[] = [];
-  for (const { dialect, route } of DIALECTS) {
+  for (const dialect of DIALECTS) {
+    const route = `POST ${dialect.path}`;
     const rows: FateRow[] = [];
     for (const [field, rule] of Object.entries(dialect.fields)) {
       const backends: Record<string, Treatment[]> = {};

@@ -8,6 +8,7 @@ import { serializeCompletionStream } from './serialize-stream.js';
 
 export const fireworksCompletionsDialect: Dialect = {
   name: 'fireworks-completions',
+  path: '/v1/completions',
   endpoint: 'text',
   fields: completionsFields,
   parseRequest: parseCompletionsRequest,

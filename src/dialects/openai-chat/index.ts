@@ -8,6 +8,7 @@ import { serializeChatStream } from './serialize-stream.js';
 
 export const openaiChatDialect: Dialect = {
   name: 'openai-chat',
+  path: '/v1/chat/completions',
   endpoint: 'chat',
   fields: chatFields,
   parseRequest: parseChatRequest,

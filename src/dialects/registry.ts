@@ -1,0 +1,6 @@
+/** The caller dialects the proxy serves, each on its own path. A new dialect is one folder here and one line in this list. */
+import type { Dialect } from './dialect.js';
+import { fireworksCompletionsDialect } from './fireworks-completions/index.js';
+import { openaiChatDialect } from './openai-chat/index.js';
+
+export const DIALECTS: readonly Dialect[] = [openaiChatDialect, fireworksCompletionsDialect];
