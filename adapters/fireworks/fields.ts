@@ -16,7 +16,7 @@
 import { byEndpoint, chatOnly, convert, copy, emulate, native, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
-import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
+import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
 import { jsonSchemaFormat } from '../openai/wire-formats.js';
 
 const mirostat = convert('mirostat_target, mirostat_lr', (body, { sampling }) => {
@@ -84,8 +84,8 @@ const FIELDS: FieldSupport = {
   logprobs,
   echo,
   'echo.lastTokens': echo,
-  tools: chatOnly(convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); })),
-  toolChoice: chatOnly(convert('tool_choice', (body, request) => { if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice); })),
+  tools: chatOnly(toolsField),
+  toolChoice: chatOnly(toolChoiceField),
   parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
   'responseFormat:text': responseFormat,
   'responseFormat:json_object': responseFormat,

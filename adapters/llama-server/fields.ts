@@ -25,7 +25,7 @@ import { byEndpoint, convert, copy, emulate, native, unsupported, NOTHING_RELAYE
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
-import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
+import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
 import { jsonSchemaFormat } from '../openai/wire-formats.js';
 
 export interface LlamaServerTableOptions {
@@ -79,9 +79,9 @@ const toolChoiceWithoutTools = convert("only 'auto' and 'none', which change not
 
 /** The table for a server with or without `--jinja`. */
 export function llamaServerTable({ jinja = false }: LlamaServerTableOptions = {}): BackendTable {
-  const tools: FieldHandling = jinja ? convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); }) : unsupported(NO_JINJA);
+  const tools: FieldHandling = jinja ? toolsField : unsupported(NO_JINJA);
   const toolChoice: FieldHandling = jinja
-    ? convert('tool_choice', (body, request) => { if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice); })
+    ? toolChoiceField
     : toolChoiceWithoutTools;
   const noCompletionsTools = unsupported('/v1/completions takes no tools');
   return {

@@ -15,7 +15,7 @@ import { byEndpoint, chatOnly, convert, copy, emulate, native, unsupported, type
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from './split-echo.js';
 import { jsonSchemaFormat } from './wire-formats.js';
-import { toWireToolChoice, toWireTools } from './to-wire-tools.js';
+import { toolChoiceField, toolsField } from './to-wire-tools.js';
 
 const LABEL = { chat: 'the OpenAI chat API', text: 'the OpenAI completions API' } as const;
 
@@ -63,8 +63,8 @@ const FIELDS: FieldSupport = {
   logprobs,
   echo: byEndpoint({ chat: unsupported('echo is a completions feature'), text: echo }),
   'echo.lastTokens': unsupported('OpenAI echoes the whole prompt or nothing'),
-  tools: chatOnly(convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); })),
-  toolChoice: chatOnly(convert('tool_choice', (body, request) => { if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice); })),
+  tools: chatOnly(toolsField),
+  toolChoice: chatOnly(toolChoiceField),
   parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
   'responseFormat:text': chatOnly(responseFormat),
   'responseFormat:json_object': chatOnly(responseFormat),

@@ -1,4 +1,5 @@
 /** Neutral tools and tool choice -> the OpenAI-compatible wire shapes (OpenAI and Fireworks alike). */
+import { convert } from '../../src/backend/field-support.js';
 import type { ToolChoice, ToolDefinition } from '../../src/model/request.js';
 
 /** @example toWireTools([{name: 'f'}]) // [{type: 'function', function: {name: 'f'}}] */
@@ -16,3 +17,9 @@ export function toWireTools(tools: readonly ToolDefinition[]): Record<string, un
 export function toWireToolChoice(choice: ToolChoice): string | Record<string, unknown> {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }
+
+/** The field-table rows of every OpenAI-wire backend that takes tools. */
+export const toolsField = convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); });
+export const toolChoiceField = convert('tool_choice', (body, request) => {
+  if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice);
+});

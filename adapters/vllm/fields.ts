@@ -21,7 +21,7 @@
 import { byEndpoint, chatOnly, convert, copy, emulate, native, NOTHING_RELAYED, unsupported, type BackendTable, type WireBody } from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
-import { toWireToolChoice, toWireTools } from '../openai/to-wire-tools.js';
+import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
 import { jsonSchemaFormat } from '../openai/wire-formats.js';
 
 const logprobs = convert('chat: logprobs true + top_logprobs; completions: logprobs N', (body, { logprobs: asked, endpoint }) => {
@@ -67,8 +67,8 @@ export const VLLM_TABLE: BackendTable = {
     logprobs,
     echo: byEndpoint({ chat: unsupported('echo is a completions feature'), text: echo }),
     'echo.lastTokens': unsupported('vLLM echoes the whole prompt or nothing'),
-    tools: chatOnly(convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); })),
-    toolChoice: chatOnly(convert('tool_choice', (body, request) => { if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice); })),
+    tools: chatOnly(toolsField),
+    toolChoice: chatOnly(toolChoiceField),
     parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
     'responseFormat:text': responseFormat,
     'responseFormat:json_object': responseFormat,
