@@ -6,10 +6,11 @@
 import { Agent, type Dispatcher } from 'undici';
 import { mapTransportError } from './map-transport-error.js';
 import { mapUpstreamError } from './map-upstream-error.js';
+import type { RemoteTimeouts } from './remote-settings.js';
 
 export interface HttpClientOptions {
-  /** The longest wait for response headers, then between body chunks (ms). Default 300000. */
-  timeoutMs?: number;
+  /** Connecting, waiting for the headers, and the longest silence between body chunks. */
+  timeouts: Pick<RemoteTimeouts, 'connectMs' | 'firstByteMs' | 'idleMs'>;
   /** Strings redacted from every error message (the backend's API key). */
   secrets?: readonly string[];
 }
@@ -36,17 +37,15 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-const DEFAULT_TIMEOUT_MS = 300_000;
-
 /**
  * @example
- * const client = createHttpClient({ secrets: [apiKey] });
+ * const client = createHttpClient({ timeouts: REMOTE_DEFAULTS.timeouts, secrets: [apiKey] });
  * const { body } = await client.postJson({ url: 'https://api.openai.com/v1/chat/completions', body: wire, headers, signal });
  */
-export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const { connectMs, firstByteMs, idleMs } = options.timeouts;
   // undici keeps sockets alive by default; its 4 s idle default also honours the server's Keep-Alive hint.
-  const agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout });
+  const agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: idleMs });
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
 
   return {

@@ -15,7 +15,7 @@ import { createHttpClient, type UpstreamResponse } from './http-client.js';
 import { isRecord } from '../src/model/is-record.js';
 import { mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
-import type { AdapterSettings, RemoteBackendSettings } from './remote-settings.js';
+import { REMOTE_DEFAULTS, type AdapterSettings, type RemoteBackendSettings } from './remote-settings.js';
 
 export interface WireCodec {
   toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
@@ -33,7 +33,8 @@ export interface RemoteAdapterOptions {
 const PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
 
 export function createRemoteAdapter({ name, settings: config, capabilities, codec }: RemoteAdapterOptions): Adapter {
-  const client = createHttpClient({ timeoutMs: config.timeoutMs, secrets: config.apiKey ? [config.apiKey] : [] });
+  const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
+  const client = createHttpClient({ timeouts, secrets: config.apiKey ? [config.apiKey] : [] });
   const base = config.url.replace(/\/+$/, '');
   const fixedHeaders: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
@@ -74,7 +75,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     capabilities,
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     async complete(request, context) {
-      const deadline = withDeadline(context.signal, config.timeoutMs);
+      const deadline = withDeadline(context.signal, timeouts.totalMs);
       try {
         const { response, url } = await send(request, context, false, deadline.signal);
         return codec.fromWireResult(await readJson(response, url, deadline.signal), request);
@@ -83,7 +84,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       }
     },
     async *stream(request, context) {
-      const deadline = withDeadline(context.signal, config.timeoutMs);
+      const deadline = withDeadline(context.signal, timeouts.totalMs);
       const { signal } = deadline;
       try {
         const { response, url } = await send(request, context, true, signal);
@@ -110,7 +111,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
 }
 
 /**
- * `timeoutMs` bounds the whole exchange, stream included; the caller's signal
+ * `timeouts.totalMs` bounds the whole exchange, stream included; the caller's signal
  * still ends it at once. A cleared timer, not AbortSignal.timeout, so that
  * finished requests leave no timers behind.
  */

@@ -1,6 +1,6 @@
 /** The settings every remote backend kind takes (`openai`, `fireworks`, `llama-server`, `vllm`), and their check. */
 import type { SpokenEndpoint } from '../src/backend/adapter.js';
-import { ConfigError, integerField, objectAt, optionalString, stringList } from '../src/config/config-checks.js';
+import { allowKeys, ConfigError, integerField, objectAt, optionalString, stringList } from '../src/config/config-checks.js';
 import type { BackendCommon } from '../src/config/settings.js';
 
 /**
@@ -22,15 +22,53 @@ export interface RemoteBackendSettings extends BackendCommon {
   maxTopLogprobs?: number;
   /** Extra headers sent with every upstream request (e.g. `OpenAI-Organization`). */
   headers?: Record<string, string>;
-  /** Total time, in ms, for one exchange, stream included; also the longest wait for headers or between two chunks (300000 when unset). */
-  timeoutMs?: number;
+  /** Time limits per phase of one exchange (REMOTE_DEFAULTS.timeouts when unset). */
+  timeouts?: Partial<RemoteTimeouts>;
+  /** Retries before anything has reached the caller (REMOTE_DEFAULTS.retries when unset). */
+  retries?: Partial<RemoteRetries>;
+  /** Requests in flight to this backend at once; more wait in a queue. Default: no limit. */
+  maxConcurrent?: number;
+  /** Requests that may wait for a slot (with `maxConcurrent`); beyond it a 429 with `Retry-After`. Default 16 x maxConcurrent. */
+  queueLimit?: number;
+  /** Model names this backend serves, listed by `GET /v1/models` for a wildcard route to it. */
+  models?: string[];
 }
+
+export interface RemoteTimeouts {
+  /** Opening the TCP (and TLS) connection. */
+  connectMs: number;
+  /** From sending the request to the response headers: a non-streamed answer's whole generation, a stream's start. */
+  firstByteMs: number;
+  /** The longest silence between two chunks of the body. */
+  idleMs: number;
+  /** The whole exchange, stream included. */
+  totalMs: number;
+}
+
+export interface RemoteRetries {
+  /** Tries after the first, on connection errors, timeouts before the headers, 429 and 500/502/503/504. 0: none. */
+  attempts: number;
+  /** The first back-off; each next one doubles, with full jitter. */
+  initialDelayMs: number;
+  /** The longest back-off; a 429 whose `Retry-After` asks for longer goes to the caller with it. */
+  maxDelayMs: number;
+}
+
+/**
+ * Generous on purpose: reasoning models may think for minutes before their
+ * first token (and, not streamed, before their headers), and stay silent while
+ * they think in a stream.
+ */
+export const REMOTE_DEFAULTS: { timeouts: RemoteTimeouts; retries: RemoteRetries } = {
+  timeouts: { connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000, totalMs: 1_800_000 },
+  retries: { attempts: 2, initialDelayMs: 500, maxDelayMs: 10_000 },
+};
 
 /** What an adapter reads: the settings, with or without the `kind` that picked it. */
 export type AdapterSettings<Settings extends BackendCommon> = Omit<Settings, 'kind'> & { kind?: string };
 
 /** The keys `checkRemoteSettings` reads. */
-export const REMOTE_KEYS: readonly string[] = ['url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeoutMs'];
+export const REMOTE_KEYS: readonly string[] = ['url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeouts', 'retries', 'maxConcurrent', 'queueLimit', 'models'];
 
 export function checkRemoteSettings(backend: Record<string, unknown>, key: string): RemoteBackendSettings {
   const url = optionalString(backend.url, `${key}.url`);
@@ -43,11 +81,27 @@ export function checkRemoteSettings(backend: Record<string, unknown>, key: strin
     }
   }
   integerField(backend, 'maxTopLogprobs', key, 0, 20);
-  integerField(backend, 'timeoutMs', key, 1);
+  if (backend.timeouts !== undefined) integerFields(objectAt(backend.timeouts, `${key}.timeouts`), `${key}.timeouts`, Object.keys(REMOTE_DEFAULTS.timeouts), 1);
+  if (backend.retries !== undefined) {
+    const retries = objectAt(backend.retries, `${key}.retries`);
+    integerFields(retries, `${key}.retries`, Object.keys(REMOTE_DEFAULTS.retries), 0);
+    const { initialDelayMs, maxDelayMs } = { ...REMOTE_DEFAULTS.retries, ...retries } as RemoteRetries;
+    if (initialDelayMs > maxDelayMs) throw new ConfigError(`${key}.retries.initialDelayMs`, `must not exceed maxDelayMs (${maxDelayMs})`);
+  }
+  integerField(backend, 'maxConcurrent', key, 1);
+  integerField(backend, 'queueLimit', key, 0);
+  if (backend.queueLimit !== undefined && backend.maxConcurrent === undefined) throw new ConfigError(`${key}.queueLimit`, 'needs maxConcurrent (without it nothing waits)');
+  if (backend.models !== undefined) stringList(backend.models, `${key}.models`);
   if (backend.headers !== undefined) {
     for (const [name, value] of Object.entries(objectAt(backend.headers, `${key}.headers`))) optionalString(value, `${key}.headers.${name}`);
   }
   return backend as unknown as RemoteBackendSettings;
+}
+
+/** A mapping of integer settings: only `names`, each at least `min`. */
+function integerFields(object: Record<string, unknown>, key: string, names: readonly string[], min: number): void {
+  allowKeys(object, key, names);
+  for (const name of names) integerField(object, name, key, min);
 }
 
 /** The fate table and `translate --to` never connect: the URL only has to parse. */

@@ -46,7 +46,7 @@ function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
   allowKeys(root, '(root)', ['server', 'backends', 'passthrough', 'routes']);
   const server = objectAt(root.server ?? {}, 'server');
-  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel']);
+  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated']);
   const backendsRaw = objectAt(root.backends, 'backends');
   const backends: Record<string, BackendCommon> = {};
   for (const [name, value] of Object.entries(backendsRaw)) backends[name] = checkBackend(value, `backends.${name}`);
@@ -66,6 +66,9 @@ function checkConfig(raw: unknown): ProxyConfig {
       apiKeys,
       maxBodyBytes: optionalInteger(server.maxBodyBytes, 'server.maxBodyBytes', 1024) ?? 10 * 1024 * 1024,
       logLevel: optionalString(server.logLevel, 'server.logLevel') ?? 'info',
+      sseKeepAliveMs: optionalInteger(server.sseKeepAliveMs, 'server.sseKeepAliveMs', 1) ?? 15_000,
+      shutdownGraceMs: optionalInteger(server.shutdownGraceMs, 'server.shutdownGraceMs', 0) ?? 30_000,
+      allowUnauthenticated: optionalBoolean(server.allowUnauthenticated, 'server.allowUnauthenticated') ?? false,
     },
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),
@@ -93,11 +96,15 @@ function checkRoute(raw: unknown, key: string, backends: Record<string, BackendC
   checkModelFormat(route, key);
   const model = optionalString(route.model, `${key}.model`);
   if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
-  const backend = optionalString(route.backend, `${key}.backend`);
-  if (!backend || !backends[backend]) throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')})`);
+  const backend = Array.isArray(route.backend) ? stringList(route.backend, `${key}.backend`) : optionalString(route.backend, `${key}.backend`);
+  const names = typeof backend === 'string' ? [backend] : backend ?? [];
+  if (names.length === 0 || names.some((name) => !backends[name])) {
+    throw new ConfigError(`${key}.backend`, `must name one of the backends, or a list of them (${Object.keys(backends).join(', ')})`);
+  }
+  if (new Set(names).size < names.length) throw new ConfigError(`${key}.backend`, 'names a backend twice');
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
   if (route.efforts !== undefined) stringList(route.efforts, `${key}.efforts`);
-  return { ...route, model, backend, ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;
+  return { ...route, model, backend: backend as string | string[], ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;
 }
 
 /** Checks the format settings a backend or a route may carry (normalising the ladder in place). */

@@ -26,7 +26,8 @@ export interface BackendCommon extends ModelFormat {
 export interface RouteSettings extends ModelFormat {
   /** Model name pattern; `*` matches any run of characters. */
   model: string;
-  backend: string;
+  /** The backend, or several: the first serves, each next one takes over when the one before fails before the first byte. */
+  backend: string | string[];
   /** The model name sent upstream (defaults to the caller's). */
   upstreamModel?: string;
   /** Reasoning efforts this model accepts (a subset of the backend's); others are a 400. */
@@ -41,6 +42,12 @@ export interface ServerSettings {
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: number;
   logLevel: string;
+  /** A stream that waits this long for its next event gets an SSE comment, so proxies and load balancers keep it open. */
+  sseKeepAliveMs: number;
+  /** On SIGTERM/SIGINT, requests in flight get this long to finish before they are ended. */
+  shutdownGraceMs: number;
+  /** Listen on a non-loopback address without `apiKeys` (an open relay of the backends' keys): only when set. */
+  allowUnauthenticated: boolean;
 }
 
 export interface ProxyConfig {

@@ -86,7 +86,7 @@ export function passthroughUnreachable(): ProxyError {
 
 /**
  * A 504 `upstream_timeout`: the upstream did not answer in time, by a deadline of
- * ours (`timeoutMs`), a socket timeout, or its own 408/504.
+ * ours (`timeouts`), a socket timeout, or its own 408/504.
  * @example upstreamTimeout('The upstream backend localhost:8000 did not answer in time.', reason)
  */
 export function upstreamTimeout(message: string, cause?: unknown): ProxyError {

@@ -138,8 +138,8 @@ describe('remote adapters over HTTP', () => {
     await until(() => upstream.aborted.length === 2);
   });
 
-  test('timeoutMs bounds the exchange: 504', async () => {
-    const slow = createOpenAIAdapter({ kind: 'openai', url: upstream.url, timeoutMs: 150 });
+  test('timeouts.totalMs bounds the exchange: 504', async () => {
+    const slow = createOpenAIAdapter({ kind: 'openai', url: upstream.url, timeouts: { totalMs: 150 } });
     upstream.reply({ hang: true });
     try {
       expect(await rejection(slow.complete(chatRequest(), context()))).toMatchObject({ status: 504, type: 'timeout_error' });
