@@ -1,16 +1,25 @@
 /**
  * One undici Agent per backend: keep-alive connections reused across requests,
- * upstream errors mapped to ProxyError, and the caller's AbortSignal wired
- * straight into the request so an abort closes the upstream connection at once.
+ * a timeout per phase, upstream errors mapped to ProxyError and retried as the
+ * backend's `retries` say (retry-policy.ts; only here, before any byte of an
+ * answer is read), and the caller's AbortSignal wired straight into the
+ * request so an abort closes the upstream connection at once.
  */
 import { Agent, type Dispatcher } from 'undici';
 import { mapTransportError } from './map-transport-error.js';
 import { mapUpstreamError } from './map-upstream-error.js';
-import type { RemoteTimeouts } from './remote-settings.js';
+import type { RemoteRetries, RemoteTimeouts } from './remote-settings.js';
+import { retryDelay, sleep, type FailedTry } from './retry-policy.js';
+
+const NEVER = new AbortController().signal;
 
 export interface HttpClientOptions {
   /** Connecting, waiting for the headers, and the longest silence between body chunks. */
   timeouts: Pick<RemoteTimeouts, 'connectMs' | 'firstByteMs' | 'idleMs'>;
+  /** Tries again on the failures retry-policy.ts names; none when unset. */
+  retries?: RemoteRetries;
+  /** Told before each retry, with the failure and the wait. */
+  onRetry?(failed: FailedTry, delayMs: number): void;
   /** Strings redacted from every error message (the backend's API key). */
   secrets?: readonly string[];
 }
@@ -32,7 +41,7 @@ export interface UpstreamResponse {
 }
 
 export interface HttpClient {
-  /** POSTs JSON. Resolves for 2xx/3xx; throws a ProxyError for an HTTP error or a transport failure. */
+  /** POSTs JSON, retrying as configured. Resolves for 2xx/3xx; throws a ProxyError for an HTTP error or a transport failure. */
   postJson(request: PostJsonRequest): Promise<UpstreamResponse>;
   close(): Promise<void>;
 }
@@ -48,32 +57,47 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: firstByteMs, bodyTimeout: idleMs });
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
 
+  /** One try: the response (2xx, 3xx), or what failed. */
+  async function send(target: URL, payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<UpstreamResponse | FailedTry> {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: payload,
+        signal,
+      });
+    } catch (error) {
+      return { error: mapTransportError(error, { url: target.href, signal }) };
+    }
+    if (response.statusCode < 400) return { status: response.statusCode, headers: response.headers, body: response.body };
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      return { error: mapTransportError(error, { url: target.href, signal }) };
+    }
+    return { status: response.statusCode, error: mapUpstreamError({ status: response.statusCode, headers: response.headers, body: text, secrets }) };
+  }
+
   return {
     async postJson({ url, body, headers = {}, signal }) {
       const target = new URL(url);
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await agent.request({
-          origin: target.origin,
-          path: `${target.pathname}${target.search}`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: JSON.stringify(body),
-          signal,
-        });
-      } catch (error) {
-        throw mapTransportError(error, { url, signal });
-      }
-      if (response.statusCode >= 400) {
-        let text: string;
+      const payload = JSON.stringify(body);
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await send(target, payload, headers, signal);
+        if (!('error' in outcome)) return outcome;
+        const delay = options.retries && !signal?.aborted ? retryDelay(outcome, attempt, options.retries) : undefined;
+        if (delay === undefined) throw outcome.error;
+        options.onRetry?.(outcome, delay);
         try {
-          text = await response.body.text();
+          await sleep(delay, signal ?? NEVER);
         } catch (error) {
           throw mapTransportError(error, { url, signal });
         }
-        throw mapUpstreamError({ status: response.statusCode, headers: response.headers, body: text, secrets });
       }
-      return { status: response.statusCode, headers: response.headers, body: response.body };
     },
     close: () => agent.close(),
   };

@@ -54,11 +54,19 @@ export function mapTransportError(error: unknown, context: TransportContext = {}
 
 /** A deadline (TimeoutError) is a 504; anything else is the caller going away (499). */
 function abortError(reason: unknown, host: string): ProxyError {
+  // The pipeline aborted with the answer it wants (the proxy shutting down).
+  if (reason instanceof ProxyError) return reason;
   // AbortSignal.timeout's reason is a DOMException, which is not an Error in every realm: check the name.
   if ((reason as { name?: unknown } | undefined)?.name === 'TimeoutError') {
     return upstreamTimeout(`The upstream backend ${host} did not answer in time.`, reason);
   }
   return clientClosedRequest();
+}
+
+/** What broke, in words, for a connection failure ("connection reset"); undefined for anything else. */
+export function connectionFailure(error: unknown): string | undefined {
+  const code = errorCode(error);
+  return code === undefined ? undefined : UNREACHABLE[code];
 }
 
 function errorCode(error: unknown): string | undefined {

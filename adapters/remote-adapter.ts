@@ -4,16 +4,17 @@
  * back, whole or as a stream. Each kind brings its wire codec (to-wire-body,
  * from-wire-result, from-wire-chunks) and its capabilities.
  */
-import { upstreamBadResponse } from '../src/errors/catalogue.js';
+import { upstreamBadResponse, upstreamStreamInterrupted } from '../src/errors/catalogue.js';
 import { internalError, type ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
 import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
 import { isRecord } from '../src/model/is-record.js';
-import { mapTransportError } from './map-transport-error.js';
+import { connectionFailure, mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
 import { REMOTE_DEFAULTS, type AdapterSettings, type RemoteBackendSettings } from './remote-settings.js';
 
@@ -34,7 +35,9 @@ const PATHS = { chat: '/chat/completions', completions: '/completions' } as cons
 
 export function createRemoteAdapter({ name, settings: config, capabilities, codec }: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
-  const client = createHttpClient({ timeouts, secrets: config.apiKey ? [config.apiKey] : [] });
+  const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
+  const client = createHttpClient({ timeouts, retries, secrets: config.apiKey ? [config.apiKey] : [] });
+  const limit = config.maxConcurrent === undefined ? undefined : createConcurrencyLimit(name, config.maxConcurrent, config.queueLimit ?? 16 * config.maxConcurrent);
   const base = config.url.replace(/\/+$/, '');
   const fixedHeaders: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
@@ -54,6 +57,16 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     }
     const response = await client.postJson({ url, body, headers, signal });
     return { response, url };
+  }
+
+  /** A slot under `maxConcurrent` (a no-op release without a limit). */
+  async function slot(signal: AbortSignal): Promise<() => void> {
+    if (!limit) return () => undefined;
+    try {
+      return await limit.acquire(signal);
+    } catch (error) {
+      throw signal.aborted ? mapTransportError(error, { url: base, signal }) : error;
+    }
   }
 
   async function readJson(response: UpstreamResponse, url: string, signal: AbortSignal): Promise<unknown> {
@@ -76,18 +89,26 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     async complete(request, context) {
       const deadline = withDeadline(context.signal, timeouts.totalMs);
+      const release = await slot(deadline.signal).catch((error: unknown) => {
+        deadline.clear();
+        throw error;
+      });
       try {
         const { response, url } = await send(request, context, false, deadline.signal);
         return codec.fromWireResult(await readJson(response, url, deadline.signal), request);
       } finally {
+        release();
         deadline.clear();
       }
     },
     async *stream(request, context) {
       const deadline = withDeadline(context.signal, timeouts.totalMs);
       const { signal } = deadline;
+      let release: () => void = () => undefined;
       try {
+        release = await slot(signal);
         const { response, url } = await send(request, context, true, signal);
+        context.accepted?.();
         try {
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
             // A JSON answer to a stream request is an error report (or a server that cannot stream).
@@ -97,12 +118,13 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
           }
           yield* codec.fromWireChunks(decodeSse(response.body), request);
         } catch (error) {
-          yield { type: 'error', error: mapTransportError(error, { url, signal }) };
+          yield { type: 'error', error: interrupted(error, url, signal) };
         } finally {
           // The consumer stopped early (client gone): close the upstream request now.
           if (!response.body.readableEnded) response.body.destroy();
         }
       } finally {
+        release();
         deadline.clear();
       }
     },
@@ -129,6 +151,13 @@ function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: Ab
       signal.removeEventListener('abort', follow);
     },
   };
+}
+
+/** A connection that fails after the upstream answered 200 broke off a stream that had begun: say so, not "could not reach". */
+function interrupted(error: unknown, url: string, signal: AbortSignal): ProxyError {
+  const mapped = mapTransportError(error, { url, signal });
+  if (mapped.code !== 'upstream_unreachable') return mapped;
+  return upstreamStreamInterrupted(new URL(url).host, connectionFailure(error) ?? 'the connection failed', error);
 }
 
 function notAStream(name: string): ProxyError {

@@ -99,7 +99,7 @@ function checkRoute(raw: unknown, key: string, backends: Record<string, BackendC
   const backend = Array.isArray(route.backend) ? stringList(route.backend, `${key}.backend`) : optionalString(route.backend, `${key}.backend`);
   const names = typeof backend === 'string' ? [backend] : backend ?? [];
   if (names.length === 0 || names.some((name) => !backends[name])) {
-    throw new ConfigError(`${key}.backend`, `must name one of the backends, or a list of them (${Object.keys(backends).join(', ')})`);
+    throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')}), or a list of them`);
   }
   if (new Set(names).size < names.length) throw new ConfigError(`${key}.backend`, 'names a backend twice');
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);

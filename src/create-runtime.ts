@@ -2,6 +2,8 @@
 import { findKind } from '../adapters/registry.js';
 import type { ProxyConfig } from './config/settings.js';
 import { createLogger, type Logger } from './logger.js';
+import { proxyShuttingDown } from './errors/catalogue.js';
+import { InFlight } from './pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
 import { RouteTable, type Backend } from './pipeline/route-table.js';
 import { createRequestValidator } from './validation/create-validator.js';
@@ -14,12 +16,16 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const logger = options.logger ?? createLogger({ level: config.server.logLevel });
   const validator = await createRequestValidator();
   const backends = await createBackends(config, { start: true });
+  const ending = new AbortController();
   return {
     config,
     routes: new RouteTable(config.routes, backends),
     backends,
     validator,
     logger,
+    inFlight: new InFlight(),
+    ending: ending.signal,
+    endRequests: () => ending.abort(proxyShuttingDown()),
     close: () => closeBackends(backends),
   };
 }

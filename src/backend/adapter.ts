@@ -30,6 +30,12 @@ export interface AdapterContext {
   requestId: string;
   /** Inbound headers worth forwarding (AFFINITY_HEADERS, lower-case names; others are not sent). */
   headers?: Record<string, string>;
+  /**
+   * Called once a stream's backend has taken the request (its HTTP 200, the
+   * worker starting it): it will not be retried from then on, so the proxy may
+   * send its headers and keep-alive comments before the first event.
+   */
+  accepted?(): void;
 }
 
 /** A model's own chat template (e.g. from GGUF metadata), used when the backend config names none. */

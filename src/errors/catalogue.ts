@@ -63,6 +63,11 @@ export function localModelShuttingDown(): ProxyError {
   return new ProxyError({ status: 503, type: 'server_error', code: 'shutting_down', message: 'The local model is shutting down.' });
 }
 
+/** A 503 `shutting_down`: the proxy is stopping and its grace period for requests in flight is over. */
+export function proxyShuttingDown(): ProxyError {
+  return new ProxyError({ status: 503, type: 'server_error', code: 'shutting_down', message: 'The proxy is shutting down; send the request again.' });
+}
+
 /** A 503 `worker_crashed`: the llama.cpp worker process died under the request; it is being restarted. */
 export function workerCrashed(message: string, cause: unknown): ProxyError {
   return new ProxyError({ status: 503, type: 'server_error', code: 'worker_crashed', message, cause });
@@ -77,6 +82,23 @@ export function workerCrashed(message: string, cause: unknown): ProxyError {
  */
 export function upstreamUnreachable(message: string, cause: unknown): ProxyError {
   return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_unreachable', message, cause });
+}
+
+/**
+ * A 502 `upstream_stream_interrupted`: the backend had answered 200 and its
+ * stream then broke off (connection reset or closed), so part of the answer may
+ * already have reached the caller.
+ */
+export function upstreamStreamInterrupted(host: string, how: string, cause: unknown): ProxyError {
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_interrupted', message: `The upstream backend ${host} broke off its stream: ${how}.`, cause });
+}
+
+/**
+ * A 429 `backend_busy`: the backend's `maxConcurrent` requests are in flight and its queue is full.
+ * @example backendBusy('gpu-pool').retryAfterSeconds // 1
+ */
+export function backendBusy(backend: string): ProxyError {
+  return new ProxyError({ status: 429, type: 'rate_limit_error', code: 'backend_busy', message: `Backend "${backend}" is at its concurrency limit and its queue is full; retry shortly.`, retryAfterSeconds: 1 });
 }
 
 /** A 502 with no code: the pass-through relay (`/v1/*` paths the proxy does not translate) could not reach its backend. */

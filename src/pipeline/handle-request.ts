@@ -1,27 +1,39 @@
 /**
  * One translated request, over Node's own request/response objects:
- * read -> validate -> parse -> plan -> engine -> serialize -> write.
+ * read -> validate -> parse -> route -> plan -> engine -> serialize -> write,
+ * trying the route's fallbacks while nothing has reached the caller.
  * Framework-neutral, so the Express router and a bare `node:http` server
  * share it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AFFINITY_HEADERS } from '../backend/adapter.js';
+import { AFFINITY_HEADERS, type AdapterContext } from '../backend/adapter.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import { coalesceEvents } from '../streaming/coalesce-events.js';
-import { sseHeaders } from '../streaming/encode-sse.js';
+import { encodeSseData, sseDone, sseHeaders } from '../streaming/encode-sse.js';
+import { sseKeepAliveComment } from '../streaming/keep-alive.js';
 import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
 import { describeDryRun } from './dry-run.js';
+import { BackendFailure, startWithFallbacks } from './fall-back.js';
+import { firstEvent } from './first-event.js';
 import { RequestMeter, perfHeaders } from './measure.js';
 import { parseCallerRequest } from './parse-caller-request.js';
-import { planRequest } from './plan.js';
+import type { Plan } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestIdOf } from './request-id.js';
+import type { Backend } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
+
+/** A stream whose backend took the request: its first event, or a keep-alive that came first. */
+interface StartedStream {
+  iterator: AsyncIterator<StreamEvent>;
+  first: Promise<IteratorResult<StreamEvent>>;
+  keepAlive: boolean;
+}
 
 export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const meter = new RequestMeter();
@@ -29,8 +41,13 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   res.setHeader('x-request-id', requestId);
   const log: Record<string, unknown> = { requestId, dialect: dialect.name };
   const abort = new AbortController();
-  // A client that goes away cancels the upstream work at once.
+  // A client that goes away cancels the upstream work at once; so does the end of a shutdown's grace.
   res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+  const end = () => abort.abort(runtime.ending.reason);
+  if (runtime.ending.aborted) end();
+  else runtime.ending.addEventListener('abort', end, { once: true });
+  runtime.inFlight.enter();
+  const { sseKeepAliveMs } = runtime.config.server;
 
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
@@ -38,53 +55,84 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
     log.model = request.model;
     const match = runtime.routes.match(request.model);
-    log.backend = match.backend.name;
     if (isDryRun(req)) {
+      log.backend = match.backend.name;
       log.dryRun = true;
       sendJson(res, 200, await describeDryRun(request, match));
       log.status = 200;
       return;
     }
-    const plan = planRequest(request, match);
-    const context = { signal: abort.signal, requestId, headers: affinityHeaders(req) };
+    const headers = affinityHeaders(req);
+    const tried: string[] = [];
+    const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, ...(accepted ? { accepted } : {}) });
+    const attempt = <T>(start: (plan: Plan, backend: Backend) => Promise<T>) => startWithFallbacks({
+      request, match, signal: abort.signal,
+      start: (plan, backend) => {
+        tried.push(backend.name);
+        return start(plan, backend);
+      },
+      onFallBack: (from, to, failure) => runtime.logger.warn('falling back', { requestId, from: from.name, to: to.name, status: failure.status, reason: failure.code ?? failure.type }),
+    });
 
     if (request.stream) {
       log.stream = true;
-      let events: AsyncIterable<StreamEvent> = observeStream(plan.engine.stream(plan.request, context), meter);
-      if (request.perfMetricsInBody) events = attachPerfMetrics(events, meter);
-      if (request.stream.coalesce) events = coalesceEvents(events, request.stream.coalesce);
-      // Pull the first event before sending headers, so a failure that happens
-      // before any output is still an ordinary HTTP error.
-      const iterator = events[Symbol.asyncIterator]();
-      const first = await iterator.next();
-      if (!first.done && first.value.type === 'error') {
-        await iterator.return?.(undefined);
-        throw first.value.error;
-      }
-      setWarnings(res, request);
-      // No flushHeaders: the first event is already here, so the headers leave with it in one write.
+      const { backend, plan, started } = await attempt(async (plan): Promise<StartedStream> => {
+        let events: AsyncIterable<StreamEvent>;
+        let accepted: () => void = () => undefined;
+        const acceptance = new Promise<void>((resolve) => { accepted = resolve; });
+        events = observeStream(plan.engine.stream(plan.request, context(accepted)), meter, abort.signal);
+        if (plan.request.perfMetricsInBody) events = attachPerfMetrics(events, meter);
+        if (plan.request.stream?.coalesce) events = coalesceEvents(events, plan.request.stream.coalesce);
+        // Wait for the first event before sending headers, so a failure before any output is still
+        // an ordinary HTTP error (and the next backend may take over); a backend that has taken the
+        // request but stays silent gets the headers and a keep-alive comment instead.
+        const iterator = events[Symbol.asyncIterator]();
+        const first = iterator.next();
+        const keepAlive = await firstEvent(first, acceptance, sseKeepAliveMs);
+        if (!keepAlive) {
+          const result = await first;
+          if (!result.done && result.value.type === 'error') {
+            await iterator.return?.(undefined);
+            throw result.value.error;
+          }
+        }
+        return { iterator, first, keepAlive };
+      });
+      log.backend = backend.name;
+      setAnswerHeaders(res, plan.request, backend, tried);
       res.writeHead(200, sseHeaders);
-      await writeSse(res, dialect.serializeStream(prepend(first, iterator), request));
+      // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
+      if (started.keepAlive) res.write(sseKeepAliveComment);
+      await writeSse(res, dialect.serializeStream(prepend(started.first, started.iterator), plan.request), { keepAliveMs: sseKeepAliveMs });
       log.status = abort.signal.aborted ? 499 : 200;
     } else {
-      const result = await plan.engine.complete(plan.request, context);
+      const { backend, plan, started: result } = await attempt((plan) => plan.engine.complete(plan.request, context()));
+      log.backend = backend.name;
       meter.markFirstToken();
       meter.usage = result.usage;
       meter.backendPerf = result.perf;
       meter.end();
       result.perf = meter.perfMetrics();
-      setWarnings(res, request);
-      sendJson(res, 200, dialect.serializeResult(result, request), perfHeaders(result.perf));
+      setAnswerHeaders(res, plan.request, backend, tried);
+      sendJson(res, 200, dialect.serializeResult(result, plan.request), perfHeaders(result.perf));
       log.status = 200;
     }
+    if (tried.length > 1) log.tried = tried;
   } catch (thrown) {
-    const error = toProxyError(thrown);
+    const reason = abort.signal.reason;
+    const error = reason instanceof ProxyError ? reason : toProxyError(thrown instanceof BackendFailure ? thrown.failure : thrown);
+    if (thrown instanceof BackendFailure) {
+      log.backend = thrown.backend.name;
+      if (!res.headersSent) res.setHeader('x-dialect-backend', thrown.backend.name);
+    }
     log.status = error.status;
     log.error = error.message;
-    if (error.status >= 500 && error.status !== 499) runtime.logger.error('request failed', { requestId, error: (thrown as Error)?.stack ?? String(thrown) });
+    logFailure(runtime, requestId, log, error, thrown);
     if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
-    else if (!res.writableEnded) res.end();
+    else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? encodeSseData(dialect.errorBody(error)) + sseDone : undefined);
   } finally {
+    runtime.ending.removeEventListener('abort', end);
+    runtime.inFlight.leave();
     meter.end();
     runtime.logger.info('request', {
       ...log,
@@ -96,19 +144,39 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   }
 }
 
-/** Lossy changes made on the way, set once the adapter has had its say (headers leave with the first byte). */
-function setWarnings(res: ServerResponse, request: NeutralRequest): void {
+/**
+ * A backend that fails is an operational event: one warning, no stack. Only
+ * a failure of the proxy itself (an error that is not a ProxyError) is logged
+ * as an error, with its stack.
+ */
+function logFailure(runtime: ProxyRuntime, requestId: string, log: Record<string, unknown>, error: ProxyError, thrown: unknown): void {
+  if (error.code === 'internal_error') {
+    const cause = thrown instanceof BackendFailure ? thrown.failure.cause : thrown;
+    runtime.logger.error('request failed', { requestId, error: (cause as Error)?.stack ?? String(cause) });
+  } else if (error.status >= 500 || error.status === 429) {
+    runtime.logger.warn('backend failed', { requestId, backend: log.backend, status: error.status, reason: error.code ?? error.type, message: error.message });
+  }
+}
+
+/** Which backend answered (and which were tried), and the lossy changes made on the way; headers leave with the first byte. */
+function setAnswerHeaders(res: ServerResponse, request: NeutralRequest, backend: Backend, tried: readonly string[]): void {
+  res.setHeader('x-dialect-backend', backend.name);
+  if (tried.length > 1) res.setHeader('x-dialect-tried', tried.join(', '));
   if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
 }
 
+function isSse(res: ServerResponse): boolean {
+  return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+}
+
 /** The stream again, with its already-pulled first result in front (no extra generator layer per event). */
-function prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncIterable<T> {
+function prepend<T>(first: Promise<IteratorResult<T>>, rest: AsyncIterator<T>): AsyncIterable<T> {
   let pulled = false;
   const iterator: AsyncIterator<T> = {
     next: () => {
       if (pulled) return rest.next();
       pulled = true;
-      return Promise.resolve(first);
+      return first;
     },
     return: async (value?: unknown) => (await rest.return?.(value)) ?? { done: true, value: undefined },
   };

@@ -2,6 +2,7 @@
 import type { ProxyConfig } from '../config/settings.js';
 import type { Logger } from '../logger.js';
 import type { RequestValidator } from '../validation/create-validator.js';
+import type { InFlight } from './in-flight.js';
 import type { Backend, RouteTable } from './route-table.js';
 
 export interface ProxyRuntime {
@@ -10,6 +11,12 @@ export interface ProxyRuntime {
   backends: ReadonlyMap<string, Backend>;
   validator: RequestValidator;
   logger: Logger;
+  /** The requests being handled. */
+  inFlight: InFlight;
+  /** Aborted (with the error to answer) when the requests in flight must end now: streams get an error frame, the rest that error. */
+  ending: AbortSignal;
+  /** Ends every request in flight with a 503 `shutting_down`. */
+  endRequests(): void;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 /** Stream stages between the engine and the dialect serializer; each is AsyncIterable -> AsyncIterable. */
-import { toProxyError } from '../errors/proxy-error.js';
+import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import type { RequestMeter } from './measure.js';
 
@@ -9,7 +9,7 @@ import type { RequestMeter } from './measure.js';
  * `error` event, which ends the stream. (One stage for both: every stage
  * costs a few promise turns per event.)
  */
-export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter): AsyncGenerator<StreamEvent> {
+export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
   try {
     for await (const event of events) {
       if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
@@ -21,7 +21,8 @@ export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: 
       yield event;
     }
   } catch (error) {
-    yield { type: 'error', error: toProxyError(error) };
+    // Aborted by the pipeline with the answer it wants (the proxy shutting down), that answer.
+    yield { type: 'error', error: signal?.reason instanceof ProxyError ? signal.reason : toProxyError(error) };
   }
   meter.end();
 }

@@ -8,29 +8,41 @@
  */
 import type { ServerResponse } from 'node:http';
 import { encodeSseData, sseDone } from './encode-sse.js';
+import { keepAlive } from './keep-alive.js';
 
-export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>): Promise<void> {
+export interface WriteSseOptions {
+  /** An SSE comment after this long without a write (keep-alive.ts); off when unset. */
+  keepAliveMs?: number;
+}
+
+export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>, options: WriteSseOptions = {}): Promise<void> {
   let pending = '';
   let scheduled = false;
+  const alive = options.keepAliveMs ? keepAlive(response, options.keepAliveMs) : undefined;
   const flush = () => {
     scheduled = false;
     if (pending === '' || response.destroyed) return;
     response.write(pending);
     pending = '';
+    alive?.touch();
   };
-  for await (const chunk of chunks) {
-    if (response.destroyed || response.writableEnded) return;
-    pending += encodeSseData(chunk);
-    if (!scheduled) {
-      scheduled = true;
-      process.nextTick(flush);
+  try {
+    for await (const chunk of chunks) {
+      if (response.destroyed || response.writableEnded) return;
+      pending += encodeSseData(chunk);
+      if (!scheduled) {
+        scheduled = true;
+        process.nextTick(flush);
+      }
+      // A client reading slower than we produce holds the stream (and through it the upstream).
+      // Read the socket's state now: a drain may already have come while we waited for this chunk.
+      if (response.writableNeedDrain) await drained(response);
     }
-    // A client reading slower than we produce holds the stream (and through it the upstream).
-    // Read the socket's state now: a drain may already have come while we waited for this chunk.
-    if (response.writableNeedDrain) await drained(response);
+    if (!response.destroyed && !response.writableEnded) response.end(pending + sseDone);
+    pending = '';
+  } finally {
+    alive?.stop();
   }
-  if (!response.destroyed && !response.writableEnded) response.end(pending + sseDone);
-  pending = '';
 }
 
 function drained(response: ServerResponse): Promise<void> {

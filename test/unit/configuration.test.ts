@@ -5,7 +5,10 @@ const minimal = { backends: { up: { kind: 'openai', url: 'https://example.test/v
 describe('loadConfig', () => {
   test('fills server defaults and freezes the result', () => {
     const config = loadConfig(minimal, {});
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info' });
+    expect(config.server).toEqual({
+      host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info',
+      sseKeepAliveMs: 15_000, shutdownGraceMs: 30_000, allowUnauthenticated: false,
+    });
     expect(Object.isFrozen(config.backends.up)).toBe(true);
   });
 
@@ -36,6 +39,15 @@ describe('loadConfig', () => {
     [{ ...minimal, backends: { up: { kind: 'llama-server', url: 'http://x/v1', jinja: 'yes' } } }, 'config: backends.up.jinja: must be true or false'],
     [{ ...minimal, routes: [{ model: '*', backend: 'missing' }] }, 'config: routes[0].backend: must name one of the backends (up)'],
     [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
+    [{ ...minimal, routes: [{ model: '*', backend: ['up', 'missing'] }] }, 'config: routes[0].backend: must name one of the backends (up), or a list of them'],
+    [{ ...minimal, routes: [{ model: '*', backend: ['up', 'up'] }] }, 'config: routes[0].backend: names a backend twice'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeoutMs: 5 } } }, 'config: backends.up.timeoutMs: unknown key'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { firstByte: 5 } } } }, 'config: backends.up.timeouts.firstByte: unknown key'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { idleMs: 0 } } } }, 'config: backends.up.timeouts.idleMs: must be an integer >= 1'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', retries: { initialDelayMs: 20_000 } } } }, 'config: backends.up.retries.initialDelayMs: must not exceed maxDelayMs (10000)'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', queueLimit: 3 } } }, 'config: backends.up.queueLimit: needs maxConcurrent'],
+    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', maxConcurrent: 0 } } }, 'config: backends.up.maxConcurrent: must be an integer >= 1'],
+    [{ ...minimal, server: { sseKeepAliveMs: 0 } }, 'config: server.sseKeepAliveMs: must be an integer >= 1'],
     [{ ...minimal, passthrough: 'other' }, 'config: passthrough: no backend named "other"'],
     [{ ...minimal, server: { port: 70000 } }, 'config: server.port: must be an integer >= 0 and <= 65535'],
   ])('rejects %j', (raw, message) => {
