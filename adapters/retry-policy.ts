@@ -16,6 +16,12 @@ export interface FailedTry {
   error: ProxyError;
   /** The upstream's HTTP status; absent when no response came (connection or timeout). */
   status?: number;
+  /**
+   * The wait the upstream asked for, in ms, read exactly from its headers
+   * (`retry-after-ms`, or `retry-after` in seconds or as a date): the error's
+   * `retryAfterSeconds` is rounded up to whole seconds for the caller.
+   */
+  retryAfterMs?: number;
 }
 
 /**
@@ -27,14 +33,34 @@ export function retryDelay(failed: FailedTry, attempt: number, retries: RemoteRe
   if (attempt >= retries.attempts) return undefined;
   const retried = failed.status === undefined ? RETRIED_CODES.has(failed.error.code ?? '') : RETRIED_STATUSES.has(failed.status);
   if (!retried) return undefined;
-  const asked = failed.error.retryAfterSeconds;
-  if (asked !== undefined) {
-    const ms = asked * 1000;
+  const ms = failed.retryAfterMs ?? (failed.error.retryAfterSeconds === undefined ? undefined : failed.error.retryAfterSeconds * 1000);
+  if (ms !== undefined) {
     // Longer than we are willing to wait: the caller gets the 429 (or 503) with its Retry-After.
     return ms <= retries.maxDelayMs ? ms : undefined;
   }
   const step = Math.min(retries.maxDelayMs, retries.initialDelayMs * 2 ** attempt);
   return Math.floor(random() * step);
+}
+
+/**
+ * The wait an upstream answer asks for, in ms: `retry-after-ms` (OpenAI's), else
+ * `retry-after` in seconds (fractions kept) or as an HTTP date; undefined when
+ * neither is there or readable.
+ * @example retryAfterMs({ 'retry-after-ms': '120', 'retry-after': '1' }) // 120
+ */
+export function retryAfterMs(headers: Readonly<Record<string, string | string[] | undefined>>, now: number = Date.now()): number | undefined {
+  const first = (name: string) => {
+    const value = headers[name];
+    return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+  };
+  const ms = first('retry-after-ms');
+  if (ms !== undefined && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const after = first('retry-after');
+  if (after === undefined) return undefined;
+  const seconds = Number(after);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */

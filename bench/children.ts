@@ -1,6 +1,11 @@
-/** What the bench's parts share: starting a server child that prints its ports, and medians. */
-import { fork, type ChildProcess } from 'node:child_process';
+/**
+ * What the bench's parts share: starting a server child that prints its ports,
+ * medians and percentiles, and (Linux) placing a process on cores and reading
+ * its memory and CPU time.
+ */
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Forks `file` (relative to bench/) and waits for the line of ports it prints once listening. */
@@ -11,3 +16,55 @@ export async function startChild(file: string, args: string[] = []): Promise<{ p
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The nearest-rank percentile `p` (0-100) of `values`; NaN when there are none. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const readProc = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** The CPUs this process may run on (Linux's Cpus_allowed_list), or undefined where that is unknown. */
+export function allowedCpus(): number[] | undefined {
+  const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readProc('/proc/self/status') ?? '')?.[1];
+  if (!list) return undefined;
+  return list.split(',').flatMap((range) => {
+    const [from, to = from] = range.split('-').map(Number);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+/** Pins every thread of `pid` to `cpus` with taskset; false when taskset is missing or refused. */
+export function pin(pid: number, cpus: number[]): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus.join(','), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resident memory of `pid` in bytes, now (VmRSS) and at its highest so far (VmHWM); undefined off Linux or once it has gone. */
+export function residentBytes(pid: number): { rss: number; peak: number } | undefined {
+  const status = readProc(`/proc/${pid}/status`);
+  const rss = status && /^VmRSS:\s*(\d+) kB/m.exec(status)?.[1];
+  const peak = status && /^VmHWM:\s*(\d+) kB/m.exec(status)?.[1];
+  return rss && peak ? { rss: Number(rss) * 1024, peak: Number(peak) * 1024 } : undefined;
+}
+
+/** CPU seconds (user + system) `pid` has used so far; undefined off Linux or once it has gone. Assumes 100 clock ticks a second, as Linux has. */
+export function cpuSeconds(pid: number): number | undefined {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -1,0 +1,297 @@
+/**
+ * `npm run load` (not part of `npm test`): many concurrent streaming chat
+ * clients for a while, through each target in turn, side by side in one run.
+ * Every target is its own process, in front of one pacing mock upstream
+ * (bench/upstream.ts, its own process); the load generator
+ * (bench/load-client.ts) is a third process. Targets:
+ *
+ * - `direct`: the mock itself, no proxy: the floor of the client and the mock;
+ * - `translated`: dialect-proxy (node dist/src/cli.js, generated config) routing
+ *   chat to a completions-only Fireworks backend, so every request translates;
+ * - `same`: dialect-proxy routing chat to a chat backend (same dialect);
+ * - `hpm`: Express + http-proxy-middleware relaying the same chat untranslated
+ *   (bench/proxies.ts's floor), what users run today.
+ *
+ * Reports per target: streams served, errors (must be 0: the exit code is 1
+ * otherwise), time to first token p50/p99, the target's resident memory idle
+ * (before the load) and at its peak (sampled every 250 ms), and CPU used. On
+ * Linux with taskset and two CPUs or more, the target runs alone on the first
+ * CPU, the rest (mock, load generator, this process) on the others.
+ *
+ * Settings: LOAD_CONCURRENCY (500), LOAD_SECONDS (30), LOAD_TOKENS (32),
+ * LOAD_INTERVAL_MS (20), LOAD_TARGETS (direct,translated,same,hpm).
+ */
+import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allowedCpus, cpuSeconds, percentile, pin, residentBytes, startChild } from './children.js';
+import type { LoadResult, LoadSettings } from './load-client.js';
+
+const concurrency = Number(process.env.LOAD_CONCURRENCY ?? 500);
+const seconds = Number(process.env.LOAD_SECONDS ?? 30);
+const tokens = Number(process.env.LOAD_TOKENS ?? 32);
+const intervalMs = Number(process.env.LOAD_INTERVAL_MS ?? 20);
+const targetNames = (process.env.LOAD_TARGETS ?? 'direct,translated,same,hpm').split(',').map((name) => name.trim()).filter(Boolean);
+const streamMs = Math.max(0, tokens - 1) * intervalMs;
+const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream: true });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
+const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : value < 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`);
+
+interface Running {
+  process: ChildProcess;
+  port: number;
+  /** Where the target's own output went, if anywhere. */
+  log?: string;
+  /** Not the target's own process (the mock itself, measured directly): left running. */
+  shared?: boolean;
+}
+
+interface Upstream {
+  process: ChildProcess;
+  port: number;
+}
+
+interface Target {
+  name: string;
+  start(upstream: Upstream, dir: string): Promise<Running>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** dialect-proxy as users run it: the CLI with a config file, ready once /healthz answers 200. */
+async function startCli(name: string, backend: Record<string, unknown>, upstreamPort: number, dir: string): Promise<Running> {
+  const config = join(dir, `${name}.yaml`);
+  // logLevel warn: failures are logged, the line per request is not (the hpm floor logs nothing either).
+  writeFileSync(config, JSON.stringify({
+    server: { host: '127.0.0.1', logLevel: 'warn' },
+    backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
+    routes: [{ model: '*', backend: 'remote' }],
+  }));
+  const log = join(dir, `${name}.log`);
+  const output = openSync(log, 'w');
+  const port = await freePort();
+  const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, '--config', config, '--port', String(port)], { stdio: ['ignore', output, output] });
+  closeSync(output); // the child has its own
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    if (performance.now() > deadline) throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    if (ready) return { process: child, port, log };
+    await sleep(100);
+  }
+}
+
+const targets: Record<string, Target> = {
+  // The floor of the client and the mock: what every proxy adds to.
+  direct: { name: 'mock upstream direct (no proxy)', start: async (upstream) => ({ process: upstream.process, port: upstream.port, shared: true }) },
+  translated: { name: 'dialect-proxy, chat -> completions backend', start: (upstream, dir) => startCli('translated', { kind: 'fireworks', speaks: ['completions'] }, upstream.port, dir) },
+  same: { name: 'dialect-proxy, chat -> chat backend', start: (upstream, dir) => startCli('same', { kind: 'openai', speaks: ['chat'] }, upstream.port, dir) },
+  hpm: {
+    name: 'Express + http-proxy-middleware, chat relayed',
+    async start(upstream) {
+      const { process: child, ports: [port] } = await startChild('./proxies.js', [String(upstream.port), 'floor']);
+      return { process: child, port };
+    },
+  },
+};
+
+/** Busy and total jiffies of the whole machine, from /proc/stat. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  target: Target;
+  result: LoadResult;
+  idleRss?: number;
+  peakRss?: number;
+  /** The kernel's high-water mark of the target's resident memory (not for the shared mock). */
+  hwm?: number;
+  /** CPU percent (of one core) over the load: the target, the mock upstream (unless it is the target), the load generator. */
+  targetCpu?: number;
+  upstreamCpu?: number;
+  clientCpu?: number;
+  /** CPU percent of the whole machine used by other processes than the bench's. */
+  othersCpu?: number;
+  logLines: string[];
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function measure(target: Target, upstream: Upstream, dir: string, targetCpus: number[] | undefined, benchCpus: number[] | undefined): Promise<Row> {
+  const running = await target.start(upstream, dir);
+  const pid = running.process.pid!;
+  if (targetCpus) pin(pid, targetCpus); // now that all its threads exist
+  try {
+    // Idle: the median of a few samples once it has settled, before any request.
+    await sleep(1000);
+    const idle: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const sample = residentBytes(pid);
+      if (sample) idle.push(sample.rss);
+      await sleep(250);
+    }
+    let peakRss: number | undefined;
+    const sampler = setInterval(() => {
+      const sample = residentBytes(pid);
+      if (sample) peakRss = Math.max(peakRss ?? 0, sample.rss);
+    }, 250);
+    const settings: LoadSettings = {
+      port: running.port, path: '/v1/chat/completions', body, concurrency, seconds, tokens,
+      rampMs: streamMs, drainMs: Math.max(10_000, 5 * streamMs),
+    };
+    const client = fork(fileURLToPath(new URL('./load-client.js', import.meta.url)), [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // CPU seconds of the bench's processes (the mock once, when it is the target) and of the whole machine, before and after.
+    const pids = { target: pid, upstream: running.shared ? undefined : upstream.process.pid, client: client.pid };
+    const cpuNow = () => ({
+      target: pids.target && cpuSeconds(pids.target),
+      upstream: pids.upstream && cpuSeconds(pids.upstream),
+      client: pids.client && cpuSeconds(pids.client),
+    });
+    const [before, machineBefore, started] = [cpuNow(), machineTicks(), performance.now()];
+    const [result] = (await Promise.race([
+      once(client, 'message'),
+      once(client, 'exit').then(([code]) => { throw new Error(`the load generator exited with ${String(code)} before reporting`); }),
+    ])) as [LoadResult];
+    const [after, machineAfter, elapsedS] = [cpuNow(), machineTicks(), (performance.now() - started) / 1000];
+    clearInterval(sampler);
+    await once(client, 'exit');
+    const lastSample = residentBytes(pid);
+    if (lastSample) peakRss = Math.max(peakRss ?? 0, lastSample.rss);
+    const hwm = running.shared ? undefined : lastSample?.peak;
+    const percent = (role: keyof typeof pids) => {
+      const [from, to] = [before[role], after[role]];
+      return from === undefined || to === undefined ? undefined : ((to - from) / elapsedS) * 100;
+    };
+    let othersCpu: number | undefined;
+    if (machineBefore && machineAfter) {
+      const cores = allowedCpus()?.length ?? 1;
+      const machineBusy = ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100 * cores;
+      othersCpu = Math.max(0, machineBusy - (percent('target') ?? 0) - (percent('upstream') ?? 0) - (percent('client') ?? 0));
+    }
+    const logLines = running.log ? readFileSync(running.log, 'utf8').split('\n').filter((line) => line.trim() && !/listening on|backends ready/.test(line)) : [];
+    return {
+      target, result, logLines, othersCpu, peakRss, hwm,
+      idleRss: idle.length ? idle.sort((a, b) => a - b)[Math.floor(idle.length / 2)] : undefined,
+      targetCpu: percent('target'),
+      upstreamCpu: running.shared ? undefined : percent('upstream'),
+      clientCpu: percent('client'),
+    };
+  } finally {
+    if (running.shared) {
+      if (benchCpus) pin(pid, benchCpus);
+    } else {
+      await stop(running.process);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const unknown = targetNames.filter((name) => !targets[name]);
+  if (unknown.length) throw new Error(`LOAD_TARGETS: unknown ${unknown.join(', ')} (known: ${Object.keys(targets).join(', ')})`);
+
+  // Placement: the target alone on the first CPU; this process, and so the mock and the load generator it forks, on the others.
+  const cpus = allowedCpus();
+  let targetCpus: number[] | undefined;
+  let placement = 'not pinned (needs Linux, taskset and 2 CPUs or more): the OS places every process';
+  if (cpus && cpus.length >= 2 && pin(process.pid, cpus.slice(1))) {
+    targetCpus = [cpus[0]];
+    placement = `target alone on CPU ${cpus[0]}; mock upstream, load generator and this orchestrator on CPU ${cpus.slice(1).join(',')} (taskset)`;
+  }
+  const benchCpus = cpus && targetCpus ? cpus.slice(1) : undefined;
+
+  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-load-'));
+  const mock = await startChild('./upstream.js', [String(tokens), String(intervalMs)]);
+  const upstream: Upstream = { process: mock.process, port: mock.ports[0] };
+  console.log(`load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length)`);
+  console.log(`placement: ${placement}`);
+  console.log(`machine load average before the run: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
+
+  const rows: Row[] = [];
+  try {
+    for (const name of targetNames) {
+      const row = await measure(targets[name], upstream, dir, targetCpus, benchCpus);
+      rows.push(row);
+    }
+  } finally {
+    upstream.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const cpu = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)}%`);
+  // The start (cold code, every connection opening, all clients arriving within one stream's length) apart: the steady state.
+  const warmS = Math.max(1, Math.min(5, Math.floor(seconds / 3)));
+  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | target CPU |`);
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const { target, result, idleRss, peakRss, targetCpu } of rows) {
+    const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
+    const steady = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= warmS);
+    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${cpu(targetCpu)} |`);
+  }
+  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's). CPU: percent of one core over the load.`);
+
+  let clientLimited = false;
+  let failed = false;
+  let noisy = false;
+  for (const { target, result, upstreamCpu, clientCpu, othersCpu, logLines, hwm } of rows) {
+    const { client } = result;
+    const benchCpu = (upstreamCpu ?? 0) + (clientCpu ?? client.cpuPercent);
+    console.log(`\n${target.name}:`);
+    const highWater = hwm === undefined ? '' : `; its resident memory's high-water mark (VmHWM) ${mb(hwm)}`;
+    console.log(`  ${result.started} streams started in ${result.elapsedS.toFixed(1)} s; TTFT max ${ms(percentile(result.ttftMs, 100))}; ${client.connectionsOpened} connections opened by the client${highWater}`);
+    console.log(`  CPU: mock upstream ${upstreamCpu === undefined ? 'is the target' : cpu(upstreamCpu)}, load generator ${cpu(clientCpu ?? client.cpuPercent)} (event-loop delay p99 ${ms(client.loopDelayP99Ms)}, max ${ms(client.loopDelayMaxMs)}), other processes on the machine ${cpu(othersCpu)}`);
+    for (const [kind, count] of Object.entries(result.errors)) {
+      failed = true;
+      console.log(`  errors: ${count} x ${kind}`);
+    }
+    for (const sample of result.samples) console.log(`    e.g. ${sample.replace(/\s+/g, ' ').slice(0, 300)}`);
+    if (logLines.length) {
+      console.log(`  the target wrote ${logLines.length} lines (warnings and errors), e.g.:`);
+      for (const line of logLines.slice(0, 3)) console.log(`    ${line.slice(0, 300)}`);
+    }
+    const limits = [...client.limitsHit];
+    if (benchCpus && benchCpu > 90 * benchCpus.length) limits.push(`the mock and load generator used ${benchCpu.toFixed(0)}% of their ${benchCpus.length} core(s): client-side delay is in these figures`);
+    if (client.loopDelayP99Ms > 50) limits.push(`the load generator's event loop lagged ${ms(client.loopDelayP99Ms)} at p99: its timings run late`);
+    if (limits.length) clientLimited = true;
+    console.log(`  client-side limits: ${limits.length ? limits.join('; ') : `none hit (maxSockets ${concurrency}, no stream queued for a socket, open files limit ${client.openFilesLimit ?? 'unknown'}, load generator not saturated)`}`);
+    if (othersCpu !== undefined && othersCpu > 25) {
+      noisy = true;
+      console.log(`  the machine was busy with other work (${cpu(othersCpu)} of a core): these figures are noisy`);
+    }
+  }
+  if (clientLimited) console.log('\nA client-side limit was hit: the figures above measure the load generator too, not only the targets.');
+  if (noisy) console.log('\nOther processes used the machine during the run: compare targets with care, or run again when it is quiet.');
+  if (failed) {
+    console.log('\nErrors: there must be none.');
+    process.exitCode = 1;
+  }
+}
+
+await main();
