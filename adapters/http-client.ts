@@ -9,7 +9,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { mapTransportError } from './map-transport-error.js';
 import { mapUpstreamError } from './map-upstream-error.js';
 import type { RemoteRetries, RemoteTimeouts } from './remote-settings.js';
-import { retryDelay, sleep, type FailedTry } from './retry-policy.js';
+import { retryAfterMs, retryDelay, sleep, type FailedTry } from './retry-policy.js';
 
 const NEVER = new AbortController().signal;
 
@@ -18,8 +18,6 @@ export interface HttpClientOptions {
   timeouts: Pick<RemoteTimeouts, 'connectMs' | 'firstByteMs' | 'idleMs'>;
   /** Tries again on the failures retry-policy.ts names; none when unset. */
   retries?: RemoteRetries;
-  /** Told before each retry, with the failure and the wait. */
-  onRetry?(failed: FailedTry, delayMs: number): void;
   /** Strings redacted from every error message (the backend's API key). */
   secrets?: readonly string[];
 }
@@ -29,6 +27,8 @@ export interface PostJsonRequest {
   body: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Told before each retry, with the failure of the try before. */
+  onRetry?(failed: FailedTry): void;
 }
 
 /** The response body: an async iterable of bytes with `text()`, `dump()` and `destroy()`. */
@@ -79,11 +79,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (error) {
       return { error: mapTransportError(error, { url: target.href, signal }) };
     }
-    return { status: response.statusCode, error: mapUpstreamError({ status: response.statusCode, headers: response.headers, body: text, secrets }) };
+    const failed: FailedTry = { status: response.statusCode, error: mapUpstreamError({ status: response.statusCode, headers: response.headers, body: text, secrets }) };
+    const asked = retryAfterMs(response.headers);
+    if (asked !== undefined) failed.retryAfterMs = asked;
+    return failed;
   }
 
   return {
-    async postJson({ url, body, headers = {}, signal }) {
+    async postJson({ url, body, headers = {}, signal, onRetry }) {
       const target = new URL(url);
       const payload = JSON.stringify(body);
       for (let attempt = 0; ; attempt++) {
@@ -91,7 +94,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!('error' in outcome)) return outcome;
         const delay = options.retries && !signal?.aborted ? retryDelay(outcome, attempt, options.retries) : undefined;
         if (delay === undefined) throw outcome.error;
-        options.onRetry?.(outcome, delay);
+        onRetry?.(outcome);
         try {
           await sleep(delay, signal ?? NEVER);
         } catch (error) {

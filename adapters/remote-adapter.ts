@@ -13,6 +13,7 @@ import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
+import type { FailedTry } from './retry-policy.js';
 import { isRecord } from '../src/model/is-record.js';
 import { connectionFailure, mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
@@ -55,7 +56,8 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       const value = context.headers?.[header];
       if (value) headers[header] = value;
     }
-    const response = await client.postJson({ url, body, headers, signal });
+    const onRetry = context.retrying && (({ error }: FailedTry) => context.retrying?.(error));
+    const response = await client.postJson({ url, body, headers, signal, ...(onRetry ? { onRetry } : {}) });
     return { response, url };
   }
 
@@ -74,7 +76,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     try {
       text = await response.body.text();
     } catch (error) {
-      throw mapTransportError(error, { url, signal });
+      throw interrupted(error, url, signal);
     }
     try {
       return JSON.parse(text);
@@ -86,6 +88,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
   return {
     name,
     capabilities,
+    models: config.models,
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     async complete(request, context) {
       const deadline = withDeadline(context.signal, timeouts.totalMs);
@@ -129,6 +132,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       }
     },
     close: () => client.close(),
+    ...(limit ? { stats: { queued: () => limit.queued } } : {}),
   };
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /** `dialect-proxy --config FILE [--port N] [--host H]`, or `dialect-proxy fields [--format markdown|json]` */
+import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { createLogger } from './logger.js';
-import { startServer } from './server.js';
+import { isLoopbackHost, startServer } from './server.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
        dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
@@ -42,18 +43,38 @@ async function main(): Promise<void> {
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new ConfigError('--port', 'must be a port number');
   const logger = createLogger({ level: config.server.logLevel });
-  const running = await startServer(config, { logger, ...(port !== undefined ? { port } : {}), ...(values.host ? { host: values.host } : {}) });
+  const host = values.host || config.server.host;
+  const running = await startServer(config, { logger, host, ...(port !== undefined ? { port } : {}) });
   logger.info(`dialect-proxy listening on ${running.url}`);
   running.proxy.ready.then(
     () => logger.info('backends ready'),
     (error: unknown) => logger.error(`backends failed to start: ${(error as Error).message}`),
   );
-  const stop = (signal: string) => {
-    logger.info(`${signal}: shutting down`);
-    running.close().then(() => process.exit(0), () => process.exit(1));
+  if (!isLoopbackHost(host) && config.server.apiKeys.length === 0) {
+    logger.warn(`open relay: no server.apiKeys on ${host} (server.allowUnauthenticated): anyone who can reach the port can use the backends`);
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // The operator insists: no more waiting (128 + the signal's number, as a shell reports it).
+      logger.warn(`${signal} again: exiting now`);
+      process.exit(128 + osConstants.signals[signal]);
+    }
+    stopping = true;
+    logger.info(`${signal}: shutting down (a second signal exits at once)`);
+    running.shutdown({ log: (message) => logger.info(message) }).then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error(`shutdown failed: ${(error as Error)?.message ?? String(error)}`);
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

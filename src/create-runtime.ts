@@ -1,8 +1,10 @@
 /** Builds the runtime from a checked config: one adapter per backend, found through the kind registry. */
+import { setMaxListeners } from 'node:events';
 import { findKind } from '../adapters/registry.js';
 import type { ProxyConfig } from './config/settings.js';
 import { createLogger, type Logger } from './logger.js';
 import { proxyShuttingDown } from './errors/catalogue.js';
+import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import { InFlight } from './pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
 import { RouteTable, type Backend } from './pipeline/route-table.js';
@@ -10,6 +12,8 @@ import { createRequestValidator } from './validation/create-validator.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
+  /** Where the proxy counts what it does; the middleware makes one and exposes its registry. */
+  metrics?: ProxyMetrics;
 }
 
 export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
@@ -17,7 +21,12 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const validator = await createRequestValidator();
   const backends = await createBackends(config, { start: true });
   const ending = new AbortController();
+  // Every request in flight listens for the end of a shutdown's grace: thousands, not a leak.
+  setMaxListeners(0, ending.signal);
+  const metrics = options.metrics ?? new ProxyMetrics();
+  metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
   return {
+    metrics,
     config,
     routes: new RouteTable(config.routes, backends),
     backends,

@@ -3,24 +3,38 @@
  * leaves every other route of the host app alone.
  */
 import express, { type Router } from 'express';
-import { Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
 import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
 import { DIALECTS } from './dialects/registry.js';
-import { backendUnavailable, methodNotAllowed, passthroughUnreachable, unknownUrl } from './errors/catalogue.js';
-import type { ProxyError } from './errors/proxy-error.js';
+import { backendUnavailable, methodNotAllowed, passthroughUnreachable, proxyShuttingDown, unknownUrl } from './errors/catalogue.js';
+import { internalError, type ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
 import { handleRequest, sendError, sendJson } from './pipeline/handle-request.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
+import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import type { ProxyRuntime } from './pipeline/runtime.js';
+import { drainRequests, type DrainOutcome } from './pipeline/drain-requests.js';
 
 export interface DialectProxy extends Router {
   /** Resolves once backends and validators are ready (models loaded). */
   ready: Promise<void>;
   /** Stops workers and closes upstream connections. */
   close(): Promise<void>;
+  /**
+   * The first step of a graceful shutdown (then `close()`): `/healthz` answers 503 `draining`, new
+   * translated requests a 503 `shutting_down`; those in flight get `graceMs` to finish, then are
+   * ended the same way (an error frame in a stream). Calling it again returns the same drain.
+   */
+  drain(graceMs: number): Promise<DrainOutcome>;
+  /**
+   * The proxy's Prometheus registry, served at `GET /metrics`; a host app may mount it its own way.
+   * @example app.get('/internal/metrics', async (_req, res) => res.type(proxy.metrics.contentType).send(await proxy.metrics.metrics()));
+   */
+  metrics: Registry;
 }
 
 /**
@@ -32,9 +46,11 @@ export interface DialectProxy extends Router {
  */
 export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: RuntimeOptions = {}): DialectProxy {
   const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
-  const starting = createRuntime(checked, options);
+  const metrics = options.metrics ?? new ProxyMetrics();
+  const starting = createRuntime(checked, { ...options, metrics });
   let runtime: ProxyRuntime | undefined;
   let failure: Error | undefined;
+  let draining: Promise<DrainOutcome> | undefined;
   const ready = starting.then(
     (built) => { runtime = built; },
     (error: unknown) => {
@@ -47,7 +63,8 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   const router = express.Router() as DialectProxy;
   const translated = (dialect: Dialect) => (req: IncomingMessage, res: ServerResponse) => {
     starting.then(
-      (built) => handleRequest(built, dialect, req, res),
+      // Checked once started: a request that waited for the models must not slip in behind a drain.
+      (built) => (draining ? sendError(res, dialect, proxyShuttingDown()) : handleRequest(built, dialect, req, res)),
       (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
@@ -55,23 +72,44 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
     sendError(res, undefined, methodNotAllowed());
   });
-  router.get('/v1/models', (_req, res) => {
+  router.get('/v1/models', (req, res) => {
+    // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
+    try {
+      checkApiKey(req, checked.server.apiKeys);
+    } catch (error) {
+      sendError(res, undefined, error as ProxyError);
+      return;
+    }
     starting.then(
       (built) => sendJson(res, 200, { object: 'list', data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) }),
       (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
     );
   });
+  // Open like /healthz: scrapers carry no API key, and the values hold no secret.
+  router.get('/metrics', (_req, res) => {
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(text);
+      },
+      (error: unknown) => sendError(res, undefined, internalError('The metrics could not be collected.', error)),
+    );
+  });
   router.get('/healthz', (_req, res) => {
-    if (runtime) sendJson(res, 200, { status: 'ok' });
+    if (draining) sendJson(res, 503, { status: 'draining' });
+    else if (runtime) sendJson(res, 200, { status: 'ok' });
     else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
     else sendJson(res, 503, { status: 'starting' });
   });
   router.use('/v1', passthrough(checked));
 
   router.ready = ready;
+  router.metrics = metrics.registry;
   router.close = async () => {
     await (await starting.catch(() => undefined))?.close();
   };
+  // Before the runtime is up nothing is in flight (requests waiting for it get the 503 above).
+  router.drain = (graceMs) => (draining ??= runtime ? drainRequests(runtime, graceMs) : Promise.resolve({ ended: 0 }));
   return router;
 }
 
@@ -95,7 +133,7 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
         if (!backend.apiKey && keys.length > 0) proxyReq.removeHeader('authorization');
         proxyReq.removeHeader('x-api-key');
         // A host app's body parser may have consumed the body already: write it back.
-        fixRequestBody(proxyReq, req);
+        restoreBody(proxyReq, req);
       },
       error: (_error, _req, res) => {
         if ('writeHead' in res && !res.headersSent) {
@@ -118,4 +156,20 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
 /** The standalone server's last handler. */
 export function notFound(req: express.Request, res: express.Response): void {
   sendError(res, undefined, unknownUrl(req.method, req.path));
+}
+
+/**
+ * A body a host parser consumed goes upstream again: as it was read when the
+ * parser kept it as text or bytes (`express.text()`, `express.raw()`), else
+ * re-serialised by http-proxy-middleware (which would JSON-encode a string twice).
+ */
+function restoreBody(proxyReq: ClientRequest, req: IncomingMessage & { body?: unknown }): void {
+  const { body } = req;
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
+    fixRequestBody(proxyReq, req);
+    return;
+  }
+  if (!req.readableEnded && !req.readableDidRead) return; // unread: it streams through as usual
+  proxyReq.setHeader('content-length', Buffer.byteLength(body));
+  proxyReq.write(body);
 }

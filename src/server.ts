@@ -1,36 +1,66 @@
 /** The standalone server: the same router as the middleware, on its own Express app. */
 import express from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { ProxyConfig } from './configuration.js';
+import { BlockList, isIP, type AddressInfo } from 'node:net';
+import { ConfigError, type ProxyConfig, type ServerSettings } from './configuration.js';
 import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
 import type { RuntimeOptions } from './create-runtime.js';
+import { settlesWithin } from './pipeline/drain-requests.js';
 
 export interface RunningServer {
   server: Server;
   proxy: DialectProxy;
   /** The bound URL, e.g. http://127.0.0.1:8080 */
   url: string;
+  /** Stops at once: open connections are cut, then the backends close. */
   close(): Promise<void>;
+  /**
+   * Stops gracefully: new connections are refused at once (idle keep-alive ones closed), `/healthz`
+   * answers 503 `draining`, requests in flight get `graceMs` to finish (then a 503 or an error frame),
+   * then the backends close (the bundled worker stops). Calling it again returns the same shutdown.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+}
+
+export interface ShutdownOptions {
+  /** How long requests in flight may take to finish (default `server.shutdownGraceMs`). */
+  graceMs?: number;
+  /** Told each step, for the log. */
+  log?: (message: string) => void;
 }
 
 /**
- * Serves the proxy on `host:port` (port 0 picks a free one).
+ * Serves the proxy on `host:port` (port 0 picks a free one). Refuses a non-loopback host without
+ * `apiKeys` unless `allowUnauthenticated` is set (see `checkOpenRelay`).
  * @example const { url, close } = await startServer(loadConfig('config/default.yaml'));
  */
 export async function startServer(config: ProxyConfig, options: RuntimeOptions & { host?: string; port?: number } = {}): Promise<RunningServer> {
+  const host = options.host ?? config.server.host;
+  checkOpenRelay(host, config.server);
   const app = express();
   app.disable('x-powered-by');
+  let draining = false;
+  app.use((_req, res, next) => {
+    // While draining, no connection stays open for another request: one that arrives says so in
+    // its answer, one already running is closed once it has finished.
+    if (draining) res.setHeader('connection', 'close');
+    else res.once('finish', () => { if (draining) setImmediate(() => server.closeIdleConnections()); });
+    next();
+  });
   const proxy = createDialectProxy(config, options);
   app.use(proxy);
   app.use(notFound);
-  const host = options.host ?? config.server.host;
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port ?? config.server.port, host, () => resolve(listening));
+    // Express 5 calls back on a failed listen too, with the error.
+    const listening = app.listen(options.port ?? config.server.port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
     listening.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await proxy.close(); // the worker started with the proxy
+    throw error;
   });
   server.keepAliveTimeout = 65_000;
   const { port } = server.address() as AddressInfo;
+  let stopping: Promise<void> | undefined;
   return {
     server,
     proxy,
@@ -40,5 +70,49 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await proxy.close();
     },
+    shutdown({ graceMs = config.server.shutdownGraceMs, log = () => undefined } = {}) {
+      stopping ??= (async () => {
+        const deadline = Date.now() + graceMs;
+        draining = true;
+        // Stops listening and closes idle keep-alive connections; resolves once every connection has ended.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        log(`draining: new connections refused, /healthz answers 503; requests in flight have up to ${graceMs} ms`);
+        const { ended } = await proxy.drain(graceMs);
+        log(ended === 0 ? 'requests in flight finished' : `grace over: ended ${ended} request${ended === 1 ? '' : 's'} in flight with 503 shutting_down`);
+        // The pass-through's relays are not counted by the drain: their connections are (and the
+        // answers just ended get a moment to leave).
+        if (!(await settlesWithin(closed, Math.max(100, deadline - Date.now())))) {
+          log('closing the connections still open');
+          server.closeAllConnections();
+          await closed;
+        }
+        await proxy.close();
+        log('backends closed');
+      })();
+      return stopping;
+    },
   };
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8, ::1 (also written out or IPv4-mapped) and localhost: only this machine can connect. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  return family !== 0 && loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * An open relay must be asked for: on an address other machines reach, a proxy without `apiKeys`
+ * lets anyone spend the backends' keys, the pass-through included.
+ */
+export function checkOpenRelay(host: string, server: Pick<ServerSettings, 'apiKeys' | 'allowUnauthenticated'>): void {
+  if (isLoopbackHost(host) || server.apiKeys.length > 0 || server.allowUnauthenticated) return;
+  throw new ConfigError('server.apiKeys', `none set, and ${host || '(all addresses)'} is not a loopback address: anyone who can reach the port could use the backends `
+    + 'and their API keys (every /v1 path of the pass-through included). Set server.apiKeys (callers then send "Authorization: Bearer <key>"), '
+    + 'listen on 127.0.0.1 (server.host or --host), or set server.allowUnauthenticated: true to serve without keys on purpose.');
 }

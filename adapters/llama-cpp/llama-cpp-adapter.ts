@@ -6,6 +6,7 @@
  * exists) and splits reasoning and tool calls out of the text.
  */
 import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate } from '../../src/backend/adapter.js';
 import { toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
@@ -44,6 +45,8 @@ export class LlamaCppAdapter implements Adapter {
   capabilities: BackendCapabilities;
   readonly host: LlamaWorkerHost;
   chatTemplate?: ChatTemplate;
+  models?: readonly string[];
+  readonly stats = { restarts: () => this.host.restarts };
 
   constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
     // The worker gets its own options only (not the route-level ones such as chatTemplate).
@@ -58,6 +61,7 @@ export class LlamaCppAdapter implements Adapter {
   /** Loads the model now (otherwise the first request does) and learns its chat template. */
   async start(): Promise<void> {
     const info = await this.host.start();
+    this.models = [modelName(this.settings.model, info)];
     if (!info.chatTemplate) return;
     this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
     // Templates that read `enable_thinking` or `reasoning_effort` (Qwen3, GPT-OSS, ...) can switch thinking.
@@ -99,6 +103,12 @@ export class LlamaCppAdapter implements Adapter {
       yield { type: 'error', error: toProxyError(error) };
     }
   }
+}
+
+/** The name `GET /v1/models` lists: `builtin`, else the GGUF's `general.name` (the worker falls back to the path), else the file name. */
+function modelName(setting: string, info: { name: string; path: string }): string {
+  if (setting === 'builtin') return 'builtin';
+  return info.name && info.name !== info.path ? info.name : basename(info.path, '.gguf');
 }
 
 function definedOnly<T extends Record<string, unknown>>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {

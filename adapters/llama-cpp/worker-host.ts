@@ -39,6 +39,8 @@ export class LlamaWorkerHost {
   private closing = false;
   private nextId = 1;
   private restartDelayMs = 250;
+  /** Restarts after a crash, for the metrics. */
+  restarts = 0;
   private readonly channels = new Map<number, EventChannel<LlamaEvent>>();
   private readonly calls = new Map<number, PendingCall>();
   private readonly progress: TerminalProgress;
@@ -146,7 +148,8 @@ export class LlamaWorkerHost {
           this.progress.done();
           lastError = proxyErrorOf(message.error);
           reject(lastError);
-          worker.kill();
+          // It ignores SIGTERM (the host decides when it stops): a worker that failed to start has nothing to finish.
+          worker.kill('SIGKILL');
         } else if (message.type === 'fatal') {
           // The old worker drains and exits on its own; new requests go to a new one at once.
           lastError = new Error(message.message);
@@ -180,6 +183,7 @@ export class LlamaWorkerHost {
   }
 
   private scheduleRestart(): void {
+    this.restarts += 1;
     const delay = this.restartDelayMs;
     this.restartDelayMs = Math.min(30_000, delay * 2);
     const timer = setTimeout(() => {

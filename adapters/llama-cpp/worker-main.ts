@@ -61,6 +61,11 @@ process.on('unhandledRejection', (error) => void fatal(error));
 // The host went away (it exited or was killed): nothing is left to serve.
 process.on('disconnect', () => void stop(0));
 
+// Ctrl-C reaches the whole process group, and systemd signals the whole cgroup: the host
+// decides when the worker stops (after its graceful shutdown), so these are not ours to act on.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
+
 process.on('message', (message: HostMessage) => {
   switch (message.type) {
     case 'init':

@@ -53,9 +53,7 @@ export function createLlamaServerAdapter(settings: AdapterSettings<LlamaServerSe
     },
   });
   return {
-    name: remote.name,
-    capabilities: remote.capabilities,
-    toWire: remote.toWire,
+    ...remote,
     async complete(request, context) {
       try {
         return await remote.complete(request, context);
@@ -64,7 +62,6 @@ export function createLlamaServerAdapter(settings: AdapterSettings<LlamaServerSe
       }
     },
     stream: (request, context) => refinedStream(remote.stream(request, context), request),
-    close: () => remote.close?.() ?? Promise.resolve(),
   };
 }
 

@@ -4,6 +4,7 @@
  * format and never routes: the plan step picks the backend and has already
  * checked the request against `capabilities`.
  */
+import type { ProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';
@@ -36,6 +37,16 @@ export interface AdapterContext {
    * send its headers and keep-alive comments before the first event.
    */
   accepted?(): void;
+  /** Called before each retry of the upstream request, with the failure of the try before. */
+  retrying?(failure: ProxyError): void;
+}
+
+/** Numbers only the backend knows, read at each metrics scrape. */
+export interface BackendStats {
+  /** Requests waiting for a slot (a concurrency limit's queue). */
+  queued?(): number;
+  /** Times its worker process was restarted after a crash. */
+  restarts?(): number;
 }
 
 /** A model's own chat template (e.g. from GGUF metadata), used when the backend config names none. */
@@ -50,6 +61,8 @@ export interface Adapter {
   readonly capabilities: BackendCapabilities;
   /** Known once `start` has resolved. */
   readonly chatTemplate?: ChatTemplate;
+  /** Model names this backend serves, known once started: `GET /v1/models` lists them for a wildcard route. */
+  readonly models?: readonly string[];
   /** Loads models or opens connections before the first request; /healthz turns 200 after it. */
   start?(): Promise<void>;
   /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
@@ -58,4 +71,5 @@ export interface Adapter {
   stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
   /** Releases connections, workers and models. */
   close?(): Promise<void>;
+  readonly stats?: BackendStats;
 }

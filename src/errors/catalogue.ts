@@ -34,6 +34,14 @@ export function bodyNotAnObject(status: number): ProxyError {
 }
 
 /**
+ * A 500 `body_unavailable`: a handler of the host app read the request stream
+ * before the proxy and left no body in `req.body` (a host wiring fault, not the caller's).
+ */
+export function bodyConsumedByHost(): ProxyError {
+  return new ProxyError({ status: 500, type: 'server_error', code: 'body_unavailable', message: 'The request body was read by another handler of the host app, which left nothing in req.body: mount the proxy before it, or parse JSON into req.body.' });
+}
+
+/**
  * A 404 `model_not_found` on `model`: no route matches the model name.
  * @example modelNotFound('gpt-9').message // 'The model `gpt-9` does not exist or no route serves it.'
  */

@@ -22,6 +22,8 @@ export interface FallBackOptions<T> {
   start(plan: Plan, backend: Backend): Promise<T>;
   /** The caller left or the proxy is ending: no backend is tried after that. */
   signal: AbortSignal;
+  /** Told as each backend is tried (before its plan, which may refuse the request). */
+  onTry?(backend: Backend): void;
   /** Told before each fallback, with the failure that caused it. */
   onFallBack?(from: Backend, to: Backend, failure: ProxyError): void;
 }
@@ -32,12 +34,13 @@ export function canFallBack(failure: ProxyError): boolean {
 }
 
 /** The first backend that starts; throws the failure that ended the search (tagged with its backend): a refusal by the plan, or the last backend's failure. */
-export async function startWithFallbacks<T>({ request, match, start, signal, onFallBack }: FallBackOptions<T>): Promise<Attempt<T>> {
+export async function startWithFallbacks<T>({ request, match, start, signal, onTry, onFallBack }: FallBackOptions<T>): Promise<Attempt<T>> {
   const candidates = [match.backend, ...(match.fallbacks ?? [])];
   // Planning changes the request (drops, warnings, the upstream name): each fallback starts from the caller's.
   const pristine = candidates.length > 1 ? structuredClone(request) : undefined;
   for (let i = 0; ; i++) {
     const backend = candidates[i];
+    onTry?.(backend);
     try {
       const plan = planRequest(i === 0 ? request : structuredClone(pristine as NeutralRequest), { ...match, backend });
       return { backend, plan, started: await start(plan, backend) };

@@ -19,6 +19,7 @@ import { checkApiKey } from './check-api-key.js';
 import { describeDryRun } from './dry-run.js';
 import { BackendFailure, startWithFallbacks } from './fall-back.js';
 import { firstEvent } from './first-event.js';
+import { NO_ROUTE } from '../metrics/proxy-metrics.js';
 import { RequestMeter, perfHeaders } from './measure.js';
 import { parseCallerRequest } from './parse-caller-request.js';
 import type { Plan } from './plan.js';
@@ -48,6 +49,16 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   else runtime.ending.addEventListener('abort', end, { once: true });
   runtime.inFlight.enter();
   const { sseKeepAliveMs } = runtime.config.server;
+  const { metrics } = runtime;
+  let route = NO_ROUTE;
+  const tried: string[] = [];
+  // The backend working on the request now, counted in flight while it does.
+  let serving: string | undefined;
+  const serve = (name?: string) => {
+    if (serving !== undefined) metrics.finished(serving);
+    serving = name;
+    if (name !== undefined) metrics.started(name);
+  };
 
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
@@ -55,6 +66,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
     log.model = request.model;
     const match = runtime.routes.match(request.model);
+    route = match.route?.model ?? NO_ROUTE;
     if (isDryRun(req)) {
       log.backend = match.backend.name;
       log.dryRun = true;
@@ -63,15 +75,24 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       return;
     }
     const headers = affinityHeaders(req);
-    const tried: string[] = [];
-    const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, ...(accepted ? { accepted } : {}) });
+    let backendName = match.backend.name;
+    const retrying = (failure: ProxyError) => {
+      metrics.retried(backendName, failure);
+      runtime.logger.info('retrying', { requestId, backend: backendName, status: failure.status, reason: failure.code ?? failure.type });
+    };
+    const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, retrying, ...(accepted ? { accepted } : {}) });
     const attempt = <T>(start: (plan: Plan, backend: Backend) => Promise<T>) => startWithFallbacks({
-      request, match, signal: abort.signal,
-      start: (plan, backend) => {
+      request, match, signal: abort.signal, start,
+      onTry: (backend) => {
         tried.push(backend.name);
-        return start(plan, backend);
+        backendName = backend.name;
+        serve(backend.name);
       },
-      onFallBack: (from, to, failure) => runtime.logger.warn('falling back', { requestId, from: from.name, to: to.name, status: failure.status, reason: failure.code ?? failure.type }),
+      onFallBack: (from, to, failure) => {
+        metrics.failed(from.name, failure);
+        metrics.fellBack(route, from.name, to.name);
+        runtime.logger.warn('falling back', { requestId, from: from.name, to: to.name, status: failure.status, reason: failure.code ?? failure.type });
+      },
     });
 
     if (request.stream) {
@@ -93,6 +114,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
           const result = await first;
           if (!result.done && result.value.type === 'error') {
             await iterator.return?.(undefined);
+            meter.streamError = undefined; // an HTTP error (or the next backend's turn), not a broken stream
             throw result.value.error;
           }
         }
@@ -105,6 +127,11 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       if (started.keepAlive) res.write(sseKeepAliveComment);
       await writeSse(res, dialect.serializeStream(prepend(started.first, started.iterator), plan.request), { keepAliveMs: sseKeepAliveMs });
       log.status = abort.signal.aborted ? 499 : 200;
+      // The status went out as 200; a stream that then failed says so in the log.
+      if (meter.streamError) {
+        log.error = `${meter.streamError.code ?? meter.streamError.type}: ${meter.streamError.message}`;
+        if (meter.streamError.status >= 500) metrics.failed(backend.name, meter.streamError);
+      }
     } else {
       const { backend, plan, started: result } = await attempt((plan) => plan.engine.complete(plan.request, context()));
       log.backend = backend.name;
@@ -117,23 +144,29 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       sendJson(res, 200, dialect.serializeResult(result, plan.request), perfHeaders(result.perf));
       log.status = 200;
     }
-    if (tried.length > 1) log.tried = tried;
   } catch (thrown) {
     const reason = abort.signal.reason;
     const error = reason instanceof ProxyError ? reason : toProxyError(thrown instanceof BackendFailure ? thrown.failure : thrown);
     if (thrown instanceof BackendFailure) {
       log.backend = thrown.backend.name;
-      if (!res.headersSent) res.setHeader('x-dialect-backend', thrown.backend.name);
+      if (!res.headersSent) setBackendHeaders(res, thrown.backend.name, tried);
     }
     log.status = error.status;
     log.error = error.message;
+    if (thrown instanceof BackendFailure && (error.status === 429 || error.status >= 500)) metrics.failed(thrown.backend.name, error);
     logFailure(runtime, requestId, log, error, thrown);
     if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
     else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? encodeSseData(dialect.errorBody(error)) + sseDone : undefined);
   } finally {
     runtime.ending.removeEventListener('abort', end);
     runtime.inFlight.leave();
+    serve(undefined);
     meter.end();
+    if (tried.length > 1) log.tried = tried;
+    metrics.answered({
+      dialect: dialect.name, backend: typeof log.backend === 'string' ? log.backend : NO_ROUTE, route,
+      status: typeof log.status === 'number' ? log.status : 500, durationMs: meter.latencyMs, ttftMs: meter.timeToFirstTokenMs, usage: meter.usage,
+    });
     runtime.logger.info('request', {
       ...log,
       promptTokens: meter.usage?.promptTokens,
@@ -160,9 +193,13 @@ function logFailure(runtime: ProxyRuntime, requestId: string, log: Record<string
 
 /** Which backend answered (and which were tried), and the lossy changes made on the way; headers leave with the first byte. */
 function setAnswerHeaders(res: ServerResponse, request: NeutralRequest, backend: Backend, tried: readonly string[]): void {
-  res.setHeader('x-dialect-backend', backend.name);
-  if (tried.length > 1) res.setHeader('x-dialect-tried', tried.join(', '));
+  setBackendHeaders(res, backend.name, tried);
   if (request.warnings.length > 0) res.setHeader('x-dialect-warnings', request.warnings.join('; '));
+}
+
+function setBackendHeaders(res: ServerResponse, backend: string, tried: readonly string[]): void {
+  res.setHeader('x-dialect-backend', backend);
+  if (tried.length > 1) res.setHeader('x-dialect-tried', tried.join(', '));
 }
 
 function isSse(res: ServerResponse): boolean {

@@ -2,6 +2,7 @@
  * The proxy's own timings and token counts for one request: they feed the log
  * line, the `fireworks-*` perf headers and `perf_metrics` in bodies.
  */
+import type { ProxyError } from '../errors/proxy-error.js';
 import type { PerfMetrics, Usage } from '../model/result.js';
 
 export class RequestMeter {
@@ -10,6 +11,8 @@ export class RequestMeter {
   endedAt?: number;
   usage?: Usage;
   backendPerf?: PerfMetrics;
+  /** The error frame that ended a stream after its headers had left. */
+  streamError?: ProxyError;
 
   markFirstToken(): void {
     this.firstTokenAt ??= performance.now();

@@ -38,9 +38,20 @@ export class RouteTable {
     throw modelNotFound(model);
   }
 
-  /** Model names listed by `GET /v1/models`: the routes' literal names (patterns are not listable). */
+  /**
+   * Model names listed by `GET /v1/models`, each once, with its route's first backend:
+   * a literal route's name; for a wildcard route, the names its first backend serves
+   * (`adapter.models`, known once started) that reach this route (not an earlier one).
+   */
   listedModels(): { id: string; backend: string }[] {
-    return this.compiled.filter(({ route }) => !route.model.includes('*')).map(({ route, backends }) => ({ id: route.model, backend: backends[0].name }));
+    const listed = new Map<string, string>();
+    this.compiled.forEach(({ route, backends: [first] }, index) => {
+      const names = route.model.includes('*')
+        ? (first.adapter.models ?? []).filter((name) => this.compiled.findIndex(({ pattern }) => pattern.test(name)) === index)
+        : [route.model];
+      for (const id of names) if (!listed.has(id)) listed.set(id, first.name);
+    });
+    return [...listed].map(([id, backend]) => ({ id, backend }));
   }
 }
 

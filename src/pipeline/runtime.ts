@@ -1,6 +1,7 @@
 /** Everything built once at start-up and shared by every request (built by src/create-runtime.ts). */
 import type { ProxyConfig } from '../config/settings.js';
 import type { Logger } from '../logger.js';
+import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { RequestValidator } from '../validation/create-validator.js';
 import type { InFlight } from './in-flight.js';
 import type { Backend, RouteTable } from './route-table.js';
@@ -11,6 +12,7 @@ export interface ProxyRuntime {
   backends: ReadonlyMap<string, Backend>;
   validator: RequestValidator;
   logger: Logger;
+  metrics: ProxyMetrics;
   /** The requests being handled. */
   inFlight: InFlight;
   /** Aborted (with the error to answer) when the requests in flight must end now: streams get an error frame, the rest that error. */

@@ -14,6 +14,7 @@ export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: 
     for await (const event of events) {
       if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
       else if (event.type === 'usage') meter.usage = event.usage;
+      else if (event.type === 'error') meter.streamError = event.error;
       else if (event.type === 'perf') {
         meter.backendPerf = event.perf;
         continue; // re-emitted, complete, by attachPerfMetrics

@@ -46,6 +46,19 @@ describe('errors and logs', () => {
     expect((await post('/v1/completions', '{}', { authorization: 'Bearer nope' })).status).toBe(401);
   });
 
+  test('GET /v1/models needs the key like the other /v1 routes; /healthz and /metrics stay open', async () => {
+    const without = await fetch(`${proxy.url}/v1/models`);
+    expect(without.status).toBe(401);
+    expect(without.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await without.json()).toEqual({ error: { message: expect.stringContaining('Missing API key'), type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+    expect((await fetch(`${proxy.url}/v1/models`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    const keyed = await fetch(`${proxy.url}/v1/models`, { headers: { authorization: 'Bearer proxy-key-123' } });
+    expect(keyed.status).toBe(200);
+    expect(await keyed.json()).toEqual({ object: 'list', data: [] });
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(200);
+  });
+
   test('a model no route serves is a 404 with param model', async () => {
     const response = await post('/v1/chat/completions', JSON.stringify({ model: 'llama-x', messages: [{ role: 'user', content: 'hi' }] }));
     expect(response.status).toBe(404);

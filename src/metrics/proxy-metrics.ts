@@ -1,0 +1,137 @@
+/**
+ * The proxy's Prometheus metrics, in a registry of its own (never prom-client's
+ * global one, so two proxies in one process, or a host app's own metrics, do
+ * not collide). Label values come only from the configuration (backend names,
+ * route patterns) and from fixed sets (dialects, status classes, failure
+ * reasons): a caller cannot create series by inventing model names.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ProxyError } from '../errors/proxy-error.js';
+import type { Usage } from '../model/result.js';
+
+/** The label for a request that matched no route (an unknown model). */
+export const NO_ROUTE = '(none)';
+
+/** Seconds: from a fast cached answer to a reasoning model thinking for minutes. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+export interface RequestOutcome {
+  dialect: string;
+  /** The backend that answered, or NO_ROUTE. */
+  backend: string;
+  /** The matched route's model pattern, or NO_ROUTE. */
+  route: string;
+  /** The HTTP status sent (499 when the client left). */
+  status: number;
+  durationMs: number;
+  ttftMs?: number;
+  usage?: Usage;
+}
+
+/** Where a backend may be asked for numbers only it knows (its queue, its worker's restarts). */
+export interface BackendGauges {
+  name: string;
+  queued?(): number;
+  restarts?(): number;
+}
+
+export class ProxyMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'dialect' | 'backend' | 'route' | 'status_class'>;
+  private readonly duration: Histogram<'dialect' | 'backend' | 'route'>;
+  private readonly ttft: Histogram<'dialect' | 'backend' | 'route'>;
+  private readonly promptTokens: Counter<'backend' | 'route'>;
+  private readonly completionTokens: Counter<'backend' | 'route'>;
+  private readonly inFlight: Gauge<'backend'>;
+  private readonly upstreamErrors: Counter<'backend' | 'reason'>;
+  private readonly retries: Counter<'backend' | 'reason'>;
+  private readonly fallbacks: Counter<'route' | 'from' | 'to'>;
+  private readonly timeouts: Counter<'backend'>;
+  private readonly clientAborts: Counter<'dialect' | 'backend'>;
+  private backends: readonly BackendGauges[] = [];
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    this.requests = new Counter({ name: 'dialect_proxy_requests_total', help: 'Requests answered, by caller dialect, backend, route and status class.', labelNames: ['dialect', 'backend', 'route', 'status_class'], registers });
+    this.duration = new Histogram({ name: 'dialect_proxy_request_duration_seconds', help: 'Time from the request to the end of the answer.', labelNames: ['dialect', 'backend', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.ttft = new Histogram({ name: 'dialect_proxy_time_to_first_token_seconds', help: 'Time from the request to its first generated token.', labelNames: ['dialect', 'backend', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.promptTokens = new Counter({ name: 'dialect_proxy_prompt_tokens_total', help: 'Prompt tokens, as the backends report them.', labelNames: ['backend', 'route'], registers });
+    this.completionTokens = new Counter({ name: 'dialect_proxy_completion_tokens_total', help: 'Completion tokens, as the backends report them.', labelNames: ['backend', 'route'], registers });
+    this.inFlight = new Gauge({ name: 'dialect_proxy_requests_in_flight', help: 'Requests being served, by backend.', labelNames: ['backend'], registers });
+    this.upstreamErrors = new Counter({ name: 'dialect_proxy_upstream_errors_total', help: 'Backend failures that reached a caller or a fallback, by reason.', labelNames: ['backend', 'reason'], registers });
+    this.retries = new Counter({ name: 'dialect_proxy_retries_total', help: 'Upstream requests sent again, by the reason of the failed try.', labelNames: ['backend', 'reason'], registers });
+    this.fallbacks = new Counter({ name: 'dialect_proxy_fallbacks_total', help: 'Requests handed from a failing backend to the next of its route.', labelNames: ['route', 'from', 'to'], registers });
+    this.timeouts = new Counter({ name: 'dialect_proxy_upstream_timeouts_total', help: 'Upstream timeouts (any phase), by backend.', labelNames: ['backend'], registers });
+    this.clientAborts = new Counter({ name: 'dialect_proxy_client_aborts_total', help: 'Requests whose caller left before the answer ended.', labelNames: ['dialect', 'backend'], registers });
+    // Read from the backends at each scrape (prom-client calls `collect` with the gauge as `this`).
+    const backends = () => this.backends;
+    new Gauge({
+      name: 'dialect_proxy_queue_depth', help: 'Requests waiting for a slot of a backend with a concurrency limit.', labelNames: ['backend'], registers,
+      collect() {
+        for (const backend of backends()) if (backend.queued) this.set({ backend: backend.name }, backend.queued());
+      },
+    });
+    new Gauge({
+      name: 'dialect_proxy_worker_restarts', help: 'Times the bundled llama.cpp worker was restarted after a crash.', labelNames: ['backend'], registers,
+      collect() {
+        for (const backend of backends()) if (backend.restarts) this.set({ backend: backend.name }, backend.restarts());
+      },
+    });
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'dialect_proxy_' });
+  }
+
+  /** The backends whose own numbers (queue, restarts) are read at each scrape. */
+  watch(backends: readonly BackendGauges[]): void {
+    this.backends = backends;
+  }
+
+  started(backend: string): void {
+    this.inFlight.inc({ backend });
+  }
+
+  finished(backend: string): void {
+    this.inFlight.dec({ backend });
+  }
+
+  answered({ dialect, backend, route, status, durationMs, ttftMs, usage }: RequestOutcome): void {
+    this.requests.inc({ dialect, backend, route, status_class: status === 499 ? 'aborted' : `${Math.floor(status / 100)}xx` });
+    this.duration.observe({ dialect, backend, route }, durationMs / 1000);
+    if (ttftMs !== undefined) this.ttft.observe({ dialect, backend, route }, ttftMs / 1000);
+    if (usage) {
+      this.promptTokens.inc({ backend, route }, usage.promptTokens);
+      this.completionTokens.inc({ backend, route }, usage.completionTokens);
+    }
+    if (status === 499) this.clientAborts.inc({ dialect, backend });
+  }
+
+  /** A backend's failure, whether the caller got it or a fallback took over. */
+  failed(backend: string, error: ProxyError): void {
+    this.upstreamErrors.inc({ backend, reason: failureReason(error) });
+    if (error.type === 'timeout_error') this.timeouts.inc({ backend });
+  }
+
+  retried(backend: string, error: ProxyError): void {
+    this.retries.inc({ backend, reason: failureReason(error) });
+    if (error.type === 'timeout_error') this.timeouts.inc({ backend });
+  }
+
+  fellBack(route: string, from: string, to: string): void {
+    this.fallbacks.inc({ route, from, to });
+  }
+}
+
+/** A fixed set: upstream codes are the upstream's words, and must not become label values. */
+export function failureReason(error: ProxyError): string {
+  if (error.type === 'timeout_error') return 'timeout';
+  switch (error.code) {
+    case 'upstream_unreachable': return 'unreachable';
+    case 'upstream_stream_interrupted': return 'interrupted';
+    case 'upstream_stream_truncated': return 'truncated';
+    case 'upstream_bad_response': return 'bad_response';
+    case 'upstream_auth_failed': return 'auth';
+    case 'backend_busy': return 'busy';
+    case 'worker_crashed': return 'worker_crashed';
+    case 'shutting_down': return 'shutting_down';
+    default: return error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'server_error' : 'other';
+  }
+}
