@@ -64,6 +64,11 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
     if (event.type === 'response-start') {
       head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };
       if (event.systemFingerprint !== undefined) head.system_fingerprint = event.systemFingerprint;
+      // One choice: its role chunk leaves now, as OpenAI's first chunk does, rather than wait for the next upstream event.
+      if (request.choices === 1 && !states.has(0)) {
+        states.set(0, { offset: 0, calls: new Map() });
+        yield chunk({ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+      }
       continue;
     }
     if (totals.take(event)) continue;
