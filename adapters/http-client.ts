@@ -23,12 +23,18 @@ export interface HttpClientOptions {
 }
 
 export interface PostJsonRequest {
-  url: string;
+  /**
+   * Where to send it; or, for a pool of replicas, where each try goes (`attempt` 0 is the first):
+   * a retry that goes to a URL not tried yet goes at once, one that goes back to a URL waits its back-off.
+   */
+  url: string | ((attempt: number) => string);
   body: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Told before each retry, with the failure of the try before. */
   onRetry?(failed: FailedTry): void;
+  /** Told after each try (not when the caller's signal ended it), with its answer or its failure. */
+  onTry?(url: string, outcome: UpstreamResponse | FailedTry): void;
 }
 
 /** The response body: an async iterable of bytes with `text()`, `dump()` and `destroy()`. */
@@ -86,19 +92,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   return {
-    async postJson({ url, body, headers = {}, signal, onRetry }) {
-      const target = new URL(url);
+    async postJson({ url, body, headers = {}, signal, onRetry, onTry }) {
+      const pick = typeof url === 'string' ? () => url : url;
       const payload = JSON.stringify(body);
+      const tried = new Set<string>();
+      let current = pick(0);
       for (let attempt = 0; ; attempt++) {
-        const outcome = await send(target, payload, headers, signal);
+        tried.add(current);
+        const outcome = await send(new URL(current), payload, headers, signal);
+        if (!signal?.aborted) onTry?.(current, outcome);
         if (!('error' in outcome)) return outcome;
-        const delay = options.retries && !signal?.aborted ? retryDelay(outcome, attempt, options.retries) : undefined;
+        let delay = options.retries && !signal?.aborted ? retryDelay(outcome, attempt, options.retries) : undefined;
         if (delay === undefined) throw outcome.error;
+        current = pick(attempt + 1);
+        if (!tried.has(current)) delay = 0; // another replica: nothing to back off from
         onRetry?.(outcome);
         try {
           await sleep(delay, signal ?? NEVER);
         } catch (error) {
-          throw mapTransportError(error, { url, signal });
+          throw mapTransportError(error, { url: current, signal });
         }
       }
     },

@@ -13,6 +13,8 @@ import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
+import { createHealthProber, HEALTH_DEFAULTS } from './replica-health.js';
+import { ReplicaPool, type Replica } from './replica-pool.js';
 import type { FailedTry } from './retry-policy.js';
 import { isRecord } from '../src/model/is-record.js';
 import { connectionFailure, mapTransportError } from './map-transport-error.js';
@@ -39,17 +41,21 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
   const client = createHttpClient({ timeouts, retries, secrets: config.apiKey ? [config.apiKey] : [] });
   const limit = config.maxConcurrent === undefined ? undefined : createConcurrencyLimit(name, config.maxConcurrent, config.queueLimit ?? 16 * config.maxConcurrent);
-  const base = config.url.replace(/\/+$/, '');
   const fixedHeaders: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
   if (config.apiKey) fixedHeaders.authorization = `Bearer ${config.apiKey}`;
+  // A pool of replicas (`urls`): each try goes where the pool says (replica-pool.ts).
+  const pool = config.urls ? new ReplicaPool(config.urls, { ejection: config.ejection ?? {} }) : undefined;
+  const prober = pool && config.health ? createHealthProber(pool, { ...HEALTH_DEFAULTS, ...config.health }, fixedHeaders) : undefined;
+  const base = (config.url ?? config.urls?.[0] ?? '').replace(/\/+$/, '');
 
-  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean, signal: AbortSignal): Promise<{ response: UpstreamResponse; url: string }> {
+  /** The response, the URL that answered, and the release of its replica's count of requests outstanding (once the answer is read). */
+  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean, signal: AbortSignal): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
     const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
     if (!capabilities.speaks.includes(endpoint)) {
       throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
-    const url = base + PATHS[endpoint];
+    const path = PATHS[endpoint];
     const body = codec.toWireBody(request, { stream });
     const headers: Record<string, string> = { ...fixedHeaders, accept: stream ? 'text/event-stream' : 'application/json', 'x-request-id': context.requestId };
     for (const header of AFFINITY_HEADERS) {
@@ -57,8 +63,33 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       if (value) headers[header] = value;
     }
     const onRetry = context.retrying && (({ error }: FailedTry) => context.retrying?.(error));
-    const response = await client.postJson({ url, body, headers, signal, ...(onRetry ? { onRetry } : {}) });
-    return { response, url };
+    if (!pool) {
+      const url = base + path;
+      const response = await client.postJson({ url, body, headers, signal, ...(onRetry ? { onRetry } : {}) });
+      return { response, url, done: () => undefined };
+    }
+    const plan = pool.plan(request.affinityKey);
+    let lease: ReturnType<typeof plan.next> | undefined;
+    let url = '';
+    const replicas = new Map<string, Replica>();
+    const pick = () => {
+      lease?.release(); // the try before is over
+      lease = plan.next();
+      url = lease.replica.base + path;
+      replicas.set(url, lease.replica);
+      return url;
+    };
+    const onTry = (tried: string, outcome: Parameters<typeof pool.report>[1]) => {
+      const replica = replicas.get(tried);
+      if (replica) pool.report(replica, outcome);
+    };
+    try {
+      const response = await client.postJson({ url: pick, body, headers, signal, onTry, ...(onRetry ? { onRetry } : {}) });
+      return { response, url, done: () => lease?.release() };
+    } catch (error) {
+      lease?.release();
+      throw error;
+    }
   }
 
   /** A slot under `maxConcurrent` (a no-op release without a limit). */
@@ -96,10 +127,13 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
         deadline.clear();
         throw error;
       });
+      let done: () => void = () => undefined;
       try {
-        const { response, url } = await send(request, context, false, deadline.signal);
-        return codec.fromWireResult(await readJson(response, url, deadline.signal), request);
+        const sent = await send(request, context, false, deadline.signal);
+        done = sent.done;
+        return codec.fromWireResult(await readJson(sent.response, sent.url, deadline.signal), request);
       } finally {
+        done();
         release();
         deadline.clear();
       }
@@ -108,9 +142,11 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       const deadline = withDeadline(context.signal, timeouts.totalMs);
       const { signal } = deadline;
       let release: () => void = () => undefined;
+      let done: () => void = () => undefined;
       try {
         release = await slot(signal);
-        const { response, url } = await send(request, context, true, signal);
+        const { response, url, done: finished } = await send(request, context, true, signal);
+        done = finished;
         context.accepted?.();
         try {
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
@@ -127,12 +163,17 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
           if (!response.body.readableEnded) response.body.destroy();
         }
       } finally {
+        done();
         release();
         deadline.clear();
       }
     },
-    close: () => client.close(),
-    ...(limit ? { stats: { queued: () => limit.queued } } : {}),
+    ...(prober ? { start: async () => prober.start() } : {}),
+    close: async () => {
+      await prober?.close();
+      await client.close();
+    },
+    ...(limit || pool ? { stats: { ...(limit ? { queued: () => limit.queued } : {}), ...(pool ? { replicas: () => pool.stats() } : {}) } } : {}),
   };
 }
 

@@ -2,6 +2,8 @@
 import type { SpokenEndpoint } from '../src/backend/adapter.js';
 import { allowKeys, ConfigError, integerField, objectAt, optionalString, stringList } from '../src/config/config-checks.js';
 import type { BackendCommon } from '../src/config/settings.js';
+import { HEALTH_DEFAULTS, type HealthSettings } from './replica-health.js';
+import { EJECTION_DEFAULTS, type EjectionSettings } from './replica-pool.js';
 
 /**
  * One remote backend.
@@ -12,8 +14,14 @@ import type { BackendCommon } from '../src/config/settings.js';
  * };
  */
 export interface RemoteBackendSettings extends BackendCommon {
-  /** Base URL up to and including the version, without the endpoint: `https://api.fireworks.ai/inference/v1`. */
-  url: string;
+  /** Base URL up to and including the version, without the endpoint: `https://api.fireworks.ai/inference/v1`. Either this or `urls`. */
+  url?: string;
+  /** Replicas of one model server (each a base URL like `url`), instead of `url`: see adapters/replica-pool.ts. */
+  urls?: string[];
+  /** With `urls`: an active probe of each replica (off when unset). */
+  health?: Partial<HealthSettings> & { path: string };
+  /** With `urls`: when failing requests take a replica out of service (EJECTION_DEFAULTS when unset). */
+  ejection?: Partial<EjectionSettings>;
   /** Sent as `authorization: Bearer <apiKey>`; never logged, never echoed in an error. */
   apiKey?: string;
   /** Upstream endpoints the backend serves; the other dialect is translated. Default: each kind's own. */
@@ -68,11 +76,10 @@ export const REMOTE_DEFAULTS: { timeouts: RemoteTimeouts; retries: RemoteRetries
 export type AdapterSettings<Settings extends BackendCommon> = Omit<Settings, 'kind'> & { kind?: string };
 
 /** The keys `checkRemoteSettings` reads. */
-export const REMOTE_KEYS: readonly string[] = ['url', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeouts', 'retries', 'maxConcurrent', 'queueLimit', 'models'];
+export const REMOTE_KEYS: readonly string[] = ['url', 'urls', 'health', 'ejection', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeouts', 'retries', 'maxConcurrent', 'queueLimit', 'models'];
 
 export function checkRemoteSettings(backend: Record<string, unknown>, key: string): RemoteBackendSettings {
-  const url = optionalString(backend.url, `${key}.url`);
-  if (!url || !/^https?:\/\//.test(url)) throw new ConfigError(`${key}.url`, 'required: an http(s) URL such as https://api.openai.com/v1');
+  checkUrls(backend, key);
   optionalString(backend.apiKey, `${key}.apiKey`);
   if (backend.speaks !== undefined) {
     const speaks = stringList(backend.speaks, `${key}.speaks`);
@@ -96,6 +103,49 @@ export function checkRemoteSettings(backend: Record<string, unknown>, key: strin
     for (const [name, value] of Object.entries(objectAt(backend.headers, `${key}.headers`))) optionalString(value, `${key}.headers.${name}`);
   }
   return backend as unknown as RemoteBackendSettings;
+}
+
+const HTTP_URL = /^https?:\/\/[^/]/;
+
+/** `url`, or `urls` (a pool) with its `health` and `ejection`. */
+function checkUrls(backend: Record<string, unknown>, key: string): void {
+  const url = optionalString(backend.url, `${key}.url`);
+  if (backend.urls === undefined) {
+    if (!url || !HTTP_URL.test(url)) throw new ConfigError(`${key}.url`, 'required: an http(s) URL such as https://api.openai.com/v1 (or urls: a list of replicas)');
+    for (const name of ['health', 'ejection']) {
+      if (backend[name] !== undefined) throw new ConfigError(`${key}.${name}`, 'only for a pool of replicas (urls)');
+    }
+    return;
+  }
+  if (backend.url !== undefined) throw new ConfigError(`${key}.urls`, 'cannot be combined with url: list every replica under urls');
+  const urls = stringList(backend.urls, `${key}.urls`);
+  if (urls.length === 0) throw new ConfigError(`${key}.urls`, 'must list at least one http(s) URL');
+  const seen = new Set<string>();
+  urls.forEach((item, i) => {
+    if (!HTTP_URL.test(item) || !URL.canParse(item)) throw new ConfigError(`${key}.urls[${i}]`, 'must be an http(s) URL such as http://10.0.0.1:8000/v1');
+    const normal = item.replace(/\/+$/, '');
+    if (seen.has(normal)) throw new ConfigError(`${key}.urls[${i}]`, `lists ${item} twice`);
+    seen.add(normal);
+  });
+  if (new Set(urls.map((item) => new URL(item).protocol)).size > 1) throw new ConfigError(`${key}.urls`, 'must all be http or all be https');
+  if (backend.health !== undefined) {
+    const health = objectAt(backend.health, `${key}.health`);
+    allowKeys(health, `${key}.health`, ['path', ...Object.keys(HEALTH_DEFAULTS)]);
+    const path = optionalString(health.path, `${key}.health.path`);
+    if (!path) throw new ConfigError(`${key}.health.path`, 'required: the path each replica answers 200 on when ready, e.g. /health (llama-server, vLLM)');
+    integerField(health, 'intervalMs', `${key}.health`, 10);
+    integerField(health, 'timeoutMs', `${key}.health`, 1);
+    integerField(health, 'failures', `${key}.health`, 1);
+  }
+  if (backend.ejection !== undefined) {
+    const ejection = objectAt(backend.ejection, `${key}.ejection`);
+    allowKeys(ejection, `${key}.ejection`, Object.keys(EJECTION_DEFAULTS));
+    integerField(ejection, 'failures', `${key}.ejection`, 0);
+    integerField(ejection, 'baseMs', `${key}.ejection`, 1);
+    integerField(ejection, 'maxMs', `${key}.ejection`, 1);
+    const { baseMs, maxMs } = { ...EJECTION_DEFAULTS, ...ejection } as EjectionSettings;
+    if (baseMs > maxMs) throw new ConfigError(`${key}.ejection.baseMs`, `must not exceed maxMs (${maxMs})`);
+  }
 }
 
 /** A mapping of integer settings: only `names`, each at least `min`. */

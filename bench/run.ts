@@ -9,6 +9,7 @@
 import { Pool } from 'undici';
 import { median, startChild } from './children.js';
 import { benchWorker } from './worker.js';
+import { benchWorkers, printWorkers } from './workers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -46,7 +47,15 @@ async function measure(port: number, path: string, body: string): Promise<number
   return done / elapsed;
 }
 
+/** `npm run bench -- --workers`: the --workers comparison alone. */
+const workersOnly = process.argv.includes('--workers');
+const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_WORKERS_CONCURRENCY ?? 32) };
+
 async function main(): Promise<void> {
+  if (workersOnly) {
+    printWorkers(await benchWorkers(workersOptions), workersOptions);
+    return;
+  }
   const upstream = await startChild('./upstream.js');
   const proxies = await startChild('./proxies.js', [String(upstream.ports[0])]);
   const [upstreamPort] = upstream.ports;
@@ -70,6 +79,8 @@ async function main(): Promise<void> {
     upstream.process.kill();
     proxies.process.kill();
   }
+
+  printWorkers(await benchWorkers(workersOptions), workersOptions);
 
   const worker = await benchWorker(Number(process.env.BENCH_WORKER_ROUNDS ?? 15));
   if (!worker) {

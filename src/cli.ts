@@ -1,24 +1,33 @@
 #!/usr/bin/env node
 /** `dialect-proxy --config FILE [--port N] [--host H]`, or `dialect-proxy fields [--format markdown|json]` */
+import cluster from 'node:cluster';
 import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { createLogger } from './logger.js';
 import { isLoopbackHost, startServer } from './server.js';
+import { parseWorkers, runPrimary, setUpWorker } from './cluster.js';
 
-const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H]
+const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]
        dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
-       dialect-proxy translate --config FILE [--endpoint chat|completions] [REQUEST.json]   (what a route would send; nothing is sent)
+       dialect-proxy translate (--to KIND | --config FILE) [--json] [REQUEST.json]   (what a backend would get, every change; see --help there)
+       dialect-proxy audit FILE.jsonl [--to KIND | --config FILE] [--json]   (recorded traffic: what a move loses; see --help there)
 
   --config, -c  YAML configuration (see README: Configuration)
   --port, -p    port to listen on (overrides server.port)
   --host, -H    address to bind (overrides server.host)
+  --workers, -w processes sharing the port (auto: one per core; default 1); see README: Several cores
   --help, -h    this text`;
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'translate') {
     const { runTranslateCommand } = await import('./translate-command.js');
     process.exitCode = await runTranslateCommand(process.argv.slice(3));
+    return;
+  }
+  if (process.argv[2] === 'audit') {
+    const { runAuditCommand } = await import('./audit-command.js');
+    process.exitCode = await runAuditCommand(process.argv.slice(3));
     return;
   }
   if (process.argv[2] === 'fields') {
@@ -31,6 +40,7 @@ async function main(): Promise<void> {
       config: { type: 'string', short: 'c' },
       port: { type: 'string', short: 'p' },
       host: { type: 'string', short: 'H' },
+      workers: { type: 'string', short: 'w' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,12 +52,21 @@ async function main(): Promise<void> {
   const config = loadConfig(values.config);
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new ConfigError('--port', 'must be a port number');
-  const logger = createLogger({ level: config.server.logLevel });
+  const workers = parseWorkers(values.workers);
   const host = values.host || config.server.host;
-  const running = await startServer(config, { logger, host, ...(port !== undefined ? { port } : {}) });
+  if (workers > 1 && cluster.isPrimary) {
+    process.exit(await runPrimary(config, { workers, host, logger: createLogger({ level: config.server.logLevel }).child({ role: 'primary' }), ...(port !== undefined ? { port } : {}) }));
+  }
+  const worker = cluster.isWorker ? await setUpWorker(config) : undefined;
+  const base = createLogger({ level: config.server.logLevel });
+  const logger = cluster.worker ? base.child({ worker: cluster.worker.id }) : base;
+  const running = await startServer(config, { logger, host, ...(port !== undefined ? { port } : {}), ...worker?.options });
   logger.info(`dialect-proxy listening on ${running.url}`);
   running.proxy.ready.then(
-    () => logger.info('backends ready'),
+    () => {
+      logger.info('backends ready');
+      worker?.ready();
+    },
     (error: unknown) => logger.error(`backends failed to start: ${(error as Error).message}`),
   );
   if (!isLoopbackHost(host) && config.server.apiKeys.length === 0) {
@@ -60,8 +79,11 @@ async function main(): Promise<void> {
       logger.warn(`${signal} again: exiting now`);
       process.exit(128 + osConstants.signals[signal]);
     }
+    shutDown(`${signal}: shutting down (a second signal exits at once)`);
+  };
+  const shutDown = (why: string) => {
     stopping = true;
-    logger.info(`${signal}: shutting down (a second signal exits at once)`);
+    logger.info(why);
     running.shutdown({ log: (message) => logger.info(message) }).then(
       () => {
         logger.info('stopped');
@@ -75,6 +97,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Under --workers, the primary relays its signal as a message (a second one here still exits at once).
+  worker?.onShutdown(() => {
+    if (!stopping) shutDown('the primary process asked: shutting down');
+  });
 }
 
 main().catch((error: unknown) => {

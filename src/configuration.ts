@@ -46,7 +46,7 @@ function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
   allowKeys(root, '(root)', ['server', 'backends', 'passthrough', 'routes']);
   const server = objectAt(root.server ?? {}, 'server');
-  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated']);
+  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector']);
   const backendsRaw = objectAt(root.backends, 'backends');
   const backends: Record<string, BackendCommon> = {};
   for (const [name, value] of Object.entries(backendsRaw)) backends[name] = checkBackend(value, `backends.${name}`);
@@ -69,6 +69,7 @@ function checkConfig(raw: unknown): ProxyConfig {
       sseKeepAliveMs: optionalInteger(server.sseKeepAliveMs, 'server.sseKeepAliveMs', 1) ?? 15_000,
       shutdownGraceMs: optionalInteger(server.shutdownGraceMs, 'server.shutdownGraceMs', 0) ?? 30_000,
       allowUnauthenticated: optionalBoolean(server.allowUnauthenticated, 'server.allowUnauthenticated') ?? false,
+      inspector: optionalBoolean(server.inspector, 'server.inspector') ?? true,
     },
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),

@@ -14,6 +14,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Where the proxy counts what it does; the middleware makes one and exposes its registry. */
   metrics?: ProxyMetrics;
+  /** What `GET /metrics` serves instead of `metrics`' own text: under `--workers`, every process's, aggregated (src/cluster.ts). */
+  metricsText?: () => Promise<string>;
 }
 
 export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {

@@ -18,6 +18,7 @@ import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import type { ProxyRuntime } from './pipeline/runtime.js';
 import { drainRequests, type DrainOutcome } from './pipeline/drain-requests.js';
+import { serveInspector } from './inspector.js';
 
 export interface DialectProxy extends Router {
   /** Resolves once backends and validators are ready (models loaded). */
@@ -37,6 +38,14 @@ export interface DialectProxy extends Router {
   metrics: Registry;
 }
 
+export interface DialectProxyOptions extends RuntimeOptions {
+  /**
+   * Serve the inspector page (src/inspector.ts) at this path of the router (`true`: `/`), unless
+   * the config says `server.inspector: false`. The standalone server serves it at `/`.
+   */
+  inspector?: boolean | string;
+}
+
 /**
  * Creates the proxy as an Express router.
  * @example
@@ -44,7 +53,7 @@ export interface DialectProxy extends Router {
  * app.use(createDialectProxy(loadConfig('config/default.yaml')));
  * app.listen(8080);
  */
-export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: RuntimeOptions = {}): DialectProxy {
+export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: DialectProxyOptions = {}): DialectProxy {
   const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
   const metrics = options.metrics ?? new ProxyMetrics();
   const starting = createRuntime(checked, { ...options, metrics });
@@ -87,7 +96,7 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   });
   // Open like /healthz: scrapers carry no API key, and the values hold no secret.
   router.get('/metrics', (_req, res) => {
-    metrics.registry.metrics().then(
+    (options.metricsText ?? (() => metrics.registry.metrics()))().then(
       (text) => {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
         res.end(text);
@@ -101,6 +110,8 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
     else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
     else sendJson(res, 503, { status: 'starting' });
   });
+  const inspectorPath = options.inspector === true ? '/' : typeof options.inspector === 'string' ? options.inspector : undefined;
+  if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
   router.use('/v1', passthrough(checked));
 
   router.ready = ready;
@@ -122,10 +133,14 @@ function passthrough(config: ProxyConfig): express.RequestHandler {
   const backend = config.passthrough ? (config.backends[config.passthrough] as RemoteBackendSettings) : undefined;
   if (!backend) return (_req, _res, next) => next();
   const keys = config.server.apiKeys;
+  // A pool of replicas (`urls`) takes the relayed paths in turn.
+  const targets = backend.urls ?? [backend.url as string];
+  let turn = 0;
   const relay = createProxyMiddleware({
-    target: backend.url,
+    target: targets[0],
+    ...(targets.length > 1 ? { router: () => targets[turn++ % targets.length] } : {}),
     changeOrigin: true,
-    agent: backend.url.startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    agent: targets[0].startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
     headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
     on: {
       proxyReq: (proxyReq, req) => {

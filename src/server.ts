@@ -47,7 +47,8 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
     else res.once('finish', () => { if (draining) setImmediate(() => server.closeIdleConnections()); });
     next();
   });
-  const proxy = createDialectProxy(config, options);
+  // The inspector page at `/` (off with server.inspector: false).
+  const proxy = createDialectProxy(config, { inspector: true, ...options });
   app.use(proxy);
   app.use(notFound);
   const server = await new Promise<Server>((resolve, reject) => {

@@ -13,7 +13,7 @@
  *  - `context_length_exceeded_behavior` only when 'error' ('truncate' is Fireworks' default).
  *  - not sent: `stream_options.buffer_*` (the proxy coalesces itself).
  */
-import { byEndpoint, chatOnly, convert, copy, emulate, native, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
+import { byEndpoint, chatOnly, convert, copy, emulate, native, oneOf, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
 import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
@@ -58,6 +58,8 @@ const reasoning = convert('reasoning_effort (a name or a budget), thinking, reas
   if (history !== undefined) body.reasoning_history = history;
 });
 
+const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+
 // Asked for in the stream options (withStream in to-wire-body.ts).
 const streamTokenIds = native('stream_options.include_internal_content');
 
@@ -85,6 +87,7 @@ const FIELDS: FieldSupport = {
   echo,
   'echo.lastTokens': echo,
   tools: chatOnly(toolsField),
+  'tools:custom': chatOnly(customAsFunction),
   toolChoice: chatOnly(toolChoiceField),
   parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
   'responseFormat:text': responseFormat,
@@ -104,7 +107,8 @@ const FIELDS: FieldSupport = {
   promptCacheIsolationKey: copy('prompt_cache_isolation_key'),
   metadata: copy('metadata'),
   store: unsupported('Fireworks has no store'),
-  serviceTier: copy('service_tier'),
+  // Fireworks' tiers (its API answers any other with a 400 of its own).
+  serviceTier: oneOf('service_tier', { accepted: ['auto', 'default', 'flex', 'priority'] }),
   user: copy('user'),
   promptCacheKey: copy('prompt_cache_key'),
 };

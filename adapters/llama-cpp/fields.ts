@@ -77,6 +77,7 @@ export function llamaCppTable({ templateThinks = false, thinkTags = defaultThink
       echo: copy('echo'),
       'echo.lastTokens': native('with echo'),
       tools: fromTemplate,
+      'tools:custom': emulate('rendered into the prompt as a function with one string parameter, `input`, its calls unwrapped; a regex on the input is enforced by grammar when tool_choice forces the call'),
       toolChoice: fromTemplate,
       parallelToolCalls: fromTemplate,
       'responseFormat:text': native('the default'),

@@ -18,7 +18,7 @@ import type { LlamaCppSettings } from './settings.js';
 import { toGenerateRequest } from './to-generate-request.js';
 import { toStreamEvents } from './to-stream-events.js';
 import { llamaOptionSources, type LlamaBackendOptions } from './types.js';
-import { LlamaWorkerHost } from './worker-host.js';
+import { createLlamaHost, type LlamaHost } from './shared-host.js';
 
 /** The worker's capabilities; a chat template that switches thinking adds the efforts it takes. */
 export function llamaCppCapabilities(options: { templateThinks?: boolean; thinkTags?: { open: string; close: string } } = {}): BackendCapabilities {
@@ -43,18 +43,14 @@ export function createLlamaCppAdapter(name: string, settings: LlamaCppAdapterSet
 
 export class LlamaCppAdapter implements Adapter {
   capabilities: BackendCapabilities;
-  readonly host: LlamaWorkerHost;
+  /** Its own engine, or (under `--workers`) the relay to the one the primary process owns (shared-host.ts). */
+  readonly host: LlamaHost;
   chatTemplate?: ChatTemplate;
   models?: readonly string[];
   readonly stats = { restarts: () => this.host.restarts };
 
   constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
-    // The worker gets its own options only (not the route-level ones such as chatTemplate).
-    const options = Object.fromEntries(Object.keys(llamaOptionSources).flatMap((key) => {
-      const value = settings[key as keyof LlamaBackendOptions];
-      return value === undefined ? [] : [[key, value]];
-    })) as unknown as LlamaBackendOptions;
-    this.host = new LlamaWorkerHost(options);
+    this.host = createLlamaHost(name, engineOptions(settings));
     this.capabilities = llamaCppCapabilities(definedOnly({ thinkTags: settings.thinkTags }));
   }
 
@@ -103,6 +99,14 @@ export class LlamaCppAdapter implements Adapter {
       yield { type: 'error', error: toProxyError(error) };
     }
   }
+}
+
+/** The engine's own options of a backend's settings (not the route-level ones such as chatTemplate). */
+export function engineOptions(settings: LlamaCppAdapterSettings): LlamaBackendOptions {
+  return Object.fromEntries(Object.keys(llamaOptionSources).flatMap((key) => {
+    const value = settings[key as keyof LlamaBackendOptions];
+    return value === undefined ? [] : [[key, value]];
+  })) as unknown as LlamaBackendOptions;
 }
 
 /** The name `GET /v1/models` lists: `builtin`, else the GGUF's `general.name` (the worker falls back to the path), else the file name. */

@@ -1,16 +1,22 @@
 /** `kind: llama-cpp` in a config file: its settings and their check. Loads nothing (node-llama-cpp stays unloaded until a backend is built). */
 import { defineKind } from '../../src/backend/backend-kind.js';
-import { ConfigError, integerField } from '../../src/config/config-checks.js';
+import { ConfigError, integerField, optionalBoolean } from '../../src/config/config-checks.js';
 import type { BackendCommon } from '../../src/config/settings.js';
 import { configurableLlamaOptions, type ConfigurableLlamaOptions } from './types.js';
 
 /** The bundled worker: its options are documented where the worker reads them (LlamaBackendOptions). */
-export interface LlamaCppSettings extends BackendCommon, ConfigurableLlamaOptions {}
+export interface LlamaCppSettings extends BackendCommon, ConfigurableLlamaOptions {
+  /**
+   * Under `dialect-proxy --workers N`: each of the N processes loads its own copy of the model (N x its
+   * memory, N x `threads`). Default false: one copy, in one engine all the processes share.
+   */
+  perWorker?: boolean;
+}
 
 export const llamaCppKind = defineKind<LlamaCppSettings>({
   name: 'llama-cpp',
   remote: false,
-  keys: configurableLlamaOptions,
+  keys: [...configurableLlamaOptions, 'perWorker'],
   check(backend, key) {
     if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
     integerField(backend, 'contextSize', key, 16);
@@ -18,6 +24,7 @@ export const llamaCppKind = defineKind<LlamaCppSettings>({
     integerField(backend, 'queueLimit', key, 0);
     integerField(backend, 'threads', key, 1, 256);
     integerField(backend, 'streamBatchMs', key, 0, 1000);
+    optionalBoolean(backend.perWorker, `${key}.perWorker`);
     return backend as unknown as LlamaCppSettings;
   },
   defaults: { kind: 'llama-cpp', model: 'builtin' },

@@ -31,7 +31,14 @@ import { jsonSchemaFormat } from '../openai/wire-formats.js';
 export interface LlamaServerTableOptions {
   /** The server runs with `--jinja`, so chat `tools` and `tool_choice` work (without it they are an HTTP 500). */
   jinja?: boolean;
+  /**
+   * The model's chat template takes tools (`/props` `chat_template_caps.supports_tools`); when
+   * false, a `--jinja` server would render the chat without them and answer in plain text.
+   */
+  templateTools?: boolean;
 }
+
+const NO_TEMPLATE_TOOLS = "its model's chat template cannot take tools (/props: chat_template_caps.supports_tools is false), so they would be left out of the prompt without a word";
 
 const NO_JINJA = 'without --jinja it answers tools with an HTTP 500 (capture chat_tools_auto); set `jinja: true` for a server that runs with it';
 
@@ -46,7 +53,7 @@ const seed = convert('seed, 0 to 4294967294', (body, request) => {
   const value = request.sampling.seed as number;
   if (!Number.isInteger(value) || value < 0 || value >= 0xffffffff) {
     const param = paramOf(request, 'sampling.seed');
-    throw invalidRequest(param, `${param} must be between 0 and 4294967294 for llama-server, whose seeds are 32-bit and read -1 as "random" (got ${value}).`);
+    throw invalidRequest(param, `${param} ${value} is not supported by llama-server: its seeds are 32-bit, 0 to 4294967294 (it reads -1 as "random").`, 'unsupported_parameter');
   }
   body.seed = value;
 });
@@ -70,6 +77,8 @@ const responseFormat = convert('chat: response_format; completions: json_schema;
   Object.assign(body, formatFields(request.responseFormat as ResponseFormat, request.endpoint));
 });
 
+const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+
 /** Without tools there is nothing to choose: `auto` and `none` change nothing and are not sent. */
 const toolChoiceWithoutTools = convert("only 'auto' and 'none', which change nothing without tools and are not sent", (_body, request) => {
   const choice = request.toolChoice;
@@ -77,12 +86,18 @@ const toolChoiceWithoutTools = convert("only 'auto' and 'none', which change not
 });
 
 
-/** The table for a server with or without `--jinja`. */
-export function llamaServerTable({ jinja = false }: LlamaServerTableOptions = {}): BackendTable {
-  const tools: FieldHandling = jinja ? toolsField : unsupported(NO_JINJA);
-  const toolChoice: FieldHandling = jinja
+const toolChoiceWithoutTemplateTools = convert("only 'auto' and 'none', which change nothing without tools and are not sent", (_body, request) => {
+  const choice = request.toolChoice;
+  if (choice !== 'auto' && choice !== 'none') throw invalidRequest(paramOf(request, 'toolChoice'), `${paramOf(request, 'toolChoice')} is not supported by llama-server: ${NO_TEMPLATE_TOOLS}.`, 'unsupported_parameter');
+});
+
+/** The table for a server with or without `--jinja`, and a template that takes tools or not. */
+export function llamaServerTable({ jinja = false, templateTools = true }: LlamaServerTableOptions = {}): BackendTable {
+  const takesTools = jinja && templateTools;
+  const tools: FieldHandling = takesTools ? toolsField : unsupported(jinja ? NO_TEMPLATE_TOOLS : NO_JINJA);
+  const toolChoice: FieldHandling = takesTools
     ? toolChoiceField
-    : toolChoiceWithoutTools;
+    : jinja ? toolChoiceWithoutTemplateTools : toolChoiceWithoutTools;
   const noCompletionsTools = unsupported('/v1/completions takes no tools');
   return {
     fields: {
@@ -110,8 +125,9 @@ export function llamaServerTable({ jinja = false }: LlamaServerTableOptions = {}
       echo: unsupported('ignored without a word: 200, nothing echoed (capture cmpl_echo_logprobs2)'),
       'echo.lastTokens': unsupported('ignored without a word: 200, nothing echoed (capture cmpl_echo_logprobs2)'),
       tools: byEndpoint({ chat: tools, text: noCompletionsTools }),
+      'tools:custom': byEndpoint({ chat: takesTools ? customAsFunction : tools, text: noCompletionsTools }),
       toolChoice: byEndpoint({ chat: toolChoice, text: noCompletionsTools }),
-      parallelToolCalls: byEndpoint({ chat: jinja ? copy('parallel_tool_calls') : native('changes nothing without tools, so it is not sent'), text: noCompletionsTools }),
+      parallelToolCalls: byEndpoint({ chat: takesTools ? copy('parallel_tool_calls') : native('changes nothing without tools, so it is not sent'), text: noCompletionsTools }),
       'responseFormat:text': responseFormat,
       'responseFormat:json_object': responseFormat,
       'responseFormat:json_schema': responseFormat,

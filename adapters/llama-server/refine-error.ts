@@ -33,11 +33,12 @@ export function refineError(error: ProxyError, request: NeutralRequest): ProxyEr
     const [path, usual] = CALLER_FIELD[field] ?? [undefined, field];
     return copy(error, { param: (path === undefined ? undefined : request.origins[path]) ?? usual });
   }
-  if (CONTEXT.test(error.message)) return copy(error, { param: request.endpoint === 'chat' ? 'messages' : 'prompt', code: 'context_length_exceeded' });
+  // The caller's own field: its prompt or its messages, whichever it sent (never the translated request's).
+  if (CONTEXT.test(error.message)) return copy(error, { param: request.origins.prompt ?? request.origins.messages ?? null, code: 'context_length_exceeded' });
   return error;
 }
 
-function copy(error: ProxyError, change: { param: string; code?: string }): ProxyError {
+function copy(error: ProxyError, change: { param: string | null; code?: string }): ProxyError {
   return new ProxyError({
     status: error.status, type: error.type, message: error.message,
     param: change.param, code: change.code ?? error.code,

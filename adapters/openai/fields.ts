@@ -11,7 +11,7 @@
  *  - predictions are text (`{type: 'content'}`); token ids are Fireworks' `speculation`.
  */
 import { unsendable } from '../../src/backend/write-fields.js';
-import { byEndpoint, chatOnly, convert, copy, emulate, native, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
+import { byEndpoint, chatOnly, convert, copy, emulate, native, oneOf, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from './split-echo.js';
 import { jsonSchemaFormat } from './wire-formats.js';
@@ -64,6 +64,8 @@ const FIELDS: FieldSupport = {
   echo: byEndpoint({ chat: unsupported('echo is a completions feature'), text: echo }),
   'echo.lastTokens': unsupported('OpenAI echoes the whole prompt or nothing'),
   tools: chatOnly(toolsField),
+  // OpenAI's own custom tools: sent as they came (to-wire-tools.ts).
+  'tools:custom': chatOnly(toolsField),
   toolChoice: chatOnly(toolChoiceField),
   parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
   'responseFormat:text': chatOnly(responseFormat),
@@ -83,7 +85,8 @@ const FIELDS: FieldSupport = {
   promptCacheIsolationKey: unsupported('OpenAI has no prompt cache isolation key'),
   metadata: chatOnly(copy('metadata')),
   store: chatOnly(copy('store')),
-  serviceTier: chatOnly(copy('service_tier')),
+  // OpenAI's tiers; `fast` is what other APIs call its `priority` tier.
+  serviceTier: chatOnly(oneOf('service_tier', { accepted: ['auto', 'default', 'flex', 'scale', 'priority'], mapped: { fast: 'priority' } })),
   user: copy('user'),
   promptCacheKey: chatOnly(copy('prompt_cache_key')),
 };

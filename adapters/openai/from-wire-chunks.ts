@@ -161,10 +161,14 @@ function textDelta({ index, piece, echo, request, state, tokenIds, promptTokenId
 }
 
 function toolCallDelta(call: Record<string, unknown>, choice: number, position: number): StreamEventOf<'tool-call-delta'> {
-  const fn = isRecord(call.function) ? call.function : {};
-  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: argumentsText(fn.arguments) };
+  // A custom tool's call (OpenAI) streams its free-text `custom.input` in pieces.
+  const custom = isRecord(call.custom) ? call.custom : undefined;
+  const fn = custom ?? (isRecord(call.function) ? call.function : {});
+  const piece = custom ? (typeof custom.input === 'string' ? custom.input : '') : argumentsText(fn.arguments);
+  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: piece };
   if (typeof call.id === 'string') event.id = call.id;
   if (typeof fn.name === 'string') event.name = fn.name;
+  if (custom || call.type === 'custom') event.custom = true;
   return event;
 }
 

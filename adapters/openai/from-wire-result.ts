@@ -55,10 +55,13 @@ function readChoice(wire: Record<string, unknown>, position: number, body: Recor
 
   const plan = echoPlanOf(request, choice.index);
   if (plan) {
-    const { echo, rest } = new EchoSplitter(plan).take(choice.text, choice.logprobs);
+    const splitter = new EchoSplitter(plan);
+    const { echo, rest } = splitter.take(choice.text, choice.logprobs);
     choice.text = rest?.text ?? '';
     if (choice.logprobs) choice.logprobs = rest?.logprobs ?? [];
     if (echo?.logprobs) choice.promptLogprobs = echo.logprobs;
+    // The echo could not be told apart: the whole text is the backend's, with nothing prepended.
+    if (splitter.unsplit) choice.echoText = '';
   }
   // Logprobs the caller did not ask for were ours (asked to find an echo's end).
   if (!request.logprobs) delete choice.logprobs;
@@ -78,6 +81,11 @@ function readMessage(message: Record<string, unknown>, choice: ResultChoice): vo
 }
 
 function readToolCall(wire: Record<string, unknown>): ToolCall {
+  // A custom tool's call (OpenAI): its input is free text.
+  if (wire.type === 'custom' && isRecord(wire.custom)) {
+    const { name, input } = wire.custom;
+    return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof name === 'string' ? name : '', arguments: typeof input === 'string' ? input : '', custom: true };
+  }
   const fn = isRecord(wire.function) ? wire.function : {};
   return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof fn.name === 'string' ? fn.name : '', arguments: argumentsText(fn.arguments) };
 }

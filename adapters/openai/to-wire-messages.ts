@@ -34,7 +34,9 @@ function toWireMessage(message: Message, path: string, options: WireMessagesOpti
   wire.content = Array.isArray(message.content) ? message.content.map((part, j) => toWirePart(part, `${path}.content[${j}]`, options)) : message.content;
   if (message.name !== undefined && !asTool) wire.name = message.name;
   if (message.toolCalls?.length) {
-    wire.tool_calls = message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    wire.tool_calls = message.toolCalls.map((call) => (call.custom
+      ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } }
+      : { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
   }
   if (message.toolCallId !== undefined) wire.tool_call_id = message.toolCallId;
   if (message.reasoning !== undefined) {
@@ -47,7 +49,7 @@ function toWireMessage(message: Message, path: string, options: WireMessagesOpti
 
 function toWirePart(part: ContentPart, path: string, options: WireMessagesOptions): Wire {
   if (options.unsupportedParts.has(part.type)) {
-    throw invalidRequest(`${path}.type`, `${options.backend} does not accept ${part.type} content parts.`, 'unsupported_parameter');
+    throw invalidRequest(`${path}.type`, `${part.type} content parts are not supported by ${options.backend}.`, 'unsupported_parameter');
   }
   let wire: Wire;
   switch (part.type) {

@@ -39,6 +39,8 @@ const responseFormat = convert('response_format, or structured_outputs for a gra
   Object.assign(body, formatFields(request.responseFormat as ResponseFormat));
 });
 
+const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+
 const tokenIds = convert('return_token_ids', (body, request) => {
   if (request.returnTokenIds || request.stream?.tokenIds) body.return_token_ids = true;
 });
@@ -68,6 +70,7 @@ export const VLLM_TABLE: BackendTable = {
     echo: byEndpoint({ chat: unsupported('echo is a completions feature'), text: echo }),
     'echo.lastTokens': unsupported('vLLM echoes the whole prompt or nothing'),
     tools: chatOnly(toolsField),
+    'tools:custom': chatOnly(customAsFunction),
     toolChoice: chatOnly(toolChoiceField),
     parallelToolCalls: chatOnly(copy('parallel_tool_calls')),
     'responseFormat:text': responseFormat,

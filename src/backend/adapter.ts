@@ -47,6 +47,21 @@ export interface BackendStats {
   queued?(): number;
   /** Times its worker process was restarted after a crash. */
   restarts?(): number;
+  /** Each replica of a pool (`urls`): its state and load. */
+  replicas?(): readonly ReplicaStat[];
+}
+
+/** `healthy`: in service; `ejected`: failing requests took it out for a while; `down`: its health probe fails. */
+export type ReplicaState = 'healthy' | 'ejected' | 'down';
+
+export interface ReplicaStat {
+  /** Its URL as configured (without any user:password part). */
+  replica: string;
+  state: ReplicaState;
+  /** Requests sent to it and not yet finished. */
+  outstanding: number;
+  /** Times failing requests have ejected it. */
+  ejections: number;
 }
 
 /** A model's own chat template (e.g. from GGUF metadata), used when the backend config names none. */

@@ -21,9 +21,19 @@ export type WireBody = Record<string, unknown>;
 /** Writes a field (or a group of fields that share one converter) onto the wire body; throws a ProxyError for a value the backend cannot take. */
 export type WriteField = (body: WireBody, request: NeutralRequest) => void;
 
+/**
+ * The values a backend takes for a field with a closed set of them (`service_tier`): any
+ * other is mapped to its stand-in with a warning, or refused by the plan naming the caller's field.
+ */
+export interface FieldValues {
+  accepted: readonly string[];
+  /** Values the backend takes under another name, e.g. OpenAI's `fast` is its `priority`. */
+  mapped?: Readonly<Record<string, string>>;
+}
+
 export type FieldHandling =
-  /** Sent under this wire name, value unchanged. */
-  | { kind: 'copy'; wire: string }
+  /** Sent under this wire name, value unchanged (with `values`: only those, checked by the plan). */
+  | { kind: 'copy'; wire: string; values?: FieldValues }
   /** Sent through a converter. Fields that share one converter object run it once. */
   | { kind: 'convert'; note: string; write: WriteField }
   /** Taken as it is: the body builder's fixed part carries it (the prompt), or it is the backend's own behaviour. */
@@ -50,6 +60,8 @@ export interface BackendTable {
 export const NOTHING_RELAYED: PerEndpoint<ReadonlySet<string>> = { chat: new Set(), text: new Set() };
 
 export const copy = (wire: string): FieldHandling => ({ kind: 'copy', wire });
+/** A copy of a field whose values the backend knows: `oneOf('service_tier', {accepted: ['auto', 'flex']})`. */
+export const oneOf = (wire: string, values: FieldValues): FieldHandling => ({ kind: 'copy', wire, values });
 export const convert = (note: string, write: WriteField): FieldHandling => ({ kind: 'convert', note, write });
 export const native = (note: string): FieldHandling => ({ kind: 'native', note });
 export const emulate = (how: string): FieldHandling => ({ kind: 'emulate', how });

@@ -48,6 +48,8 @@ export interface ServerSettings {
   shutdownGraceMs: number;
   /** Listen on a non-loopback address without `apiKeys` (an open relay of the backends' keys): only when set. */
   allowUnauthenticated: boolean;
+  /** The inspector page at `GET /` (the standalone server; the middleware when asked): false turns it off everywhere. */
+  inspector: boolean;
 }
 
 export interface ProxyConfig {

@@ -77,7 +77,7 @@ function predictionText(value: unknown, field: string): string {
   return content
     .map((part: Record<string, unknown>, i) => {
       if (part?.type !== 'text' || typeof part.text !== 'string') {
-        throw invalidRequest(`${field}.content.${i}`, 'A prediction can only hold text parts.');
+        throw invalidRequest(`${field}.content.${i}`, `A ${String(part?.type)} part in ${field}.content is not supported by this proxy: a prediction is text.`, 'unsupported_parameter');
       }
       return part.text;
     })

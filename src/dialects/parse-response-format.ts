@@ -31,7 +31,8 @@ export function parseResponseFormat(value: unknown, field = 'response_format'): 
     case 'json_schema':
       return jsonSchema(value, field);
     case 'grammar':
-      if (typeof value.grammar !== 'string') throw invalidRequest(`${field}.grammar`, `${field}.grammar is required (a string) when type is grammar.`);
+      // Fireworks' schema makes every key but `type` optional: a grammar format without a grammar has nothing to enforce.
+      if (typeof value.grammar !== 'string') throw invalidRequest(`${field}.grammar`, `${field} of type grammar without a grammar is not supported by this proxy: there is nothing to enforce; send the GBNF grammar as ${field}.grammar.`);
       if (isSet(value.schema) || isSet(value.json_schema)) throw invalidRequest(`${field}.type`, `${field} of type grammar takes no schema.`);
       return { type: 'grammar', grammar: value.grammar };
     default:
@@ -41,7 +42,7 @@ export function parseResponseFormat(value: unknown, field = 'response_format'): 
 
 function onlyType(value: Wire, field: string, type: string): void {
   for (const key of ['schema', 'json_schema', 'grammar']) {
-    if (isSet(value[key])) throw invalidRequest(`${field}.${key}`, `${field}.${key} is not allowed when type is ${type}.`);
+    if (isSet(value[key])) throw invalidRequest(`${field}.${key}`, `${field}.${key} with type ${type} is not supported by this proxy: plain text follows no ${key === 'grammar' ? 'grammar' : 'schema'}; use type ${key === 'grammar' ? 'grammar' : 'json_object or json_schema'}.`);
   }
 }
 
@@ -63,7 +64,7 @@ function jsonSchema(value: Wire, field: string): ResponseFormat {
     return out;
   }
   const schema = plainSchema(value, field);
-  if (!schema) throw invalidRequest(`${field}.json_schema`, `${field}.json_schema is required when type is json_schema.`);
+  if (!schema) throw invalidRequest(`${field}.json_schema`, `${field} of type json_schema without a schema is not supported by this proxy: send the schema as ${field}.json_schema (or use type json_object for any JSON).`);
   return { type: 'json_schema', schema };
 }
 
@@ -86,9 +87,9 @@ function toSchema(value: unknown, param: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw invalidRequest(param, `${param} is not valid JSON.`);
+      throw invalidRequest(param, `${param} as text that is not JSON is not supported by this proxy: give the schema as an object, or as JSON text.`);
     }
     if (isRecord(parsed)) return parsed;
   }
-  throw invalidRequest(param, `${param} must be a JSON Schema object (or JSON text of one).`);
+  throw invalidRequest(param, `${param} that is not a JSON Schema object is not supported by this proxy: give the schema as an object, or as JSON text of one.`);
 }

@@ -29,12 +29,12 @@ export const isSet = (value: unknown): boolean => value !== null && value !== un
  * Both set -> 400 naming the second field.
  * @example exclusive('max_tokens', 'max_completion_tokens')
  */
-export function exclusive(first: string, second: string, when: (body: CrossFieldContext['body']) => boolean = (body) => isSet(body[first]) && isSet(body[second])): CrossFieldRule {
+export function exclusive(first: string, second: string, when: (body: CrossFieldContext['body']) => boolean = (body) => isSet(body[first]) && isSet(body[second]), message = `${second} cannot be specified together with ${first}.`): CrossFieldRule {
   return {
     fields: [second, first],
     note: `${second} cannot be combined with ${first}`,
     apply: ({ body }) => {
-      if (when(body)) throw invalidRequest(second, `${second} cannot be specified together with ${first}.`);
+      if (when(body)) throw invalidRequest(second, message);
     },
   };
 }
@@ -61,15 +61,19 @@ export function headerValue(headers: RequestHeaders, name: string): string | und
   return first === undefined || first === '' ? undefined : first;
 }
 
-/** Session affinity: `prompt_cache_key` > `x-session-affinity` > `x-multi-turn-session-id` > `user` (Fireworks' order). */
+/**
+ * Session affinity (which replica of a pool serves the request, adapters/replica-pool.ts):
+ * `x-session-affinity` > `x-multi-turn-session-id` > `prompt_cache_key` > `user`. The headers a
+ * deployment sets on purpose come before the body fields a client library may fill on its own.
+ */
 export const affinityKey: CrossFieldRule = {
-  fields: ['prompt_cache_key', 'x-session-affinity', 'x-multi-turn-session-id', 'user'],
-  note: 'affinityKey from prompt_cache_key > x-session-affinity > x-multi-turn-session-id > user',
+  fields: ['x-session-affinity', 'x-multi-turn-session-id', 'prompt_cache_key', 'user'],
+  note: 'affinityKey from x-session-affinity > x-multi-turn-session-id > prompt_cache_key > user',
   apply: ({ body, headers, request }) => {
     const candidates: [string, unknown][] = [
-      ['prompt_cache_key', body.prompt_cache_key],
       ['x-session-affinity', headerValue(headers, 'x-session-affinity')],
       ['x-multi-turn-session-id', headerValue(headers, 'x-multi-turn-session-id')],
+      ['prompt_cache_key', body.prompt_cache_key],
       ['user', body.user],
     ];
     const found = candidates.find(([, value]) => typeof value === 'string' && value !== '');
@@ -87,7 +91,8 @@ export const commonCrossFieldRules: readonly CrossFieldRule[] = [
   // OpenAI: "logprobs must be set to true if this parameter is used"; Fireworks also takes an integer.
   requires('top_logprobs', logprobsOn, 'top_logprobs requires logprobs to be set to true (or to an integer).'),
   requires('stream_options', (body) => body.stream === true, 'stream_options is only allowed when stream is true.'),
-  exclusive('prediction', 'speculation'),
+  // Fireworks: prediction is "Automatically transformed to speculation": both at once would be two values for one field.
+  exclusive('prediction', 'speculation', undefined, 'speculation together with prediction is not supported by this proxy: prediction becomes speculation, so send one of them.'),
   // Fireworks: echo_last=len(prompt) is the same as echo=true, so both at once is ambiguous.
   exclusive('echo', 'echo_last', (body) => body.echo === true && isSet(body.echo_last)),
   // Fireworks: without mirostat_target, Mirostat is off, so a learning rate alone would do nothing.

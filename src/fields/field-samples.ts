@@ -26,6 +26,8 @@ export const BASE_BODIES: Readonly<Record<Endpoint, Readonly<Record<string, unkn
 };
 
 const tool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const customTool = { type: 'custom', custom: { name: 'run_sql', description: 'Runs one SQL query.' } };
+const customRegexTool = { type: 'custom', custom: { name: 'order_code', format: { type: 'grammar', grammar: { syntax: 'regex', definition: 'ORD-[0-9]{4}' } } } };
 const fn = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const one = (value: unknown, extra: Omit<FieldSample, 'value'> = {}): FieldSample[] => [{ value, ...extra }];
 
@@ -37,7 +39,13 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   raw_output: one(true),
   perf_metrics_in_response: one(true),
   n: one(2),
-  service_tier: one('priority'),
+  // Each backend kind's tiers: taken, named differently (OpenAI's `fast`), or refused.
+  service_tier: [
+    { label: 'priority', value: 'priority' },
+    { label: 'flex', value: 'flex' },
+    { label: 'fast', value: 'fast', endpoint: 'chat' },
+    { label: 'scale', value: 'scale', endpoint: 'chat' },
+  ],
   stop: one('\n'),
   max_tokens: one(16),
   max_completion_tokens: one(16),
@@ -80,8 +88,13 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   ],
   prediction: one({ type: 'content', content: 'Hello there' }),
   metadata: one({ purpose: 'docs' }),
+  // Every effort of OpenAI's newest ReasoningEffort: taken, mapped through the backend's ladder, or refused.
   reasoning_effort: [
     { label: 'high', value: 'high' },
+    { label: 'none', value: 'none' },
+    { label: 'minimal', value: 'minimal', endpoint: 'chat' },
+    { label: 'xhigh', value: 'xhigh' },
+    { label: 'max', value: 'max' },
     { label: '2048 (budget)', value: 2048 },
   ],
   reasoning_history: [
@@ -106,11 +119,16 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   // chat
   messages: one([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]),
   store: one(true),
-  tools: one([tool]),
+  tools: [
+    { label: 'function', value: [tool] },
+    { label: 'custom (text)', value: [customTool] },
+    { label: 'custom (regex)', value: [customRegexTool] },
+  ],
   tool_choice: [
     { label: 'none', value: 'none', with: { tools: [tool] } },
     { label: 'required', value: 'required', with: { tools: [tool] } },
     { label: 'named', value: { type: 'function', function: { name: 'get_weather' } }, with: { tools: [tool] } },
+    { label: 'named custom', value: { type: 'custom', custom: { name: 'run_sql' } }, with: { tools: [customTool] } },
   ],
   parallel_tool_calls: one(false, { with: { tools: [tool] } }),
   functions: one([fn]),

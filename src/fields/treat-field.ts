@@ -11,6 +11,7 @@ import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { Adapter } from '../backend/adapter.js';
 import { dryRun as dryRunRoute, type DryRun, type SentCall } from '../pipeline/dry-run.js';
 import { supports } from '../backend/capabilities.js';
+import { handlingOf } from '../backend/field-support.js';
 import { NEUTRAL_FIELD_NAMES, asksFor } from '../model/neutral-fields.js';
 import type { LoadedProfile } from './backend-profiles.js';
 import { BASE_BODIES, samplesFor, type FieldSample } from './field-samples.js';
@@ -135,6 +136,10 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
   if (subject.endpoint === 'text' && 'messages' in sentBody && changed.every((key) => key === 'messages')) {
     return { outcome: 'emulated', detail: 'sent as the user message of a chat request' };
   }
+  // Custom tools the backend takes as functions: the proxy carries them (emulate/custom-tools.ts).
+  const customTools = caller.tools?.some((tool) => tool.custom) && !callerBase.tools?.some((tool) => tool.custom);
+  const carried = customTools && run.received[0] ? handlingOf(profile.capabilities.fields, 'tools:custom', run.received[0].endpoint) : undefined;
+  if (carried?.kind === 'emulate') return { outcome: 'emulated', detail: carried.how };
   if (warnings.length > 0) return { outcome: 'emulated', detail: warnings.join('; ') };
   return { outcome: 'native' };
 }

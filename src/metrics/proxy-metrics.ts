@@ -6,6 +6,7 @@
  * reasons): a caller cannot create series by inventing model names.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReplicaStat } from '../backend/adapter.js';
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { Usage } from '../model/result.js';
 
@@ -33,7 +34,10 @@ export interface BackendGauges {
   name: string;
   queued?(): number;
   restarts?(): number;
+  replicas?(): readonly ReplicaStat[];
 }
+
+const REPLICA_STATES = ['healthy', 'ejected', 'down'] as const;
 
 export class ProxyMetrics {
   readonly registry = new Registry();
@@ -75,6 +79,30 @@ export class ProxyMetrics {
       name: 'dialect_proxy_worker_restarts', help: 'Times the bundled llama.cpp worker was restarted after a crash.', labelNames: ['backend'], registers,
       collect() {
         for (const backend of backends()) if (backend.restarts) this.set({ backend: backend.name }, backend.restarts());
+      },
+    });
+    // A pool's replicas (backends with `urls`); the replica label is a configured URL.
+    new Gauge({
+      name: 'dialect_proxy_replica_state', help: 'Each replica of a pool: 1 for its state (healthy, ejected after failing requests, down by its health probe), 0 for the others.', labelNames: ['backend', 'replica', 'state'], registers,
+      collect() {
+        for (const backend of backends()) {
+          for (const stat of backend.replicas?.() ?? []) {
+            for (const state of REPLICA_STATES) this.set({ backend: backend.name, replica: stat.replica, state }, stat.state === state ? 1 : 0);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'dialect_proxy_replica_outstanding', help: 'Requests sent to each replica of a pool and not yet finished.', labelNames: ['backend', 'replica'], registers,
+      collect() {
+        for (const backend of backends()) for (const stat of backend.replicas?.() ?? []) this.set({ backend: backend.name, replica: stat.replica }, stat.outstanding);
+      },
+    });
+    new Counter({
+      name: 'dialect_proxy_replica_ejections_total', help: 'Times failing requests ejected each replica of a pool.', labelNames: ['backend', 'replica'], registers,
+      collect() {
+        this.reset();
+        for (const backend of backends()) for (const stat of backend.replicas?.() ?? []) this.inc({ backend: backend.name, replica: stat.replica }, stat.ejections);
       },
     });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'dialect_proxy_' });

@@ -21,6 +21,8 @@ export interface NeutralFieldSpec {
   /** Whether the request asks for something a backend without the field cannot give (default: a value is set). */
   asks?(request: NeutralRequest): boolean;
   drop(request: NeutralRequest): void;
+  /** Sets another value (a backend's stand-in for the caller's, e.g. a service tier it names differently). */
+  set?(request: NeutralRequest, value: unknown): void;
   /** Informational (end-user ids, cache keys): a backend without it goes without, with a warning, never a 400. */
   soft?: boolean;
 }
@@ -95,6 +97,15 @@ export const NEUTRAL_FIELDS = {
   'prompt:batch': { path: 'prompt', param: 'prompt', value: (r) => (isPromptBatch(r.prompt) ? r.prompt : undefined), drop: () => {} },
   logprobs: field('logprobs', 'logprobs'),
   tools: { path: 'tools', param: 'tools', value: (r) => (r.tools?.length ? r.tools : undefined), drop: (r) => { delete r.tools; } },
+  // Custom (free-text) tools: OpenAI takes them; other backends get each as a function with one string parameter, or refuse them.
+  'tools:custom': {
+    path: 'tools', param: 'tools',
+    value: (r) => (r.tools?.some((tool) => tool.custom) ? r.tools.filter((tool) => tool.custom) : undefined),
+    drop: (r) => {
+      r.tools = r.tools?.filter((tool) => !tool.custom);
+      if (!r.tools?.length) delete r.tools;
+    },
+  },
   toolChoice: field('toolChoice', 'tool_choice'),
   parallelToolCalls: field('parallelToolCalls', 'parallel_tool_calls'),
   'responseFormat:text': format('text'),
@@ -119,7 +130,11 @@ export const NEUTRAL_FIELDS = {
   promptCacheIsolationKey: field('promptCacheIsolationKey', 'prompt_cache_isolation_key'),
   metadata: field('metadata', 'metadata'),
   store: field('store', 'store', (r) => isUsed(r.store)),
-  serviceTier: field('serviceTier', 'service_tier'),
+  // 'auto' and 'default' ask for the standard tier, which every backend is: only other tiers ask for something.
+  serviceTier: {
+    ...field('serviceTier', 'service_tier', (r) => r.serviceTier !== undefined && r.serviceTier !== 'auto' && r.serviceTier !== 'default'),
+    set: (r, value) => { r.serviceTier = value as string; },
+  },
   user: { ...field('user', 'user'), soft: true },
   promptCacheKey: { ...field('promptCacheKey', 'prompt_cache_key'), soft: true },
 } as const satisfies Record<string, NeutralFieldSpec>;

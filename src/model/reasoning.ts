@@ -107,7 +107,7 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
   // Fireworks: {type: enabled} = `true` ('medium'); with budget_tokens it = an integer effort (a budget, no named effort).
   const chosen: EffortValue = own ?? top ?? (isSet(config.budget_tokens) ? {} : { effort: 'medium' });
   if (chosen.effort === 'none') {
-    throw invalidRequest(source, `${source} 'none' contradicts thinking.type=enabled; use thinking.type=disabled.`);
+    throw invalidRequest(source, `${source} 'none' with thinking.type=enabled is not supported by this proxy: the two contradict each other; use thinking.type=disabled.`);
   }
 
   const budget = config.budget_tokens;

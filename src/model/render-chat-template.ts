@@ -2,6 +2,11 @@
  * Renders chat messages into one prompt string with a Jinja chat template, the
  * way Hugging Face tokenizers do (`messages`, `tools`, `add_generation_prompt`,
  * `bos_token`, `eos_token`). ChatML is the default.
+ *
+ * A `developer` message (what OpenAI's clients send instead of `system` for
+ * reasoning models) is the system turn for a template that has no developer
+ * role of its own, as llama.cpp renders it; a template that names the role
+ * (`'developer'` in its source, e.g. GPT-OSS's) gets it as it came.
  */
 import { Template } from '@huggingface/jinja';
 import { invalidRequest } from '../errors/proxy-error.js';
@@ -71,8 +76,9 @@ export interface RenderOptions {
 
 export function renderChatTemplate(messages: readonly Message[], options: RenderOptions = {}): string {
   const source = !options.template || options.template === 'chatml' ? chatmlTemplate : options.template;
+  const developerRole = hasDeveloperRole(source);
   return compile(source).render({
-    messages: messages.map(templateMessage),
+    messages: messages.map((message, index) => templateMessage(message, index, developerRole)),
     tools: options.tools?.map((tool) => ({ type: 'function', function: tool })),
     add_generation_prompt: options.addGenerationPrompt ?? true,
     bos_token: options.bosToken ?? '',
@@ -81,9 +87,21 @@ export function renderChatTemplate(messages: readonly Message[], options: Render
   });
 }
 
+/**
+ * Whether a template renders a `developer` role of its own: it names the role
+ * in a string literal (`message.role == 'developer'`, GPT-OSS's Harmony
+ * template). ChatML and most model templates do not, and would render an
+ * unknown role as a turn the model never saw in training, or skip it.
+ * @example hasDeveloperRole(chatmlTemplate) // false
+ */
+export function hasDeveloperRole(source: string): boolean {
+  return /(['"])developer\1/.test(source);
+}
+
 /** The message shape chat templates expect (OpenAI's, with arguments as objects). */
-function templateMessage(message: Message, index: number): Record<string, unknown> {
-  const out: Record<string, unknown> = { role: message.role, content: textOf(message.content, index) };
+function templateMessage(message: Message, index: number, developerRole: boolean): Record<string, unknown> {
+  const role = message.role === 'developer' && !developerRole ? 'system' : message.role;
+  const out: Record<string, unknown> = { role, content: textOf(message.content, index) };
   if (message.name) out.name = message.name;
   if (message.toolCallId) out.tool_call_id = message.toolCallId;
   if (message.reasoning) out.reasoning_content = message.reasoning;
@@ -103,7 +121,7 @@ function textOf(content: Message['content'], index: number): string {
   return content.map((part: ContentPart, partIndex) => {
     if (part.type === 'text') return part.text;
     if (part.type === 'refusal') return part.refusal;
-    throw invalidRequest(`messages[${index}].content[${partIndex}]`, `A ${part.type} content part cannot be rendered into a text prompt for this backend.`);
+    throw invalidRequest(`messages[${index}].content[${partIndex}]`, `${part.type === 'audio' || part.type === 'image' ? 'An' : 'A'} ${part.type} content part is not supported by this backend: it cannot be rendered into a text prompt.`, 'unsupported_parameter');
   }).join('');
 }
 

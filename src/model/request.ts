@@ -28,8 +28,10 @@ export type ContentPart = (
 export interface ToolCall {
   id: string;
   name: string;
-  /** JSON text, exactly as the model produced it. */
+  /** JSON text, exactly as the model produced it; for a custom tool's call, its free-text input. */
   arguments: string;
+  /** A call of a custom tool (OpenAI's `{type: 'custom', custom: {name, input}}`): `arguments` is the input text. */
+  custom?: boolean;
 }
 
 export interface Message {
@@ -44,11 +46,19 @@ export interface Message {
   extra?: Record<string, unknown>;
 }
 
+/** What a custom tool's input may be: any text, or text a grammar accepts (Lark or a regular expression). */
+export type CustomToolFormat = { type: 'text' } | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string };
+
 export interface ToolDefinition {
   name: string;
   description?: string;
   parameters?: Record<string, unknown>;
   strict?: boolean;
+  /**
+   * A custom tool (OpenAI's `{type: 'custom'}`): the model calls it with free text, not JSON
+   * arguments; `format` may constrain that text. `parameters` and `strict` are then unset.
+   */
+  custom?: { format: CustomToolFormat };
 }
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { name: string };

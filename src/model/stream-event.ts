@@ -14,7 +14,8 @@ export type StreamEvent =
     annotations?: unknown[];
   }
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
-  | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string }
+  /** `custom`: a call of a custom tool, whose `argumentsDelta` is a piece of its free-text input. */
+  | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string; custom?: boolean }
   | {
     type: 'choice-end'; choice: number; finishReason: FinishReason;
     /** The choice's streamed `delta.refusal` text, joined (OpenAI structured-output refusals). */

@@ -2,13 +2,14 @@
  * Runs one parsed request through the real plan and its emulation wrappers
  * against a recorder in place of the backend's adapter: what would be sent
  * upstream, how many times, or the 400 the plan or the adapter answers. No
- * I/O. Serves `x-dialect-dry-run` and the fate table (`dialect-proxy fields`).
+ * I/O. Serves the translation report (`x-dialect-dry-run`, `dialect-proxy
+ * translate` and `audit`: translation-report.ts) and the fate table (`dialect-proxy fields`).
  */
 import type { Adapter, AdapterContext } from '../backend/adapter.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';
-import { planRequest } from './plan.js';
+import { planRequest, type PlanOptions } from './plan.js';
 import type { RouteMatch } from './route-table.js';
 
 /** One upstream call: `stream` or `complete`, the endpoint, and the body the adapter builds. */
@@ -30,7 +31,7 @@ export interface DryRun {
  * Throws the ProxyError a caller would get (the plan's or the adapter's).
  * @example const { sent } = await dryRun(parseChatRequest(body), runtime.routes.match(model)); // sent[0].body.top_k
  */
-export async function dryRun(request: NeutralRequest, match: RouteMatch, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
+export async function dryRun(request: NeutralRequest, match: RouteMatch, options: { dropUnsupported?: boolean } & PlanOptions = {}): Promise<DryRun> {
   const real = match.backend.adapter;
   const received: NeutralRequest[] = [];
   const sent: SentCall[] = [];
@@ -54,7 +55,7 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
     },
   };
   const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
-  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } });
+  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, options.onNote ? { onNote: options.onNote } : {});
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {
@@ -63,18 +64,6 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
     await plan.engine.complete(plan.request, context);
   }
   return { received, sent, warnings: [...request.warnings] };
-}
-
-/** A dry run as the proxy reports it (`x-dialect-dry-run`, `dialect-proxy translate`). */
-export async function describeDryRun(request: NeutralRequest, match: RouteMatch): Promise<Record<string, unknown>> {
-  const run = await dryRun(request, match);
-  return {
-    object: 'dialect.dry_run',
-    backend: match.backend.name,
-    kind: match.backend.settings.kind,
-    warnings: run.warnings,
-    upstream: run.sent.map(({ call, endpoint, body }) => ({ endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions', stream: call === 'stream', body })),
-  };
 }
 
 function emptyResult(request: NeutralRequest): NeutralResult {

@@ -16,7 +16,6 @@ import { encodeSseData, sseDone, sseHeaders } from '../streaming/encode-sse.js';
 import { sseKeepAliveComment } from '../streaming/keep-alive.js';
 import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
-import { describeDryRun } from './dry-run.js';
 import { BackendFailure, startWithFallbacks } from './fall-back.js';
 import { firstEvent } from './first-event.js';
 import { NO_ROUTE } from '../metrics/proxy-metrics.js';
@@ -28,6 +27,7 @@ import { requestIdOf } from './request-id.js';
 import type { Backend } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
+import { dryRunAnswer } from './translation-report.js';
 
 /** A stream whose backend took the request: its first event, or a keep-alive that came first. */
 interface StartedStream {
@@ -70,8 +70,9 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (isDryRun(req)) {
       log.backend = match.backend.name;
       log.dryRun = true;
-      sendJson(res, 200, await describeDryRun(request, match));
-      log.status = 200;
+      const answer = await dryRunAnswer({ request, body: body as Record<string, unknown>, dialect, match });
+      sendJson(res, answer.status, answer.body);
+      log.status = answer.status;
       return;
     }
     const headers = affinityHeaders(req);

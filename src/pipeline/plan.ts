@@ -5,21 +5,24 @@
  * the backend needs: chat over completions, completions over chat, prompt
  * batches and `n` fanned out.
  */
-import type { Adapter } from '../backend/adapter.js';
-import { choicesAreNative, relays, supports } from '../backend/capabilities.js';
+import type { Adapter, BackendCapabilities } from '../backend/adapter.js';
+import { choicesAreNative, handlingsOf, relays, supports } from '../backend/capabilities.js';
 import { handlingOf } from '../backend/field-support.js';
 import type { ModelFormat } from '../config/settings.js';
 import { invalidRequest, unsupportedParameter } from '../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField } from '../model/neutral-fields.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
-import { DEFAULT_EFFORT_LADDER, effortForBudget, type EffortLadder } from '../model/reasoning.js';
-import type { Effort, NeutralRequest } from '../model/request.js';
+import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../model/reasoning.js';
+import type { Effort, Endpoint, NeutralRequest } from '../model/request.js';
+import { nameCallerFields } from './caller-params.js';
 import { chatOverText } from './emulate/chat-over-text.js';
+import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
 import type { Engine } from './emulate/engine.js';
 import { fanOutChoices } from './emulate/fan-out-choices.js';
 import { fanOutPrompts } from './emulate/fan-out-prompts.js';
+import { regexToGbnf } from './emulate/regex-gbnf.js';
 import { textOverChat } from './emulate/text-over-chat.js';
-import { toolCallGrammar } from './emulate/tool-call-grammar.js';
+import { toolCallGrammar, type GrammarTool } from './emulate/tool-call-grammar.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -28,10 +31,30 @@ export interface Plan {
   request: NeutralRequest;
 }
 
+/**
+ * What the plan changed or refused, as data, for whoever reports a
+ * translation (pipeline/translation-report.ts); the warnings say the same in words.
+ */
+export interface PlanNote {
+  /** `refused`: the backend cannot take it (a 400, or a drop under dropUnsupported); `not-sent`: a soft field left out; `approximated`: sent in another, less exact form. */
+  kind: 'refused' | 'not-sent' | 'approximated';
+  /** The caller's wire field. */
+  param: string;
+  /** Why, in the backend table's words where it has some. */
+  reason: string;
+  /** The wire field it went out as (`approximated`). */
+  to?: string;
+}
+
+export interface PlanOptions {
+  /** Told every refusal, soft drop and approximation. */
+  onNote?(note: PlanNote): void;
+}
+
 /** Fields the proxy itself provides when it translates between endpoints, whatever the backend. */
 const EMULATED = {
   // It renders the prompt: tools and earlier reasoning are its own to render.
-  chatOverCompletions: new Set<NeutralField>(['tools', 'toolChoice', 'parallelToolCalls', 'reasoning.history']),
+  chatOverCompletions: new Set<NeutralField>(['tools', 'tools:custom', 'toolChoice', 'parallelToolCalls', 'reasoning.history']),
   // `images` become image parts of the user message.
   completionsOverChat: new Set<NeutralField>(['images']),
   native: new Set<NeutralField>(),
@@ -40,7 +63,7 @@ const EMULATED = {
 /** Checked on their own below: an effort against the accepted efforts, a budget through the effort ladder. */
 const CHECKED_APART: ReadonlySet<NeutralField> = new Set(['reasoning.effort', 'reasoning.budgetTokens']);
 
-export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
+export function planRequest(request: NeutralRequest, match: RouteMatch, options: PlanOptions = {}): Plan {
   const { backend, upstreamModel } = match;
   const { adapter, settings, name } = backend;
   const capabilities = adapter.capabilities;
@@ -48,9 +71,12 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
   const format = formatOf(match);
   const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
   const mode = speaksCaller ? 'native' : request.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const upstream: Endpoint = speaksCaller ? request.endpoint : request.endpoint === 'chat' ? 'text' : 'chat';
 
+  const note = options.onNote ?? (() => undefined);
   /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. */
-  const refuse = (param: string, why: string, drop: () => void) => {
+  const refuse = (param: string, why: string, drop: () => void, reason = why) => {
+    note({ kind: 'refused', param, reason });
     if (!settings.dropUnsupported) throw unsupportedParameter(param, `${why} (backend "${name}", kind ${settings.kind}).`);
     request.warnings.push(`${param} dropped: ${why}`);
     drop();
@@ -61,29 +87,145 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
     const spec = NEUTRAL_FIELDS[field];
     const param = paramOf(request, field);
     if ('soft' in spec && spec.soft) {
+      note({ kind: 'not-sent', param, reason: `backend "${name}" has no such field` });
       request.warnings.push(`${param} not sent: backend "${name}" has no such field`);
       spec.drop(request);
     } else {
-      refuse(param, `${param} is not supported by this backend`, () => spec.drop(request));
+      refuse(param, `${param} is not supported by this backend`, () => spec.drop(request), tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`);
     }
   }
-  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format);
+  checkValues(request, capabilities, upstream, name, refuse, note);
+  const custom = planCustomTools(request, backend, mode, format, refuse);
+  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, custom?.grammars);
   for (const field of Object.keys(request.passthrough)) {
-    if (!relays(capabilities, field)) refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field]);
+    if (!relays(capabilities, field)) {
+      refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field], `${field} has no equivalent on this backend (relayed only to backends that take it as it is)`);
+    }
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
-    throw invalidRequest(param, `${param} must be at most ${capabilities.maxTopLogprobs} for backend "${name}" (got ${request.logprobs.top}).`);
+    throw invalidRequest(param, `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
   }
-  checkReasoningBudget(request, backend, reasoning, refuse);
+  checkReasoningBudget(request, backend, reasoning, refuse, note);
   const effort = request.reasoning?.effort;
-  if (effort !== undefined && !reasoning.efforts.has(effort)) {
-    const accepted = reasoning.efforts.size > 0 ? `accepted: ${[...reasoning.efforts].join(', ')}` : 'this backend takes no reasoning effort';
-    refuse(request.origins['reasoning.effort'] ?? 'reasoning_effort', `reasoning effort "${effort}" is not accepted (${accepted})`, () => delete request.reasoning?.effort);
-  }
+  if (effort !== undefined && !reasoning.efforts.has(effort)) mapEffort(request, effort, backend, reasoning, refuse, note);
 
   request.model = upstreamModel;
-  return { engine: composeEngine(adapter, format, request, mode), request };
+  let engine = composeEngine(adapter, format, request, mode);
+  if (custom) engine = unwrapCustomCalls(engine, custom.names);
+  // An upstream's refusal names the caller's field, or none (caller-params.ts).
+  engine = nameCallerFields(engine, capabilities, upstream);
+  return { engine, request };
+}
+
+type Refuse = (param: string, why: string, drop: () => void) => void;
+
+/**
+ * A field whose values the backend knows (`service_tier`): an accepted value
+ * goes as it is, a value the backend names differently goes under its name
+ * with a warning, any other is refused naming the caller's field.
+ */
+function checkValues(request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint, name: string, refuse: Refuse, note: (note: PlanNote) => void): void {
+  for (const field of NEUTRAL_FIELD_NAMES) {
+    const handling = handlingOf(capabilities.fields, field, upstream);
+    if (handling.kind !== 'copy' || !handling.values || !asksFor(request, field)) continue;
+    const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+    const value = String(spec.value(request));
+    const { accepted, mapped } = handling.values;
+    if (accepted.includes(value)) continue;
+    const param = paramOf(request, field);
+    const standIn = mapped?.[value];
+    if (standIn !== undefined && spec.set) {
+      spec.set(request, standIn);
+      note({ kind: 'approximated', param, to: handling.wire, reason: `"${value}" is "${standIn}" at this backend` });
+      request.warnings.push(`${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`);
+      continue;
+    }
+    refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () => spec.drop(request));
+  }
+}
+
+/**
+ * Custom tools where the backend has none of its own (every kind but OpenAI's
+ * chat, and every prompt the proxy renders): each becomes a function with one
+ * string parameter, unwrapped on the way back (emulate/custom-tools.ts). A
+ * custom tool's grammar can be enforced only where the proxy renders the
+ * prompt for a backend that takes grammars and the tool choice forces the
+ * call (the tool-call grammar then holds the input to it), and only where it
+ * converts exactly to GBNF (a regular expression, emulate/regex-gbnf.ts; never
+ * Lark, whose lexer has no exact GBNF form): otherwise a 400 naming the caller's `tools`.
+ */
+function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: keyof typeof EMULATED, format: ModelFormat, refuse: Refuse): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
+  const hasCustom = request.tools?.some((tool) => tool.custom) || request.messages?.some((message) => message.toolCalls?.some((call) => call.custom));
+  if (!hasCustom) return undefined;
+  if (mode === 'native' && request.endpoint === 'chat' && handlingOf(adapter.capabilities.fields, 'tools:custom', 'chat').kind !== 'emulate') return undefined;
+  const param = request.origins.tools ?? 'tools';
+  const grammars = new Map<string, string>();
+  const rendered = mode === 'chatOverCompletions';
+  const choice = request.toolChoice;
+  for (const tool of request.tools ?? []) {
+    const toolFormat = tool.custom?.format;
+    if (toolFormat?.type !== 'grammar') continue;
+    const drop = () => { if (tool.custom) tool.custom.format = { type: 'text' }; };
+    const forced = choice === 'required' || (typeof choice === 'object' && choice.name === tool.name);
+    const enforceable = rendered && forced && (format.toolCallFormat ?? 'hermes') === 'hermes' && !request.responseFormat && supports(adapter.capabilities, 'responseFormat:grammar');
+    if (!enforceable) {
+      const where = rendered
+        ? "the proxy renders this backend's prompt and can hold a tool's input to a grammar only when tool_choice forces the call, on a backend that takes grammars"
+        : 'it takes function tools, whose arguments take no grammar';
+      refuse(param, `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`, drop);
+      continue;
+    }
+    if (toolFormat.syntax === 'lark') {
+      refuse(param, `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`, drop);
+      continue;
+    }
+    const converted = regexToGbnf(toolFormat.definition);
+    if (!converted.ok) {
+      refuse(param, `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
+      continue;
+    }
+    grammars.set(tool.name, converted.expression);
+  }
+  const names = customToolsAsFunctions(request);
+  return names ? { names, grammars } : undefined;
+}
+
+/** Efforts from least to most thinking; `none` (off) and `adaptive` stand apart. */
+const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
+/**
+ * An effort the backend does not take: the nearest graded effort it takes
+ * (ties go to the lesser), else a thinking budget from the ladder where the
+ * backend takes budgets, each named in a warning. `none` and `adaptive` have
+ * no stand-in, and nothing fits a backend that takes neither: a 400 naming the caller's field.
+ */
+function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend, { efforts, ladder }: ReasoningLimits, refuse: Refuse, note: (note: PlanNote) => void): void {
+  const reasoning = request.reasoning as NonNullable<NeutralRequest['reasoning']>;
+  const param = request.origins['reasoning.effort'] ?? 'reasoning_effort';
+  const accepted = efforts.size > 0 ? `accepted: ${[...efforts].join(', ')}` : 'this backend takes no reasoning effort';
+  const rank = GRADED.indexOf(effort);
+  const graded = GRADED.filter((candidate) => efforts.has(candidate));
+  const { capabilities } = adapter;
+  const distance = (other: Effort) => Math.abs(GRADED.indexOf(other) - rank);
+  if (rank >= 0 && graded.length > 0 && supports(capabilities, 'reasoning.effort')) {
+    const nearest = graded.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best));
+    reasoning.effort = nearest;
+    note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `"${effort}" was sent as "${nearest}", the nearest effort the backend takes` });
+    request.warnings.push(`${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`);
+    return;
+  }
+  if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && supports(capabilities, 'reasoning.budgetTokens')) {
+    const budget = budgetForEffort(effort, ladder) ?? ladder.reduce((best, rung) => (distance(rung.effort) < distance(best.effort) ? rung : best)).upTo;
+    delete reasoning.effort;
+    reasoning.budgetTokens = budget;
+    request.origins['reasoning.budgetTokens'] = param;
+    note({ kind: 'approximated', param, to: 'thinking budget', reason: `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)` });
+    request.warnings.push(`${param} "${effort}" was sent as a thinking budget of ${budget} tokens`);
+    return;
+  }
+  const why = effort === 'none' ? 'thinking cannot be switched off here; ' : effort === 'adaptive' ? 'it has no adaptive thinking; ' : '';
+  refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => { delete reasoning.effort; });
 }
 
 /**
@@ -93,17 +235,18 @@ export function planRequest(request: NeutralRequest, match: RouteMatch): Plan {
  * Without grammar support, or with another output format asked for, a prompt
  * cannot force it: a 400.
  */
-function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, format: ModelFormat): void {
+function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, format: ModelFormat, inputGrammars: ReadonlyMap<string, string> = new Map()): void {
   const choice = request.toolChoice;
   if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
   const param = request.origins.toolChoice ?? 'tool_choice';
   const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
   if (!hermes || request.responseFormat || !supports(adapter.capabilities, 'responseFormat:grammar')) {
     const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
-    throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
+    throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
   }
   const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
-  const tools = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
+  const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
+  const tools = chosen.map((tool) => (inputGrammars.has(tool.name) ? { name: tool.name, inputGrammar: inputGrammars.get(tool.name) as string } : tool));
   const single = typeof choice === 'object' || request.parallelToolCalls === false;
   request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single }) };
 }
@@ -118,6 +261,7 @@ function checkReasoningBudget(
   { adapter }: Backend,
   { efforts, ladder: configured }: ReasoningLimits,
   refuse: (param: string, why: string, drop: () => void) => void,
+  note: (note: PlanNote) => void,
 ): void {
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
@@ -127,13 +271,13 @@ function checkReasoningBudget(
   if (supports(capabilities, 'reasoning.budgetTokens')) {
     const maxTokens = request.limits.maxTokens;
     if (maxTokens !== undefined && budget >= maxTokens) {
-      throw invalidRequest(param, `The thinking budget (${budget}) must be below max_tokens (${maxTokens}), or the answer has no room after the thought.`);
+      throw invalidRequest(param, `A thinking budget of ${budget} with max_tokens ${maxTokens} is not supported by this backend: the budget must be below max_tokens, or the answer has no room after the thought.`);
     }
     return;
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
-    refuse(param, `${param}: a thinking budget is not supported and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
+    refuse(param, `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
     return;
   }
   const effort = effortForBudget(budget, ladder);
@@ -142,7 +286,15 @@ function checkReasoningBudget(
     request.origins['reasoning.effort'] = param;
   }
   delete reasoning.budgetTokens;
+  note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)` });
   request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
+}
+
+/** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */
+function tableReason(capabilities: Adapter['capabilities'], field: NeutralField, endpoint: Endpoint): string | undefined {
+  const handling = handlingOf(capabilities.fields, field, endpoint);
+  if (handling.kind === 'unsupported') return handling.why;
+  return handlingsOf(capabilities, field).find((other) => other.kind === 'unsupported')?.why;
 }
 
 interface ReasoningLimits {

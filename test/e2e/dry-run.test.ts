@@ -23,8 +23,19 @@ describe('x-dialect-dry-run', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       object: 'dialect.dry_run',
+      dialect: 'fireworks-completions',
       backend: 'upstream',
       kind: 'openai',
+      verdict: 'lossy',
+      changes: [
+        {
+          field: 'reasoning_effort', action: 'converted', lossy: true,
+          reason: 'a budget of 3000 thinking tokens was sent as reasoning_effort "medium" (the backend takes a named effort, not a budget)',
+        },
+        { field: 'prompt', action: 'emulated', lossy: false, reason: 'fanned out: one upstream request per prompt (2 requests)' },
+        { field: 'prompt', action: 'converted', to: 'messages', lossy: false, reason: 'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags' },
+        { field: 'max_tokens', action: 'renamed', to: 'max_completion_tokens', lossy: false, reason: 'the OpenAI chat API calls it max_completion_tokens' },
+      ],
       warnings: ['reasoning_effort: a budget of 3000 thinking tokens was sent as reasoning_effort "medium"'],
       upstream: [
         { endpoint: '/chat/completions', stream: false, body: { model: 'gpt-x', messages: [{ role: 'user', content: 'a' }], max_completion_tokens: 3, reasoning_effort: 'medium' } },
@@ -34,10 +45,41 @@ describe('x-dialect-dry-run', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  test('what the move would lose is the same 400 a real request gets', async () => {
-    const response = await post('/v1/chat/completions', { model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], top_k: 5 });
+  test('what the move would lose is the same 400 a real request gets, with every refusal beside it', async () => {
+    const response = await post('/v1/completions', { model: 'gpt-x', prompt: 'hi', top_k: 5, thinking: { type: 'enabled', budget_tokens: 1024, budget_end_str: 'Answer:' } });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { param: string } }).error.param).toBe('top_k');
+    const body = (await response.json()) as { error: { param: string }; dry_run: { verdict: string; changes: { field: string; action: string }[]; upstream: unknown[] } };
+    expect(body.error.param).toBe('top_k');
+    expect(body.dry_run.verdict).toBe('rejected');
+    expect(body.dry_run.changes.filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual(['top_k', 'thinking.budget_end_str']);
+    expect(body.dry_run.upstream).toHaveLength(1);
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  test('a chat request to a completions-only backend names the rendered prompt as a conversion of messages, tools and stop', async () => {
+    const completionsOnly = await startProxyFor(upstream.url, { kind: 'vllm', speaks: ['completions'] });
+    try {
+      const response = await fetch(`${completionsOnly.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
+        body: JSON.stringify({
+          model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], stop: 'END',
+          tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+        }),
+      });
+      expect(response.status).toBe(200);
+      const report = (await response.json()) as { verdict: string; warnings: string[]; changes: { field: string; action: string; to?: string }[]; upstream: { body: { prompt: string } }[] };
+      expect(report.warnings).toEqual([]);
+      expect(report.verdict).toBe('lossless');
+      expect(report.changes.map(({ field, action, to }) => ({ field, action, to }))).toEqual([
+        { field: 'messages', action: 'converted', to: 'prompt' },
+        { field: 'tools', action: 'converted', to: 'prompt' },
+        { field: 'stop', action: 'converted', to: undefined },
+      ]);
+      expect(report.upstream[0].body.prompt).toContain('<tools>');
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await completionsOnly.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     const config = loadConfig(minimal, {});
     expect(config.server).toEqual({
       host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info',
-      sseKeepAliveMs: 15_000, shutdownGraceMs: 30_000, allowUnauthenticated: false,
+      sseKeepAliveMs: 15_000, shutdownGraceMs: 30_000, allowUnauthenticated: false, inspector: true,
     });
     expect(Object.isFrozen(config.backends.up)).toBe(true);
   });

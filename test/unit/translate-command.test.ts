@@ -1,3 +1,4 @@
+/** `dialect-proxy translate` in-process: the JSON document, exit codes 0/1/2, targets and misuse (the golden cases in test/cli-golden run the built command). */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,20 +14,32 @@ routes:
   - { model: "*", backend: openai }
 `);
 
-async function translate(body: unknown, args: string[] = []): Promise<{ code: number; output: unknown }> {
+async function translate(body: unknown, args: string[] = ['--config', configPath]): Promise<{ code: number; output: Record<string, unknown>; err: string }> {
   let text = '';
-  const code = await runTranslateCommand(['--config', configPath, ...args], { stdin: Readable.from([JSON.stringify(body)]), out: (chunk) => { text += chunk; } });
-  return { code, output: JSON.parse(text) };
+  let err = '';
+  const code = await runTranslateCommand([...args, '--json'], {
+    stdin: Readable.from([typeof body === 'string' ? body : JSON.stringify(body)]),
+    out: (chunk) => { text += chunk; },
+    err: (chunk) => { err += chunk; },
+  });
+  return { code, output: text ? JSON.parse(text) as Record<string, unknown> : {}, err };
 }
 
 describe('dialect-proxy translate', () => {
-  test('prints what a completions request becomes on a chat-only backend', async () => {
+  test('prints what a completions request becomes on a chat-only backend, and every change (exit 0: lossless)', async () => {
     expect(await translate({ model: 'gpt-4o', prompt: 'Hello', max_tokens: 5, stream: true })).toEqual({
       code: 0,
+      err: '',
       output: {
         object: 'dialect.dry_run',
+        dialect: 'fireworks-completions',
         backend: 'openai',
         kind: 'openai',
+        verdict: 'lossless',
+        changes: [
+          { field: 'prompt', action: 'converted', to: 'messages', lossy: false, reason: 'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags' },
+          { field: 'max_tokens', action: 'renamed', to: 'max_completion_tokens', lossy: false, reason: 'the OpenAI chat API calls it max_completion_tokens' },
+        ],
         warnings: [],
         upstream: [{
           endpoint: '/chat/completions',
@@ -37,14 +50,45 @@ describe('dialect-proxy translate', () => {
     });
   });
 
-  test('prints the error a caller would get for what the move would lose, and exits 1', async () => {
-    const { code, output } = await translate({ model: 'gpt-4o', prompt: 'Hello', echo: true });
-    expect(code).toBe(1);
-    expect(output).toMatchObject({ status: 400, error: { param: 'echo', code: 'unsupported_parameter' } });
+  test('a refusal: the error a caller would get, every refused field, exit 2', async () => {
+    const { code, output } = await translate({ model: 'gpt-4o', prompt: 'Hello', echo: true, top_k: 3 });
+    expect(code).toBe(2);
+    expect(output).toMatchObject({ verdict: 'rejected', error: { status: 400, body: { error: { param: 'top_k', code: 'unsupported_parameter' } } } });
+    expect((output.changes as { field: string; action: string }[]).filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual(['top_k', 'echo']);
   });
 
-  test('--endpoint chooses the dialect', async () => {
-    const { output } = await translate({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], top_k: 3 }, ['--endpoint', 'chat']);
-    expect(output).toMatchObject({ status: 400, error: { param: 'top_k' } });
+  test('an approximation is lossy: exit 1', async () => {
+    const { code, output } = await translate({ model: 'gpt-4o', prompt: 'Hello', reasoning_effort: 3000 });
+    expect(code).toBe(1);
+    expect(output.verdict).toBe('lossy');
+  });
+
+  test('--endpoint chooses the dialect; --to a kind needs no config; --speaks overrides its default', async () => {
+    const { output } = await translate({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], top_k: 3 }, ['--to', 'openai', '--endpoint', 'chat']);
+    expect(output).toMatchObject({ dialect: 'openai-chat', backend: 'openai', verdict: 'rejected', error: { body: { error: { param: 'top_k' } } } });
+    const completions = await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, ['--to', 'fireworks', '--speaks', 'completions']);
+    expect((completions.output.upstream as { endpoint: string }[])[0].endpoint).toBe('/completions');
+  });
+
+  test('--model routes (and sends) another model name', async () => {
+    const { output } = await translate({ model: 'a', prompt: 'Hi' }, ['--to', 'vllm', '--model', 'b']);
+    expect((output.upstream as { body: { model: string } }[])[0].body.model).toBe('b');
+  });
+
+  test('a malformed request: exit 2 with the validation error, never a stack trace', async () => {
+    const { code, output, err } = await translate('{"model": 1, "prompt": "x"}', ['--to', 'openai']);
+    expect(code).toBe(2);
+    expect(output).toMatchObject({ verdict: 'invalid', error: { status: 422 } });
+    expect(err).toBe('');
+  });
+
+  test('misuse: one line on stderr (and the usage for a bad option), exit 2', async () => {
+    const unknownKind = await translate({ model: 'm', prompt: 'x' }, ['--to', 'nope']);
+    expect(unknownKind).toMatchObject({ code: 2, output: {} });
+    expect(unknownKind.err).toBe('dialect-proxy translate: no backend kind "nope" (one of llama-cpp, openai, fireworks, llama-server, vllm)\n');
+    const both = await translate({ model: 'm', prompt: 'x' }, ['--to', 'openai', '--config', configPath]);
+    expect(both.err).toMatch(/^dialect-proxy translate: --to and --config exclude each other/);
+    const worker = await translate({ model: 'm', prompt: 'x' }, ['--to', 'llama-cpp', '--speaks', 'chat']);
+    expect(worker.err).toBe('dialect-proxy translate: a llama-cpp backend always speaks completions; --speaks does not apply\n');
   });
 });

@@ -32,7 +32,14 @@ export function echoText(choice: ResultChoice, request: NeutralRequest): Echo | 
   if (choice.echoText !== undefined) return { text: choice.echoText, tokens: tokens ?? [] };
   if (all && typeof prompt === 'string') return { text: prompt, tokens: tokens ?? [] };
   if (tokens) return { text: tokens.map((token) => token.token).join(''), tokens };
+  // An empty prompt (no token ids) echoes nothing, whatever the backend sent.
+  if (isEmptyPrompt(prompt)) return { text: '', tokens: [] };
   throw noPromptTokensToEcho(request);
+}
+
+/** A prompt of no tokens: `[]` (or an empty one in a batch). */
+export function isEmptyPrompt(prompt: unknown): boolean {
+  return Array.isArray(prompt) && prompt.length === 0;
 }
 
 /** Echo text we cannot produce is an error, never a silent omission. */

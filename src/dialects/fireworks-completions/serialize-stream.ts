@@ -11,7 +11,7 @@ import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
 import { promptOfChoice } from '../../model/prompt.js';
 import { StreamTotals } from '../stream-totals.js';
-import { noPromptTokensToEcho, wantsEcho } from './echo-text.js';
+import { isEmptyPrompt, noPromptTokensToEcho, wantsEcho } from './echo-text.js';
 import { completionLogprobsBody } from './logprobs-body.js';
 import type { CompletionChoiceBody } from './serialize-result.js';
 import { responseId } from '../response-id.js';
@@ -71,6 +71,7 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
 /** A backend that did not echo: we repeat a string prompt ourselves; nothing else can be echoed. */
 function ownEcho(request: NeutralRequest, index: number): CompletionChunkChoice | ProxyError {
   const prompt = promptOfChoice(request, index);
+  if (isEmptyPrompt(prompt)) return { index, text: '', logprobs: null, finish_reason: null };
   if (!request.echo?.all || typeof prompt !== 'string') return noPromptTokensToEcho(request);
   return { index, text: prompt, logprobs: null, finish_reason: null };
 }

@@ -86,8 +86,9 @@ const TOOL_CALL_KEYS = ['id', 'type', 'function', 'index'];
 
 function parseToolCall(value: unknown, path: string, fallbackId: string): ToolCall {
   const call = object(value, path);
+  if (call.type === 'custom') return parseCustomToolCall(call, path, fallbackId);
   if (isSet(call.type) && call.type !== 'function') {
-    throw invalidRequest(`${path}.type`, `Tool calls of type '${String(call.type)}' are not supported; only function tool calls are.`);
+    throw invalidRequest(`${path}.type`, `Tool calls of type '${String(call.type)}' are not supported; only function and custom tool calls are.`);
   }
   const unknown = leftovers(call, TOOL_CALL_KEYS);
   if (unknown) {
@@ -108,6 +109,22 @@ function parseToolCall(value: unknown, path: string, fallbackId: string): ToolCa
     id: isSet(call.id) ? text(call.id, `${path}.id`) : fallbackId,
     name: text(fnObject.name, `${path}.function.name`),
     arguments: text(fnObject.arguments, `${path}.function.arguments`),
+  };
+}
+
+/** A custom tool's call: `{id, type: 'custom', custom: {name, input}}`; the input is free text. */
+function parseCustomToolCall(call: Wire, path: string, fallbackId: string): ToolCall {
+  const unknown = leftovers(call, ['id', 'type', 'custom', 'index']);
+  if (unknown) {
+    const key = Object.keys(unknown)[0];
+    throw invalidRequest(`${path}.${key}`, `Unrecognized tool call field: ${key}.`);
+  }
+  const custom = object(call.custom, `${path}.custom`);
+  return {
+    id: isSet(call.id) ? text(call.id, `${path}.id`) : fallbackId,
+    name: text(custom.name, `${path}.custom.name`),
+    arguments: text(custom.input, `${path}.custom.input`),
+    custom: true,
   };
 }
 

@@ -1,11 +1,13 @@
 /**
  * Chat `tools` / `tool_choice` and the legacy `functions` / `function_call`
- * -> neutral tool definitions and tool choice. Only function tools have a
- * neutral meaning; OpenAI's custom (free-form grammar) tools are a 400.
+ * -> neutral tool definitions and tool choice: function tools, and OpenAI's
+ * custom tools (free-text input, optionally constrained by a Lark or regex
+ * grammar), which a backend takes natively or as a function with one string
+ * parameter (pipeline/emulate/custom-tools.ts), or refuses by name.
  */
 import { isRecord } from '../../model/is-record.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
-import type { ToolChoice, ToolDefinition } from '../../model/request.js';
+import type { CustomToolFormat, ToolChoice, ToolDefinition } from '../../model/request.js';
 import { isSet } from '../request-context.js';
 
 type Wire = Record<string, unknown>;
@@ -33,9 +35,10 @@ export function parseFunction(value: unknown, path: string): ToolDefinition {
 export function parseTools(value: unknown, toolChoice: unknown, field = 'tools'): ToolDefinition[] {
   const tools = list(value, field).map((tool, i) => {
     const path = `${field}[${i}]`;
+    if (isRecord(tool) && tool.type === 'custom') return parseCustomTool(tool.custom, `${path}.custom`);
     if (!isRecord(tool) || tool.type !== 'function') {
       const type = isRecord(tool) ? String(tool.type) : typeof tool;
-      throw invalidRequest(`${path}.type`, `Tools of type '${type}' are not supported; only function tools are.`);
+      throw invalidRequest(`${path}.type`, `Tools of type '${type}' are not supported; only function and custom tools are.`);
     }
     return parseFunction(tool.function, `${path}.function`);
   });
@@ -43,13 +46,43 @@ export function parseTools(value: unknown, toolChoice: unknown, field = 'tools')
   return allowed ? tools.filter((tool) => allowed.includes(tool.name)) : tools;
 }
 
+/**
+ * A custom tool: `{name, description?, format?}`, the format `{type: 'text'}` or
+ * `{type: 'grammar', grammar: {syntax: 'lark' | 'regex', definition}}` (text when absent).
+ */
+export function parseCustomTool(value: unknown, path: string): ToolDefinition {
+  if (!isRecord(value) || typeof value.name !== 'string') throw invalidRequest(`${path}.name`, `${path}.name is required.`);
+  const tool: ToolDefinition = { name: value.name, custom: { format: parseCustomFormat(value.format, `${path}.format`) } };
+  if (typeof value.description === 'string') tool.description = value.description;
+  return tool;
+}
+
+function parseCustomFormat(value: unknown, path: string): CustomToolFormat {
+  if (value === undefined || value === null) return { type: 'text' };
+  if (isRecord(value) && value.type === 'text') return { type: 'text' };
+  if (isRecord(value) && value.type === 'grammar' && isRecord(value.grammar)) {
+    const { syntax, definition } = value.grammar;
+    if ((syntax === 'lark' || syntax === 'regex') && typeof definition === 'string') return { type: 'grammar', syntax, definition };
+    throw invalidRequest(`${path}.grammar`, `${path}.grammar must be {syntax: 'lark' | 'regex', definition: string}.`);
+  }
+  throw invalidRequest(`${path}.type`, `${path} must be {type: 'text'} or {type: 'grammar', grammar}.`);
+}
+
+/** The tool an `allowed_tools` entry or a named choice names: `{type: 'function', function: {name}}`, `{type: 'custom', custom: {name}}`, or Fireworks' `{name}`. */
+function toolName(entry: unknown): unknown {
+  if (!isRecord(entry)) return undefined;
+  if (isRecord(entry.function)) return entry.function.name;
+  if (isRecord(entry.custom)) return entry.custom.name;
+  return entry.name;
+}
+
 /** The names listed by an `allowed_tools` tool choice, or undefined for any other choice. */
 export function allowedToolNames(toolChoice: unknown): string[] | undefined {
   if (!isRecord(toolChoice) || toolChoice.type !== 'allowed_tools') return undefined;
   const spec = isRecord(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
   return list(spec.tools ?? [], 'tool_choice.allowed_tools.tools').map((entry, i) => {
-    const name = isRecord(entry) && isRecord(entry.function) ? entry.function.name : isRecord(entry) ? entry.name : undefined;
-    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function tool.');
+    const name = toolName(entry);
+    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function or custom tool.');
     return name;
   });
 }
@@ -57,7 +90,8 @@ export function allowedToolNames(toolChoice: unknown): string[] | undefined {
 /**
  * `tool_choice`: 'none' | 'auto' | 'required' (Fireworks' 'any' is its alias),
  * `{type: 'function', function: {name}}` (or Fireworks' `{type: 'function', name}`),
- * or `{type: 'allowed_tools', allowed_tools: {mode}}` (the tools row narrows the list).
+ * `{type: 'custom', custom: {name}}`, or `{type: 'allowed_tools', allowed_tools: {mode}}`
+ * (the tools row narrows the list).
  */
 export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoice {
   if (value === 'none' || value === 'auto' || value === 'required') return value;
@@ -65,7 +99,13 @@ export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoi
   if (!isRecord(value)) throw invalidRequest(field, `${field} must be 'none', 'auto', 'required' or an object.`);
   if (value.type === 'function') {
     const name = isRecord(value.function) ? value.function.name : value.name;
-    if (typeof name !== 'string') throw invalidRequest(`${field}.function.name`, `${field}.function.name is required.`);
+    // Fireworks' FunctionSelection makes `function` optional (nullable): forcing "a function" without naming one.
+    if (typeof name !== 'string') throw invalidRequest(`${field}.function.name`, `${field} of type function without a function name is not supported by this proxy: name the function, or use "required".`, 'unsupported_parameter');
+    return { name };
+  }
+  if (value.type === 'custom') {
+    const name = isRecord(value.custom) ? value.custom.name : undefined;
+    if (typeof name !== 'string') throw invalidRequest(`${field}.custom.name`, `${field}.custom.name is required.`);
     return { name };
   }
   if (value.type === 'allowed_tools') {
@@ -73,7 +113,7 @@ export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoi
     if (mode !== 'auto' && mode !== 'required') throw invalidRequest(`${field}.allowed_tools.mode`, `${field}.allowed_tools.mode must be 'auto' or 'required'.`);
     return mode;
   }
-  throw invalidRequest(`${field}.type`, `${field} of type '${String(value.type)}' is not supported; only function tools are.`);
+  throw invalidRequest(`${field}.type`, `${field} of type '${String(value.type)}' is not supported; only function and custom tools are.`);
 }
 
 /** Legacy `functions` -> tool definitions. */
@@ -92,5 +132,5 @@ export function parseFunctionCall(value: unknown, field = 'function_call'): Tool
 export function declaredNames(body: Readonly<Wire>): string[] | undefined {
   const source = isSet(body.tools) ? body.tools : body.functions;
   if (!Array.isArray(source)) return undefined;
-  return source.map((entry) => (isRecord(entry) ? (isRecord(entry.function) ? entry.function.name : entry.name) : undefined)).filter((name): name is string => typeof name === 'string');
+  return source.map(toolName).filter((name): name is string => typeof name === 'string');
 }

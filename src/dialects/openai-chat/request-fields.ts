@@ -22,6 +22,9 @@ export type ChatField =
   // Fireworks chat extensions beyond the common ones
   | 'prompt_truncate_len' | 'safe_tokenization';
 
+/** Said by both audio-output fields: any voice or format the spec allows gets this, never an enum error. */
+const AUDIO_OUTPUT = 'audio output is not supported by this backend (the proxy answers in text only)';
+
 export const chatFields: FieldTable<ChatField> = {
   ...commonFields,
   ...streamFields({ includeUsage: false }),
@@ -30,7 +33,7 @@ export const chatFields: FieldTable<ChatField> = {
   echo_last: reject('echoing the prompt is a completions feature: use POST /v1/completions'),
   messages: mapWith('messages', (value, { request, field }) => setPath(request, 'messages', parseMessages(value, field), field)),
   store: copyTo('store'),
-  tools: mapWith('tools (function tools; allowed_tools narrows them)', (value, { request, field, body }) => {
+  tools: mapWith('tools (function and custom tools; allowed_tools narrows them)', (value, { request, field, body }) => {
     setPath(request, 'tools', parseTools(value, body.tool_choice, field), field);
   }),
   tool_choice: mapWith("toolChoice ('any' = 'required')", (value, { request, field }) => setPath(request, 'toolChoice', parseToolChoice(value, field), field)),
@@ -44,9 +47,9 @@ export const chatFields: FieldTable<ChatField> = {
   // neutral result yet, so asking for it is refused rather than lost.
   modalities: mapWith("honoured when ['text']; audio output is a 400", (value, { field }) => {
     if (Array.isArray(value) && value.every((modality) => modality === 'text')) return;
-    throw invalidRequest(field, 'Audio output is not supported by this proxy: use modalities ["text"].', 'unsupported_parameter');
+    throw invalidRequest(field, `${AUDIO_OUTPUT}: use modalities ["text"].`, 'unsupported_parameter');
   }),
-  audio: reject('audio output is not supported by this proxy'),
+  audio: reject(`${AUDIO_OUTPUT}; leave out audio and use modalities ["text"]`),
   verbosity: relay(),
   web_search_options: relay('web search: relayed to backends that search'),
   safety_identifier: relay(),
@@ -73,7 +76,7 @@ const namedChoiceDeclared = (field: 'tool_choice' | 'function_call'): CrossField
 
 function namedTool(choice: unknown): string | undefined {
   const wire = choice as Record<string, unknown>;
-  const fn = wire.function as Record<string, unknown> | undefined;
+  const fn = (wire.function ?? wire.custom) as Record<string, unknown> | undefined;
   const name = fn?.name ?? wire.name;
   return typeof name === 'string' ? name : undefined;
 }

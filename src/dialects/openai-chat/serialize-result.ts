@@ -12,7 +12,9 @@ import { usageBody, type UsageBody } from '../usage-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { responseId } from '../response-id.js';
 
-export type ToolCallBody = { id: string; type: 'function'; function: { name: string; arguments: string } };
+export type ToolCallBody =
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { id: string; type: 'custom'; custom: { name: string; input: string } };
 
 export type MessageBody = {
   role: 'assistant';
@@ -94,6 +96,7 @@ function messageBody(choice: ResultChoice, request: NeutralRequest): MessageBody
 }
 
 function toolCallBody(call: ToolCall): ToolCallBody {
+  if (call.custom) return { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } };
   return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 

@@ -19,7 +19,10 @@ import { characterCount } from '../../model/logprobs.js';
 
 type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
 
-type ToolCallChunk = { index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } };
+/** A custom tool's call streams as `custom: {name?, input}` (pieces of its free-text input). */
+type ToolCallChunk =
+  | { index: number; id?: string; type?: 'function'; function: { name?: string; arguments: string } }
+  | { index: number; id?: string; type?: 'custom'; custom: { name?: string; input: string } };
 
 export type ChunkDelta = {
   role?: 'assistant';
@@ -131,6 +134,10 @@ function toolCallDelta(event: StreamEventOf<'tool-call-delta'>, state: ChoiceSta
   if (request.legacyFunctions) return { function_call: fn };
   const first = event.id !== undefined && !sent.id;
   if (first) sent.id = true;
+  if (event.custom) {
+    const custom = named ? { name: event.name, input: event.argumentsDelta } : { input: event.argumentsDelta };
+    return { tool_calls: [first ? { index: event.index, id: event.id, type: 'custom', custom } : { index: event.index, custom }] };
+  }
   const call: ToolCallChunk = first ? { index: event.index, id: event.id, type: 'function', function: fn } : { index: event.index, function: fn };
   return { tool_calls: [call] };
 }

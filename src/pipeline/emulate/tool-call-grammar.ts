@@ -13,12 +13,19 @@ import { isRecord } from '../../model/is-record.js';
 export interface GrammarTool {
   name: string;
   parameters?: Record<string, unknown>;
+  /**
+   * A custom tool carried as a function (custom-tools.ts): a GBNF expression for its input
+   * as written inside a JSON string (regex-gbnf.ts); the arguments are then `{"input": "<that>"}`.
+   */
+  inputGrammar?: string;
 }
 
 export function toolCallGrammar(tools: readonly GrammarTool[], options: { single: boolean }): string {
   const rules = new Rules();
   const calls = tools.map((tool, i) => {
-    const args = tool.parameters ? schemaRule(tool.parameters, `args${i}`, rules, 0) : 'object';
+    const args = tool.inputGrammar !== undefined
+      ? rules.add(`args${i}`, `"{" ws "\\"input\\"" ws ":" ws "\\"" ( ${tool.inputGrammar} ) "\\"" ws "}" ws`)
+      : tool.parameters ? schemaRule(tool.parameters, `args${i}`, rules, 0) : 'object';
     return rules.add(`call${i}`, `"<tool_call>\\n{\\"name\\": " ${gbnfString(JSON.stringify(tool.name))} ", \\"arguments\\": " ${args} "}\\n</tool_call>"`);
   });
   return [

@@ -119,9 +119,15 @@ describe('llama-server refineError', () => {
     expect(refineError(bad("Field 'max_tokens': bad"), chat({ origins: { 'limits.maxTokens': 'max_completion_tokens' } }))).toMatchObject({ param: 'max_completion_tokens' });
   });
 
-  test('a prompt too long for the slot is context_length_exceeded', () => {
-    expect(refineError(bad('request (600 tokens) exceeds the available context size (512 tokens), try increasing it'), chat())).toMatchObject({ status: 400, param: 'messages', code: 'context_length_exceeded' });
-    expect(refineError(bad('input (600 tokens) is larger than the max context size (512 tokens). skipping'), text())).toMatchObject({ param: 'prompt', code: 'context_length_exceeded' });
+  test("a prompt too long for the slot is context_length_exceeded, naming the caller's own field", () => {
+    const tooLong = 'request (600 tokens) exceeds the available context size (512 tokens), try increasing it';
+    expect(refineError(bad(tooLong), chat({ origins: { messages: 'messages' } }))).toMatchObject({ status: 400, param: 'messages', code: 'context_length_exceeded' });
+    expect(refineError(bad('input (600 tokens) is larger than the max context size (512 tokens). skipping'), text({ origins: { prompt: 'prompt' } }))).toMatchObject({ param: 'prompt', code: 'context_length_exceeded' });
+    // Translated: a completions caller's prompt went as a chat message; a chat caller's messages as a prompt.
+    expect(refineError(bad(tooLong), chat({ origins: { prompt: 'prompt' } }))).toMatchObject({ param: 'prompt' });
+    expect(refineError(bad(tooLong), text({ origins: { messages: 'messages' } }))).toMatchObject({ param: 'messages' });
+    // A request that recorded neither: name nothing rather than a field the caller never sent.
+    expect(refineError(bad(tooLong), chat())).toMatchObject({ param: null, code: 'context_length_exceeded' });
   });
 
   test('other errors pass unchanged', () => {
@@ -137,7 +143,7 @@ describe('llama-server capabilities', () => {
     expect(unsupportedFields(capabilities)).toEqual([
       'echo', 'echo.lastTokens', 'images', 'limits.onContextOverflow', 'metadata', 'prediction', 'promptCacheIsolationKey', 'promptCacheKey',
       'rawOutput', 'reasoning.budgetEndText', 'reasoning.budgetTokens', 'reasoning.effort', 'reasoning.history', 'returnTokenIds',
-      'samplingMask', 'serviceTier', 'store', 'stream.tokenIds', 'tools', 'user',
+      'samplingMask', 'serviceTier', 'store', 'stream.tokenIds', 'tools', 'tools:custom', 'user',
     ]);
     expect(handlingOf(capabilities.fields, 'prompt:batch', 'text').kind).toBe('native');
     expect(choicesAreNative(capabilities)).toBe(true);

@@ -87,13 +87,20 @@ describe('derived cells', () => {
   });
 
   it('tools: native where chat is spoken, rendered into the prompt where the chat is templated', async () => {
+    // OpenAI takes function and custom tools alike (a grammar on a custom tool's input included).
     expect(cell(table, 'openai-chat', 'tools', 'openai')).toEqual([{ outcome: 'native' }]);
-    const emulated = [{ outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' }];
+    const emulated = { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };
     // llama-cpp renders chat itself; a remote backend that only speaks completions goes through the plan's chat-over-text.
-    expect(cell(table, 'openai-chat', 'tools', 'llama-cpp')).toEqual(emulated);
+    expect(cell(table, 'openai-chat', 'tools', 'llama-cpp')).toEqual(expect.arrayContaining([{ label: 'function', ...emulated }, { label: 'custom (text)', ...emulated }]));
     const completionsOnly = await buildFateTable([{ name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } }]);
-    expect(cell(completionsOnly, 'openai-chat', 'tools', 'completions-only')).toEqual(emulated);
-    expect(cell(completionsOnly, 'openai-chat', 'messages', 'completions-only')).toEqual(emulated);
+    expect(cell(completionsOnly, 'openai-chat', 'tools', 'completions-only')).toEqual(expect.arrayContaining([{ label: 'function', ...emulated }]));
+    expect(cell(completionsOnly, 'openai-chat', 'messages', 'completions-only')).toEqual([emulated]);
+  });
+
+  it('custom tools: carried as a function where only function tools are taken; a grammar on the input refused there', () => {
+    const tools = cell(table, 'openai-chat', 'tools', 'fireworks');
+    expect(tools).toContainEqual(expect.objectContaining({ label: 'custom (text)', outcome: 'emulated', detail: expect.stringMatching(/one string parameter, `input`/) }));
+    expect(tools).toContainEqual(expect.objectContaining({ label: 'custom (regex)', outcome: 'rejected', detail: expect.stringMatching(/regex grammar, which is not supported by this backend/) }));
   });
 
   it('n on llama-cpp follows its capabilities (nativeChoices)', () => {
@@ -120,7 +127,7 @@ describe('derived cells', () => {
   it('top_logprobs above a backend limit is a 400 the proxy cannot drop', () => {
     expect(cell(table, 'openai-chat', 'top_logprobs', 'fireworks')).toEqual([
       { label: '3', outcome: 'native' },
-      { label: '20', outcome: 'rejected', detail: 'top_logprobs must be at most 5 (got 20).' },
+      { label: '20', outcome: 'rejected', detail: 'top_logprobs 20 is not supported by this backend, which returns at most 5 alternatives per token' },
     ]);
   });
 });

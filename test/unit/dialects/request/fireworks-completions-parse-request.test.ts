@@ -80,9 +80,9 @@ describe('parseCompletionsRequest', () => {
     );
   });
 
-  it('prompt_cache_key wins over the session header for affinity', () => {
+  it('the session header wins over prompt_cache_key for affinity (the cache key is still sent)', () => {
     const request = parseCompletionsRequest({ model, prompt: 'a', prompt_cache_key: 'k' }, { 'x-session-affinity': 's' });
-    expect([request.affinityKey, request.promptCacheKey]).toEqual(['k', 'k']);
+    expect([request.affinityKey, request.origins.affinityKey, request.promptCacheKey]).toEqual(['s', 'x-session-affinity', 'k']);
   });
 
   it.each([

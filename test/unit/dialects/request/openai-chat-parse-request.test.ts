@@ -239,7 +239,7 @@ describe('parseChatRequest', () => {
     ['function_call naming an undeclared function', { functions: [{ name: 'f' }], function_call: { name: 'g' } }, 'function_call'],
     ['prediction with speculation', { prediction: { type: 'content', content: 'a' }, speculation: 'a' }, 'speculation'],
     ['thinking keep all with reasoning_history disabled', { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' }, 'reasoning_history'],
-    ['custom tools', { tools: [{ type: 'custom', custom: { name: 'sql' } }] }, 'tools[0].type'],
+    ['a custom tool choice naming an undeclared tool', { tools: [{ type: 'custom', custom: { name: 'sql' } }], tool_choice: { type: 'custom', custom: { name: 'x' } } }, 'tool_choice'],
     ['an unknown field', { best_of: 2 }, 'best_of'],
     ['a completions-only field', { prompt: 'Once' }, 'prompt'],
   ])('%s -> 400', (_name, extra, param) => {

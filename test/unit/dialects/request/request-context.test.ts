@@ -34,13 +34,13 @@ describe('common cross-field rules', () => {
   });
 });
 
-describe('affinity key: prompt_cache_key > x-session-affinity > x-multi-turn-session-id > user', () => {
+describe('affinity key: x-session-affinity > x-multi-turn-session-id > prompt_cache_key > user', () => {
   const all = { prompt_cache_key: 'pck', user: 'u1' };
   const headers = { 'x-session-affinity': 'sa', 'x-multi-turn-session-id': 'mt' };
   it.each([
-    ['prompt_cache_key first', all, headers, 'pck', 'prompt_cache_key'],
-    ['then x-session-affinity', { user: 'u1' }, headers, 'sa', 'x-session-affinity'],
-    ['then x-multi-turn-session-id', { user: 'u1' }, { 'x-multi-turn-session-id': ['mt', 'ignored'] }, 'mt', 'x-multi-turn-session-id'],
+    ['x-session-affinity first', all, headers, 'sa', 'x-session-affinity'],
+    ['then x-multi-turn-session-id', all, { 'x-multi-turn-session-id': ['mt', 'ignored'] }, 'mt', 'x-multi-turn-session-id'],
+    ['then prompt_cache_key', all, { 'x-session-affinity': '' }, 'pck', 'prompt_cache_key'],
     ['then user', { user: 'u1' }, { 'x-session-affinity': '' }, 'u1', 'user'],
   ])('%s', (_name, body, hdrs, key, origin) => {
     expect(run(body, hdrs)).toEqual({ ...emptyRequest('text'), affinityKey: key, origins: { affinityKey: origin } });

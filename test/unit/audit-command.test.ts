@@ -1,0 +1,107 @@
+/**
+ * `dialect-proxy audit`: the known answer of the fixture (test/cli-golden/audit/requests.jsonl),
+ * counted request by request below, and a file too big to hold in memory read in flat memory.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { audit, exitCodeOfAudit, runAuditCommand, type TargetSummary } from '../../src/audit-command.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = path.resolve(here, '../cli-golden/audit/requests.jsonl');
+const cli = path.resolve(here, '../../dist/src/cli.js');
+
+const counts = (target: TargetSummary) => Object.fromEntries(target.changes.map((change) => [`${change.field} ${change.action}`, change.requests]));
+
+describe('dialect-proxy audit', () => {
+  test('the fixture\'s known answer, towards strict OpenAI and towards Fireworks', async () => {
+    const summary = await audit(fixture, { kinds: ['openai', 'fireworks'] });
+    // 13 lines: one empty (skipped), one not JSON, one with max_tokens -1 (the dialect refuses it).
+    expect(summary).toMatchObject({ lines: 12, unreadable: 1, malformed: { requests: 1, fields: [{ field: 'max_tokens', requests: 1 }] } });
+    const [openai, fireworks] = summary.targets;
+    // Lossless: the plain completion, the two plain chats, the chat with a cache key, n: 2.
+    // Lossy: the thinking budget (approximated by an effort), the reasoning in the history (dropped).
+    // Rejected: top_k, min_p, top_k + min_p.
+    expect(openai).toMatchObject({ target: 'openai', requests: 10, lossless: 5, lossy: 2, rejected: 3 });
+    expect(counts(openai)).toEqual({
+      'min_p rejected': 2,
+      'top_k rejected': 2,
+      'messages[*].reasoning_content dropped': 1,
+      'thinking.budget_tokens converted': 1,
+      'prompt converted': 4,
+      'max_tokens renamed': 4,
+    });
+    expect(fireworks).toMatchObject({ target: 'fireworks', requests: 10, lossless: 10, lossy: 0, rejected: 0 });
+    expect(counts(fireworks)).toEqual({ 'thinking converted': 1 });
+    expect(exitCodeOfAudit(summary)).toBe(2);
+  });
+
+  test('routed by a configuration: a table per backend, and the request no route serves', async () => {
+    const summary = await audit(fixture, { config: path.resolve(here, '../cli-golden/audit/proxy.yaml') });
+    expect(summary.unrouted).toBe(1);
+    expect(summary.targets.map(({ target, requests, lossless, lossy, rejected }) => ({ target, requests, lossless, lossy, rejected }))).toEqual([
+      { target: 'fireworks', requests: 5, lossless: 5, lossy: 0, rejected: 0 },
+      { target: 'openai', requests: 4, lossless: 3, lossy: 1, rejected: 0 },
+    ]);
+  });
+
+  test('a progress bar on a terminal: drawn on stderr, then cleared; stdout keeps only the report', async () => {
+    let out = '';
+    let err = '';
+    const code = await runAuditCommand([fixture, '--to', 'openai', '--json'], { out: (text) => { out += text; }, err: (text) => { err += text; }, progress: true });
+    expect(code).toBe(2);
+    expect(err).toMatch(/^\r {2}auditing \[[#-]{30}\] +\d+% {2}\d+ requests/);
+    expect(err.endsWith('\r\u001b[K')).toBe(true);
+    expect((JSON.parse(out) as { object: string }).object).toBe('dialect.audit');
+  });
+
+  test('exit codes: 0 when all is lossless, 1 when something is lost, 2 when refused', () => {
+    const target = (lossy: number, rejected: number): TargetSummary => ({ target: 't', kind: 'openai', speaks: ['chat'], requests: 1, lossless: 0, lossy, rejected, changes: [] });
+    const summary = (targets: TargetSummary[]) => ({ object: 'dialect.audit' as const, file: 'f', lines: 1, unreadable: 0, malformed: { requests: 0, fields: [] }, targets });
+    expect(exitCodeOfAudit(summary([target(0, 0)]))).toBe(0);
+    expect(exitCodeOfAudit(summary([target(1, 0)]))).toBe(1);
+    expect(exitCodeOfAudit(summary([target(1, 1)]))).toBe(2);
+  });
+
+  test('streams the file: 120 MB of requests through a process limited to a 64 MB heap', async () => {
+    expect(existsSync(cli)).toBe(true);
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-'));
+    const file = path.join(dir, 'big.jsonl');
+    try {
+      // Each line ~2 KB; the whole file would not fit in the heap the audit gets.
+      const prompt = 'Once upon a time, '.repeat(110);
+      const lines = 60_000;
+      await new Promise<void>((resolve, reject) => {
+        const out = createWriteStream(file);
+        out.once('error', reject);
+        let i = 0;
+        const write = () => {
+          let ok = true;
+          while (i < lines && ok) {
+            const body = i % 3 === 0 ? { model: 'm', prompt, max_tokens: 8, top_k: 40 } : { model: 'm', prompt, max_tokens: 8 };
+            ok = out.write(`${JSON.stringify(body)}\n`);
+            i += 1;
+          }
+          if (i < lines) out.once('drain', write);
+          else out.end(resolve);
+        };
+        write();
+      });
+      const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--max-old-space-size=64', cli, 'audit', file, '--to', 'openai', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+        child.once('error', reject);
+        child.once('close', (exit) => resolve({ code: exit, stdout: text }));
+      });
+      expect(code).toBe(2);
+      const summary = JSON.parse(stdout) as { lines: number; targets: TargetSummary[] };
+      expect(summary.lines).toBe(60_000);
+      expect(summary.targets[0]).toMatchObject({ requests: 60_000, lossless: 40_000, rejected: 20_000 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
