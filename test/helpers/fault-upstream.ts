@@ -18,7 +18,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RecordedRequest } from './mock-upstream.js';
+import { recordRequest, type RecordedRequest } from './mock-upstream.js';
 
 /** A piece of a reply's body, in order: text to write, a pause, a stall (write nothing more, never end), or a death (destroy the socket). */
 export type BodyPiece = string | { waitMs: number } | { stall: true } | { die: true };
@@ -73,16 +73,7 @@ export async function startFaultUpstream(initial: FaultScript = []): Promise<Fau
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // recorded as text
-    }
-    const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+    const recorded = await recordRequest(req);
     const index = requests.push(recorded) - 1;
     open += 1;
     peakOpen = Math.max(peakOpen, open);

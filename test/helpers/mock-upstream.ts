@@ -38,16 +38,7 @@ export async function startMockUpstream(initial?: MockScript): Promise<MockUpstr
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // recorded as text
-    }
-    const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+    const recorded = await recordRequest(req);
     const index = requests.push(recorded) - 1;
     res.on('close', () => { if (!res.writableFinished) aborted.push(recorded); });
     const reply = typeof script === 'function' ? script(recorded, index) : script;
@@ -85,6 +76,20 @@ export async function startMockUpstream(initial?: MockScript): Promise<MockUpstr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Reads a request whole: its body parsed as JSON where it is JSON, kept as text otherwise. */
+export async function recordRequest(req: IncomingMessage): Promise<RecordedRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // recorded as text
+  }
+  return { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
 }
 
 /** Splits an SSE transcript into frames' data payloads (JSON parsed where possible). */
