@@ -5,7 +5,8 @@ import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { createLogger } from './logger.js';
-import { isLoopbackHost, startServer } from './server.js';
+import { isLoopbackHost } from './open-relay.js';
+import { startServer } from './server.js';
 import { parseWorkers, runPrimary, setUpWorker } from './cluster.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]

@@ -22,7 +22,7 @@ import type { ProxyConfig } from './config/settings.js';
 import type { RuntimeOptions } from './create-runtime.js';
 import type { Logger } from './logger.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
-import { checkOpenRelay } from './server.js';
+import { checkOpenRelay } from './open-relay.js';
 
 /**
  * `--workers`: a count, or `auto` for one per core this process may use.

@@ -1,10 +1,11 @@
 /** The standalone server: the same router as the middleware, on its own Express app. */
 import express from 'express';
 import type { Server } from 'node:http';
-import { BlockList, isIP, type AddressInfo } from 'node:net';
-import { ConfigError, type ProxyConfig, type ServerSettings } from './configuration.js';
+import type { AddressInfo } from 'node:net';
+import type { ProxyConfig } from './configuration.js';
 import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
 import type { RuntimeOptions } from './create-runtime.js';
+import { checkOpenRelay } from './open-relay.js';
 import { settlesWithin } from './pipeline/drain-requests.js';
 
 export interface RunningServer {
@@ -93,27 +94,4 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
       return stopping;
     },
   };
-}
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** 127.0.0.0/8, ::1 (also written out or IPv4-mapped) and localhost: only this machine can connect. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  const family = isIP(bare);
-  return family !== 0 && loopback.check(bare, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/**
- * An open relay must be asked for: on an address other machines reach, a proxy without `apiKeys`
- * lets anyone spend the backends' keys, the pass-through included.
- */
-export function checkOpenRelay(host: string, server: Pick<ServerSettings, 'apiKeys' | 'allowUnauthenticated'>): void {
-  if (isLoopbackHost(host) || server.apiKeys.length > 0 || server.allowUnauthenticated) return;
-  throw new ConfigError('server.apiKeys', `none set, and ${host || '(all addresses)'} is not a loopback address: anyone who can reach the port could use the backends `
-    + 'and their API keys (every /v1 path of the pass-through included). Set server.apiKeys (callers then send "Authorization: Bearer <key>"), '
-    + 'listen on 127.0.0.1 (server.host or --host), or set server.allowUnauthenticated: true to serve without keys on purpose.');
 }

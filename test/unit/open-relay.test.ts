@@ -1,6 +1,7 @@
 /** An open relay must be asked for: a non-loopback address without apiKeys is refused unless allowUnauthenticated. */
 import { ConfigError, loadConfig } from '../../src/configuration.js';
-import { checkOpenRelay, isLoopbackHost, startServer } from '../../src/server.js';
+import { checkOpenRelay, isLoopbackHost } from '../../src/open-relay.js';
+import { startServer } from '../../src/server.js';
 
 const open = { apiKeys: [], allowUnauthenticated: false };
 
