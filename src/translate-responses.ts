@@ -14,7 +14,8 @@ import type { BackendCommon } from './config/settings.js';
 import type { Dialect } from './dialects/dialect.js';
 import { ProxyError, toProxyError } from './errors/proxy-error.js';
 import type { NeutralRequest } from './model/request.js';
-import { planRequest } from './pipeline/plan.js';
+import type { StreamEvent } from './model/stream-event.js';
+import { planRequest, type Plan } from './pipeline/plan.js';
 import type { Backend, RouteMatch } from './pipeline/route-table.js';
 import { encodeSseData, sseDone } from './streaming/encode-sse.js';
 import { parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
@@ -106,7 +107,7 @@ export async function translateResponse(translator: Translator, input: unknown, 
     if (recording.stream) {
       const chunks: unknown[] = [];
       let ok = true;
-      for await (const chunk of dialect.serializeStream(plan.engine.stream(plan.request, context), plan.request)) {
+      for await (const chunk of dialect.serializeStream(callerErrorEvents(plan, context), plan.request)) {
         chunks.push(chunk);
         if ('error' in chunk) ok = false;
       }
@@ -172,4 +173,11 @@ async function startReplay(recording: Recording): Promise<Replay> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The replayed stream with its error events named as the caller sent them (handle-request does this in observeStream). */
+async function* callerErrorEvents(plan: Plan, context: AdapterContext): AsyncGenerator<StreamEvent> {
+  for await (const event of plan.engine.stream(plan.request, context)) {
+    yield event.type === 'error' ? { type: 'error', error: plan.callerError(event.error) } : event;
+  }
 }

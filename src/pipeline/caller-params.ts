@@ -11,8 +11,6 @@ import { handlingOf } from '../backend/field-support.js';
 import { ProxyError } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, paramOf } from '../model/neutral-fields.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
-import type { StreamEvent } from '../model/stream-event.js';
-import type { Engine } from './emulate/engine.js';
 
 /** The caller's name for an upstream `param`, or null when the caller sent no such field. */
 export function callerParam(param: string, request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint): string | null {
@@ -33,42 +31,21 @@ export function callerParam(param: string, request: NeutralRequest, capabilities
   return null;
 }
 
-function renamed(error: ProxyError, request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint): ProxyError {
-  if (error.param === null || error.status < 400 || error.status >= 500) return error;
-  const param = callerParam(error.param, request, capabilities, upstream);
-  if (param === error.param) return error;
-  // `detail` is rebuilt from the new param (the completions dialect's `loc`).
-  return new ProxyError({
-    status: error.status, type: error.type, message: error.message, param, code: error.code,
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-    cause: error,
-  });
-}
-
-/** The engine whose refusals name the caller's fields. */
-export function nameCallerFields(inner: Engine, capabilities: BackendCapabilities, upstream: Endpoint): Engine {
-  const fix = (error: unknown, request: NeutralRequest) => (error instanceof ProxyError ? renamed(error, request, capabilities, upstream) : error);
-  return {
-    complete: (request, context) => inner.complete(request, context).catch((error: unknown) => { throw fix(error, request); }),
-    stream(request, context) {
-      const events = inner.stream(request, context);
-      return {
-        [Symbol.asyncIterator]() {
-          const iterator = events[Symbol.asyncIterator]();
-          return {
-            next: async (): Promise<IteratorResult<StreamEvent>> => {
-              try {
-                const result = await iterator.next();
-                if (!result.done && result.value.type === 'error') return { done: false, value: { type: 'error', error: fix(result.value.error, request) as ProxyError } };
-                return result;
-              } catch (error) {
-                throw fix(error, request);
-              }
-            },
-            return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value: undefined },
-          };
-        },
-      };
-    },
+/**
+ * The refusal as the caller should read it: its `param` one the caller sent,
+ * or none. Applied where errors surface (the engine's `complete`, the stream
+ * consumers' error events), not as a stage every streamed event crosses.
+ */
+export function callerErrors(capabilities: BackendCapabilities, upstream: Endpoint): (error: ProxyError, request: NeutralRequest) => ProxyError {
+  return (error, request) => {
+    if (error.param === null || error.status < 400 || error.status >= 500) return error;
+    const param = callerParam(error.param, request, capabilities, upstream);
+    if (param === error.param) return error;
+    // `detail` is rebuilt from the new param (the completions dialect's `loc`).
+    return new ProxyError({
+      status: error.status, type: error.type, message: error.message, param, code: error.code,
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+      cause: error,
+    });
   };
 }

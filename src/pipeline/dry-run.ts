@@ -59,7 +59,7 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {
-    for await (const event of plan.engine.stream(plan.request, context)) if (event.type === 'error') throw event.error;
+    for await (const event of plan.engine.stream(plan.request, context)) if (event.type === 'error') throw plan.callerError(event.error);
   } else {
     await plan.engine.complete(plan.request, context);
   }

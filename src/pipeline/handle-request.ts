@@ -102,7 +102,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
         let events: AsyncIterable<StreamEvent>;
         let accepted: () => void = () => undefined;
         const acceptance = new Promise<void>((resolve) => { accepted = resolve; });
-        events = observeStream(plan.engine.stream(plan.request, context(accepted)), meter, abort.signal);
+        events = observeStream(plan.engine.stream(plan.request, context(accepted)), meter, abort.signal, plan.callerError);
         if (plan.request.perfMetricsInBody) events = attachPerfMetrics(events, meter);
         if (plan.request.stream?.coalesce) events = coalesceEvents(events, plan.request.stream.coalesce);
         // Wait for the first event before sending headers, so a failure before any output is still

@@ -9,12 +9,12 @@ import type { Adapter, BackendCapabilities } from '../backend/adapter.js';
 import { choicesAreNative, handlingsOf, relays, supports } from '../backend/capabilities.js';
 import { handlingOf } from '../backend/field-support.js';
 import type { ModelFormat } from '../config/settings.js';
-import { invalidRequest, unsupportedParameter } from '../errors/proxy-error.js';
+import { invalidRequest, ProxyError, unsupportedParameter } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
 import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../model/reasoning.js';
 import type { Effort, Endpoint, NeutralRequest } from '../model/request.js';
-import { nameCallerFields } from './caller-params.js';
+import { callerErrors } from './caller-params.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
 import type { Engine } from './emulate/engine.js';
@@ -26,9 +26,12 @@ import { toolCallGrammar, type GrammarTool } from './emulate/tool-call-grammar.j
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
+  /** Its `complete` rejects with callerError applied; a stream's error events are the consumer's to pass through it. */
   engine: Engine;
   /** The request as the engine receives it (upstream model name set). */
   request: NeutralRequest;
+  /** An upstream's refusal renamed to the caller's own field, or to none (caller-params.ts). */
+  callerError(error: ProxyError): ProxyError;
 }
 
 /**
@@ -114,8 +117,14 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
   let engine = composeEngine(adapter, format, request, mode);
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
   // An upstream's refusal names the caller's field, or none (caller-params.ts).
-  engine = nameCallerFields(engine, capabilities, upstream);
-  return { engine, request };
+  const rename = callerErrors(capabilities, upstream);
+  const callerError = (error: ProxyError) => rename(error, request);
+  const inner = engine;
+  engine = {
+    complete: (planned, context) => inner.complete(planned, context).catch((error: unknown) => { throw error instanceof ProxyError ? callerError(error) : error; }),
+    stream: (planned, context) => inner.stream(planned, context),
+  };
+  return { engine, request, callerError };
 }
 
 type Refuse = (param: string, why: string, drop: () => void) => void;

@@ -9,12 +9,16 @@ import type { RequestMeter } from './measure.js';
  * `error` event, which ends the stream. (One stage for both: every stage
  * costs a few promise turns per event.)
  */
-export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* observeStream(events: AsyncIterable<StreamEvent>, meter: RequestMeter, signal?: AbortSignal, callerError: (error: ProxyError) => ProxyError = (error) => error): AsyncGenerator<StreamEvent> {
   try {
     for await (const event of events) {
       if (event.type === 'text-delta' || event.type === 'reasoning-delta' || event.type === 'tool-call-delta') meter.markFirstToken();
       else if (event.type === 'usage') meter.usage = event.usage;
-      else if (event.type === 'error') meter.streamError = event.error;
+      else if (event.type === 'error') {
+        meter.streamError = callerError(event.error);
+        yield { type: 'error', error: meter.streamError };
+        continue;
+      }
       else if (event.type === 'perf') {
         meter.backendPerf = event.perf;
         continue; // re-emitted, complete, by attachPerfMetrics
