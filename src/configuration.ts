@@ -93,7 +93,7 @@ function checkBackend(raw: unknown, key: string): BackendCommon {
 
 function checkRoute(raw: unknown, key: string, backends: Record<string, BackendCommon>): RouteSettings {
   const route = objectAt(raw, key);
-  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'efforts', ...formatKeys]);
+  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'upstreamModels', 'efforts', ...formatKeys]);
   checkModelFormat(route, key);
   const model = optionalString(route.model, `${key}.model`);
   if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
@@ -103,6 +103,12 @@ function checkRoute(raw: unknown, key: string, backends: Record<string, BackendC
     throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')}), or a list of them`);
   }
   if (new Set(names).size < names.length) throw new ConfigError(`${key}.backend`, 'names a backend twice');
+  if (route.upstreamModels !== undefined) {
+    for (const [name, upstream] of Object.entries(objectAt(route.upstreamModels, `${key}.upstreamModels`))) {
+      if (!names.includes(name)) throw new ConfigError(`${key}.upstreamModels.${name}`, `not a backend of this route (${names.join(', ')})`);
+      if (!optionalString(upstream, `${key}.upstreamModels.${name}`)) throw new ConfigError(`${key}.upstreamModels.${name}`, 'must be a model name');
+    }
+  }
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
   if (route.efforts !== undefined) stringList(route.efforts, `${key}.efforts`);
   return { ...route, model, backend: backend as string | string[], ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;

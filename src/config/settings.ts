@@ -30,6 +30,8 @@ export interface RouteSettings extends ModelFormat {
   backend: string | string[];
   /** The model name sent upstream (defaults to the caller's). */
   upstreamModel?: string;
+  /** Per backend of the list, the model name sent to it where it differs (a fallback of another provider names its models its own way). */
+  upstreamModels?: Record<string, string>;
   /** Reasoning efforts this model accepts (a subset of the backend's); others are a 400. */
   efforts?: string[];
 }

@@ -7,7 +7,7 @@
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import { planRequest, type Plan } from './plan.js';
-import type { Backend, RouteMatch } from './route-table.js';
+import { upstreamModelFor, type Backend, type RouteMatch } from './route-table.js';
 
 export interface Attempt<T> {
   backend: Backend;
@@ -42,7 +42,9 @@ export async function startWithFallbacks<T>({ request, match, start, signal, onT
     const backend = candidates[i];
     onTry?.(backend);
     try {
-      const plan = planRequest(i === 0 ? request : structuredClone(pristine as NeutralRequest), { ...match, backend });
+      const planned = i === 0 ? request : structuredClone(pristine as NeutralRequest);
+      const upstreamModel = i === 0 ? match.upstreamModel : upstreamModelFor(match.route, backend.name, planned.model);
+      const plan = planRequest(planned, { ...match, backend, upstreamModel });
       return { backend, plan, started: await start(plan, backend) };
     } catch (thrown) {
       const failure = toProxyError(thrown);

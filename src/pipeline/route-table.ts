@@ -33,7 +33,7 @@ export class RouteTable {
   match(model: string): RouteMatch {
     for (const { pattern, route, backends: [backend, ...fallbacks] } of this.compiled) {
       if (!pattern.test(model)) continue;
-      return { backend, ...(fallbacks.length > 0 ? { fallbacks } : {}), upstreamModel: route.upstreamModel ?? model, route };
+      return { backend, ...(fallbacks.length > 0 ? { fallbacks } : {}), upstreamModel: upstreamModelFor(route, backend.name, model), route };
     }
     throw modelNotFound(model);
   }
@@ -53,6 +53,11 @@ export class RouteTable {
     });
     return [...listed].map(([id, backend]) => ({ id, backend }));
   }
+}
+
+/** The model name a backend of the route is sent: its own rename, the route's, or the caller's. */
+export function upstreamModelFor(route: Pick<RouteSettings, 'upstreamModel' | 'upstreamModels'> | undefined, backend: string, model: string): string {
+  return route?.upstreamModels?.[backend] ?? route?.upstreamModel ?? model;
 }
 
 /** A route's backends in the order they are tried. */

@@ -411,6 +411,21 @@ describe('fallbacks across kinds', () => {
     expect(response.headers.get('x-dialect-tried')).toBe('primary, fallback');
   });
 
+  test('upstreamModels: a fallback of another provider is sent its own model name, the primary the route\'s', async () => {
+    const primary = await upstream([{ status: 500, json: errorJson('boom') }]);
+    const fallback = await upstream([{ json: chatJson }]);
+    const config = loadConfig({
+      backends: { primary: { kind: 'openai', url: primary.url, ...FAST }, fallback: { kind: 'fireworks', url: fallback.url, ...FAST } },
+      routes: [{ model: '*', backend: ['primary', 'fallback'], upstreamModel: 'gpt-4o', upstreamModels: { fallback: 'accounts/fireworks/models/llama' } }],
+    });
+    const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
+    servers.push(server);
+    await server.proxy.ready;
+    expect((await chat(server)).status).toBe(200);
+    expect(primary.requests.map(({ body }) => (body as { model: string }).model)).toEqual(['gpt-4o', 'gpt-4o', 'gpt-4o']);
+    expect((fallback.requests[0].body as { model: string }).model).toBe('accounts/fireworks/models/llama');
+  });
+
   test('a field the primary takes and the fallback refuses: the fallback answers its own 400 naming the field', async () => {
     const primary = await upstream([{ status: 500, json: errorJson('boom') }]);
     const fallback = await upstream([{ json: chatJson }]);

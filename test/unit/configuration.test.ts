@@ -41,6 +41,7 @@ describe('loadConfig', () => {
     [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
     [{ ...minimal, routes: [{ model: '*', backend: ['up', 'missing'] }] }, 'config: routes[0].backend: must name one of the backends (up), or a list of them'],
     [{ ...minimal, routes: [{ model: '*', backend: ['up', 'up'] }] }, 'config: routes[0].backend: names a backend twice'],
+    [{ ...minimal, routes: [{ model: '*', backend: 'up', upstreamModels: { other: 'm' } }] }, 'config: routes[0].upstreamModels.other: not a backend of this route (up)'],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeoutMs: 5 } } }, 'config: backends.up.timeoutMs: unknown key'],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { firstByte: 5 } } } }, 'config: backends.up.timeouts.firstByte: unknown key'],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { idleMs: 0 } } } }, 'config: backends.up.timeouts.idleMs: must be an integer >= 1'],
