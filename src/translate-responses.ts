@@ -17,7 +17,7 @@ import type { NeutralRequest } from './model/request.js';
 import type { StreamEvent } from './model/stream-event.js';
 import { planRequest, type Plan } from './pipeline/plan.js';
 import type { Backend, RouteMatch } from './pipeline/route-table.js';
-import { encodeSseData, sseDone } from './streaming/encode-sse.js';
+import { sseDone } from './streaming/encode-sse.js';
 import { parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 
 /** A recording: its text and whether it is an SSE stream. */
@@ -107,12 +107,14 @@ export async function translateResponse(translator: Translator, input: unknown, 
     if (recording.stream) {
       const chunks: unknown[] = [];
       let ok = true;
+      let sse = '';
       for await (const chunk of dialect.serializeStream(callerErrorEvents(plan, context), plan.request)) {
         chunks.push(chunk);
-        if ('error' in chunk) ok = false;
+        sse += dialect.sse.frame(chunk);
+        if ('error' in chunk || chunk.type === 'error' || chunk.type === 'response.failed') ok = false;
       }
-      chunks.push('[DONE]');
-      const sse = chunks.slice(0, -1).map((chunk) => encodeSseData(chunk)).join('') + sseDone;
+      if (dialect.sse.end === sseDone) chunks.push('[DONE]');
+      sse += dialect.sse.end;
       return { object: 'dialect.translated_response', dialect: dialect.name, ...about, upstream: upstream(), ok, status: 200, stream: true, chunks, sse };
     }
     try {

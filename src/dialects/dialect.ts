@@ -8,11 +8,22 @@ import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import type { FieldTable } from './field-table.js';
 
+/** How a dialect frames its stream: OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
+export interface SseFraming {
+  frame(chunk: Record<string, unknown>): string;
+  /** Written after the last frame ('' for none). */
+  readonly end: string;
+}
+
 export interface Dialect {
-  readonly name: 'openai-chat' | 'fireworks-completions';
+  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses';
   /** The path it serves (`POST` only). */
   readonly path: string;
+  /** The neutral endpoint its requests become. */
   readonly endpoint: Endpoint;
+  /** Its OpenAPI document (src/validation/load-openapi-document.ts). */
+  readonly document: Endpoint | 'responses';
+  readonly sse: SseFraming;
   /** Every wire request field with its fate. */
   readonly fields: FieldTable<string>;
   /**
@@ -25,6 +36,8 @@ export interface Dialect {
   serializeStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncIterable<Record<string, unknown>>;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
+  /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */
+  streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
   readonly validationStatus: number;
 }

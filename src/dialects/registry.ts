@@ -2,5 +2,6 @@
 import type { Dialect } from './dialect.js';
 import { fireworksCompletionsDialect } from './fireworks-completions/index.js';
 import { openaiChatDialect } from './openai-chat/index.js';
+import { openaiResponsesDialect } from './openai-responses/index.js';
 
-export const DIALECTS: readonly Dialect[] = [openaiChatDialect, fireworksCompletionsDialect];
+export const DIALECTS: readonly Dialect[] = [openaiChatDialect, fireworksCompletionsDialect, openaiResponsesDialect];

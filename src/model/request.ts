@@ -143,6 +143,11 @@ export interface NeutralRequest {
   metadata?: Record<string, unknown>;
   store?: boolean;
   serviceTier?: string;
+  /**
+   * Request parameters the caller's answer repeats as they were sent (the Responses API's Response
+   * object echoes its instructions, tools, text format, metadata...), keyed by wire name. Never sent upstream.
+   */
+  echoedParams?: Record<string, unknown>;
   /** Wire fields relayed verbatim to a backend that speaks the caller's dialect natively, keyed by wire name. */
   passthrough: Record<string, unknown>;
   /** Neutral path -> the wire field that set it, for error `param`s. */

@@ -12,7 +12,7 @@ import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import { coalesceEvents } from '../streaming/coalesce-events.js';
-import { encodeSseData, sseDone, sseHeaders } from '../streaming/encode-sse.js';
+import { sseHeaders } from '../streaming/encode-sse.js';
 import { sseKeepAliveComment } from '../streaming/keep-alive.js';
 import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
@@ -126,7 +126,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       res.writeHead(200, sseHeaders);
       // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
       if (started.keepAlive) res.write(sseKeepAliveComment);
-      await writeSse(res, dialect.serializeStream(prepend(started.first, started.iterator), plan.request), { keepAliveMs: sseKeepAliveMs });
+      await writeSse(res, dialect.serializeStream(prepend(started.first, started.iterator), plan.request), { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
       log.status = abort.signal.aborted ? 499 : 200;
       // The status went out as 200; a stream that then failed says so in the log.
       if (meter.streamError) {
@@ -157,7 +157,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (thrown instanceof BackendFailure && (error.status === 429 || error.status >= 500)) metrics.failed(thrown.backend.name, error);
     logFailure(runtime, requestId, log, error, thrown);
     if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
-    else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? encodeSseData(dialect.errorBody(error)) + sseDone : undefined);
+    else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? dialect.streamFailure(error) : undefined);
   } finally {
     runtime.ending.removeEventListener('abort', end);
     runtime.inFlight.leave();

@@ -10,7 +10,7 @@ export function parseCallerRequest(validator: RequestValidator, dialect: Dialect
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw bodyNotAnObject(dialect.validationStatus);
   }
-  const issues = validator.validate(dialect.endpoint, body);
+  const issues = validator.validate(dialect.document, body);
   if (issues.length > 0) throw failedValidation(dialect.validationStatus, issues);
   return dialect.parseRequest(body as Record<string, unknown>, headers);
 }

@@ -1,5 +1,6 @@
 /**
- * Writes wire chunks to the client as SSE with back-pressure, then `[DONE]`.
+ * Writes wire chunks to the client as SSE with back-pressure, then the end
+ * frame (`[DONE]`).
  * Frames produced from one upstream packet (which often carries many) are
  * joined and leave in one write: the flush waits for the pending microtasks
  * (process.nextTick), not for another turn of the event loop.
@@ -7,15 +8,18 @@
  * signal then cancels the upstream work through the generators' `finally`).
  */
 import type { ServerResponse } from 'node:http';
-import { encodeSseData, sseDone } from './encode-sse.js';
+import { dataFraming } from './encode-sse.js';
 import { keepAlive } from './keep-alive.js';
 
 export interface WriteSseOptions {
   /** An SSE comment after this long without a write (keep-alive.ts); off when unset. */
   keepAliveMs?: number;
+  /** How chunks become frames, and what ends the stream (default: `data:` frames, then `[DONE]`). */
+  framing?: { frame(chunk: never): string; readonly end: string };
 }
 
 export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>, options: WriteSseOptions = {}): Promise<void> {
+  const { frame, end } = (options.framing ?? dataFraming) as { frame(chunk: unknown): string; end: string };
   let pending = '';
   let scheduled = false;
   const alive = options.keepAliveMs ? keepAlive(response, options.keepAliveMs) : undefined;
@@ -29,7 +33,7 @@ export async function writeSse(response: ServerResponse, chunks: AsyncIterable<u
   try {
     for await (const chunk of chunks) {
       if (response.destroyed || response.writableEnded) return;
-      pending += encodeSseData(chunk);
+      pending += frame(chunk);
       if (!scheduled) {
         scheduled = true;
         process.nextTick(flush);
@@ -38,7 +42,7 @@ export async function writeSse(response: ServerResponse, chunks: AsyncIterable<u
       // Read the socket's state now: a drain may already have come while we waited for this chunk.
       if (response.writableNeedDrain) await drained(response);
     }
-    if (!response.destroyed && !response.writableEnded) response.end(pending + sseDone);
+    if (!response.destroyed && !response.writableEnded) response.end(pending + end);
     pending = '';
   } finally {
     alive?.stop();

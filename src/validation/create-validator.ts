@@ -4,9 +4,8 @@
  * header parsing, nothing rebuilt.
  */
 import { OpenAPIBackend, type Document } from 'openapi-backend';
-import type { Endpoint } from '../model/request.js';
 import { inlineRefs } from './inline-refs.js';
-import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from './load-openapi-document.js';
+import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 import { toValidationIssues, type SchemaError } from './to-validation-issues.js';
 import type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
@@ -20,9 +19,9 @@ type BodyValidator = ((data: unknown) => boolean) & { errors?: readonly SchemaEr
  */
 const AJV_OPTIONS = { allErrors: true, verbose: true, discriminator: true } as const;
 
-async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promise<BodyValidator> {
-  const { file, operationId } = OPENAPI_DOCUMENTS[endpoint];
-  const definition = inlineRefs(loadOpenapiDocument(endpoint, openapiDir)) as unknown as Document;
+async function buildBodyValidator(name: DocumentName, openapiDir: string): Promise<BodyValidator> {
+  const { file, operationId } = OPENAPI_DOCUMENTS[name];
+  const definition = inlineRefs(loadOpenapiDocument(name, openapiDir)) as unknown as Document;
   // strict: an invalid document fails start-up instead of logging a warning.
   const api = new OpenAPIBackend({ definition, strict: true, ajvOpts: AJV_OPTIONS });
   await api.init();
@@ -37,12 +36,13 @@ async function buildBodyValidator(endpoint: Endpoint, openapiDir: string): Promi
 }
 
 async function buildRequestValidator(openapiDir: string): Promise<RequestValidator> {
-  const [chat, text] = await Promise.all([buildBodyValidator('chat', openapiDir), buildBodyValidator('text', openapiDir)]);
-  const validators: Readonly<Record<Endpoint, BodyValidator>> = { chat, text };
+  const names = Object.keys(OPENAPI_DOCUMENTS) as DocumentName[];
+  const built = await Promise.all(names.map((name) => buildBodyValidator(name, openapiDir)));
+  const validators = Object.fromEntries(names.map((name, i) => [name, built[i]])) as Readonly<Record<DocumentName, BodyValidator>>;
   return Object.freeze({
-    validate(endpoint: Endpoint, body: unknown): ValidationIssue[] {
-      const validate = validators[endpoint];
-      if (!validate) throw new TypeError(`Unknown endpoint: ${String(endpoint)}`);
+    validate(document: DocumentName, body: unknown): ValidationIssue[] {
+      const validate = validators[document];
+      if (!validate) throw new TypeError(`Unknown document: ${String(document)}`);
       if (validate({ requestBody: body })) return [];
       return toValidationIssues(validate.errors ?? [], body);
     },

@@ -16,10 +16,14 @@ export interface OpenapiDocumentInfo {
   operationId: string;
 }
 
-/** Which document, path and operation serve each endpoint. */
-export const OPENAPI_DOCUMENTS: Readonly<Record<Endpoint, OpenapiDocumentInfo>> = Object.freeze({
+/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`. */
+export type DocumentName = Endpoint | 'responses';
+
+/** Which document, path and operation serve each caller dialect. */
+export const OPENAPI_DOCUMENTS: Readonly<Record<DocumentName, OpenapiDocumentInfo>> = Object.freeze({
   chat: { file: 'openai-chat.yaml', path: '/v1/chat/completions', operationId: 'createChatCompletion' },
   text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
+  responses: { file: 'openai-responses.yaml', path: '/v1/responses', operationId: 'createResponse' },
 });
 
 /** `<package root>/config/openapi`. */
@@ -27,9 +31,9 @@ export function defaultOpenapiDir(): string {
   return join(findPackageRoot(dirname(fileURLToPath(import.meta.url))), 'config', 'openapi');
 }
 
-/** Reads and parses the document for `endpoint` (a fresh object each call: openapi-backend dereferences in place). */
-export function loadOpenapiDocument(endpoint: Endpoint, openapiDir: string = defaultOpenapiDir()): Record<string, unknown> {
-  const file = join(openapiDir, OPENAPI_DOCUMENTS[endpoint].file);
+/** Reads and parses the document `name` (a fresh object each call: openapi-backend dereferences in place). */
+export function loadOpenapiDocument(name: DocumentName, openapiDir: string = defaultOpenapiDir()): Record<string, unknown> {
+  const file = join(openapiDir, OPENAPI_DOCUMENTS[name].file);
   const document: unknown = parse(readFileSync(file, 'utf8'));
   if (!document || typeof document !== 'object') throw new Error(`${file} is not an OpenAPI document`);
   return document as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { ProxyError } from '../errors/proxy-error.js';
-import type { Endpoint } from '../model/request.js';
+import type { DocumentName } from './load-openapi-document.js';
 
 /**
  * One problem with a request body, named the way both dialects report it.
@@ -25,7 +25,7 @@ export interface ValidationIssue {
 /** Validates wire bodies against our own OpenAPI documents; built once at start-up. */
 export interface RequestValidator {
   /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. */
-  validate(endpoint: Endpoint, body: unknown): ValidationIssue[];
+  validate(document: DocumentName, body: unknown): ValidationIssue[];
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The Fireworks Completions dialect: `POST /v1/completions`, with all its extensions. */
+import { dataFraming, encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { completionErrorBody } from './error-body.js';
 import { parseCompletionsRequest } from './parse-request.js';
@@ -10,11 +11,14 @@ export const fireworksCompletionsDialect: Dialect = {
   name: 'fireworks-completions',
   path: '/v1/completions',
   endpoint: 'text',
+  document: 'text',
+  sse: dataFraming,
   fields: completionsFields,
   parseRequest: parseCompletionsRequest,
   serializeResult: serializeCompletionResult,
   serializeStream: serializeCompletionStream,
   errorBody: completionErrorBody,
+  streamFailure: (error) => encodeSseData(completionErrorBody(error)) + sseDone,
   // The seed's validation status.
   validationStatus: 422,
 };

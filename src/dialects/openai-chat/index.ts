@@ -1,4 +1,5 @@
 /** The OpenAI Chat Completions dialect: `POST /v1/chat/completions`. */
+import { dataFraming, encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { chatErrorBody } from './error-body.js';
 import { parseChatRequest } from './parse-request.js';
@@ -10,10 +11,13 @@ export const openaiChatDialect: Dialect = {
   name: 'openai-chat',
   path: '/v1/chat/completions',
   endpoint: 'chat',
+  document: 'chat',
+  sse: dataFraming,
   fields: chatFields,
   parseRequest: parseChatRequest,
   serializeResult: serializeChatResult,
   serializeStream: serializeChatStream,
   errorBody: chatErrorBody,
+  streamFailure: (error) => encodeSseData(chatErrorBody(error)) + sseDone,
   validationStatus: 400,
 };

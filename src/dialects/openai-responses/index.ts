@@ -1,0 +1,26 @@
+/** The OpenAI Responses dialect: `POST /v1/responses`. */
+import type { ProxyError } from '../../errors/proxy-error.js';
+import { encodeSseEvent } from '../../streaming/encode-sse.js';
+import type { Dialect } from '../dialect.js';
+import { parseResponsesRequest } from './parse-request.js';
+import { responsesFields } from './request-fields.js';
+import { serializeResponsesResult } from './serialize-result.js';
+import { serializeResponsesStream } from './serialize-stream.js';
+
+const errorBody = (error: ProxyError) => ({ ...error.toBody() });
+
+export const openaiResponsesDialect: Dialect = {
+  name: 'openai-responses',
+  path: '/v1/responses',
+  endpoint: 'chat',
+  document: 'responses',
+  // Every event is named (`event: response.output_text.delta`); the stream ends with response.completed, not [DONE].
+  sse: { frame: encodeSseEvent, end: '' },
+  fields: responsesFields,
+  parseRequest: parseResponsesRequest,
+  serializeResult: serializeResponsesResult,
+  serializeStream: serializeResponsesStream,
+  errorBody,
+  streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
+  validationStatus: 400,
+};

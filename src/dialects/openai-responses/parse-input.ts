@@ -1,0 +1,178 @@
+/**
+ * Responses `input` (a string, or a list of items) -> neutral messages.
+ * Messages keep their role; `function_call` / `custom_tool_call` items join the
+ * assistant turn they belong to (consecutive calls are one turn, as a chat
+ * assistant message with several `tool_calls`); their outputs become tool
+ * messages; a `reasoning` item is the reasoning of the assistant turn that
+ * follows it. Items of hosted tools (web search, file search, computer use...)
+ * are refused by name: no backend behind the proxy runs them.
+ */
+import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
+import { isRecord } from '../../model/is-record.js';
+import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
+import { isSet } from '../request-context.js';
+
+type Wire = Record<string, unknown>;
+
+const ROLES: readonly Role[] = ['user', 'assistant', 'system', 'developer'];
+
+/** What a parse leaves besides the messages: the lossy changes it made. */
+export interface ParsedInput {
+  messages: Message[];
+  warnings: string[];
+}
+
+function text(value: unknown, param: string): string {
+  if (typeof value !== 'string') throw invalidRequest(param, `${param} must be a string.`);
+  return value;
+}
+
+/**
+ * @example parseInput('Hi', 'input') // {messages: [{role: 'user', content: 'Hi'}], warnings: []}
+ */
+export function parseInput(value: unknown, field = 'input'): ParsedInput {
+  if (typeof value === 'string') return { messages: [{ role: 'user', content: value }], warnings: [] };
+  if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be a string or an array of items.`);
+  const reader = new InputReader();
+  value.forEach((item, i) => {
+    const path = `${field}[${i}]`;
+    if (!isRecord(item)) throw invalidRequest(path, `${path} must be an object.`);
+    reader.read(item, path);
+  });
+  return reader.finish();
+}
+
+class InputReader {
+  private readonly messages: Message[] = [];
+  private readonly warnings: string[] = [];
+  /** Reasoning text waiting for the assistant turn that follows it, and the item it came from. */
+  private reasoning?: { text: string; path: string };
+
+  read(item: Wire, path: string): void {
+    const type = item.type ?? 'message';
+    switch (type) {
+      case 'message':
+        this.message(item, path);
+        return;
+      case 'function_call':
+        this.call({ id: text(item.call_id, `${path}.call_id`), name: text(item.name, `${path}.name`), arguments: text(item.arguments, `${path}.arguments`) });
+        return;
+      case 'custom_tool_call':
+        this.call({ id: text(item.call_id, `${path}.call_id`), name: text(item.name, `${path}.name`), arguments: text(item.input, `${path}.input`), custom: true });
+        return;
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+        this.messages.push({ role: 'tool', toolCallId: text(item.call_id, `${path}.call_id`), content: outputContent(item.output, `${path}.output`) });
+        return;
+      case 'reasoning':
+        this.reasoningItem(item, path);
+        return;
+      case 'item_reference':
+        throw unsupportedParameter(path, `${path} is an item_reference, which is not supported by this proxy: it names an item stored by OpenAI; send the item itself.`);
+      default:
+        throw unsupportedParameter(`${path}.type`, `${path} is a '${String(type)}' item, which is not supported by this proxy: hosted tools run at OpenAI, and no backend behind the proxy runs them; send function_call and function_call_output items for your own tools.`);
+    }
+  }
+
+  finish(): ParsedInput {
+    if (this.reasoning) this.warnings.push(`${this.reasoning.path}: a reasoning item with no assistant turn after it was dropped`);
+    return { messages: this.messages, warnings: this.warnings };
+  }
+
+  private message(item: Wire, path: string): void {
+    if (!(ROLES as readonly unknown[]).includes(item.role)) throw invalidRequest(`${path}.role`, `${path}.role must be one of ${ROLES.join(', ')}.`);
+    const role = item.role as Role;
+    const content = messageContent(item.content, `${path}.content`, role);
+    if (role !== 'assistant') {
+      this.messages.push({ role, content });
+      return;
+    }
+    const message: Message = { role: 'assistant', content };
+    this.takeReasoning(message);
+    this.messages.push(message);
+  }
+
+  /** A call joins the assistant turn before it when that turn is the last message; otherwise it opens one. */
+  private call(call: ToolCall): void {
+    const last = this.messages[this.messages.length - 1];
+    if (last?.role === 'assistant' && !this.reasoning) {
+      (last.toolCalls ??= []).push(call);
+      return;
+    }
+    const message: Message = { role: 'assistant', content: null, toolCalls: [call] };
+    this.takeReasoning(message);
+    this.messages.push(message);
+  }
+
+  private reasoningItem(item: Wire, path: string): void {
+    const parts = [...list(item.summary, `${path}.summary`), ...list(item.content, `${path}.content`)];
+    const pieces = parts.map((part, j) => (isRecord(part) && typeof part.text === 'string' ? part.text : text(undefined, `${path}.summary[${j}].text`)));
+    const joined = [this.reasoning?.text, ...pieces].filter((piece) => piece !== undefined && piece !== '').join('\n\n');
+    if (isSet(item.encrypted_content) && pieces.length === 0) {
+      this.warnings.push(`${path}.encrypted_content dropped: the proxy has no encrypted reasoning to read; reasoning items carry their text in summary`);
+    }
+    this.reasoning = { text: joined, path };
+  }
+
+  private takeReasoning(message: Message): void {
+    if (this.reasoning && this.reasoning.text !== '') message.reasoning = this.reasoning.text;
+    this.reasoning = undefined;
+  }
+}
+
+function list(value: unknown, path: string): unknown[] {
+  if (!isSet(value)) return [];
+  if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be an array.`);
+  return value;
+}
+
+/** An assistant's earlier output is text (its `output_text` parts joined); other roles keep their parts. */
+function messageContent(value: unknown, path: string, role: Role): string | ContentPart[] {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be a string or an array of content parts.`);
+  const parts = value.map((part, j) => contentPart(part, `${path}[${j}]`));
+  if (role === 'assistant' && parts.every((part) => part.type === 'text')) return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return parts;
+}
+
+function contentPart(value: unknown, path: string): ContentPart {
+  if (!isRecord(value)) throw invalidRequest(path, `${path} must be an object.`);
+  switch (value.type) {
+    case 'input_text':
+    case 'output_text':
+      return { type: 'text', text: text(value.text, `${path}.text`) };
+    case 'refusal':
+      return { type: 'refusal', refusal: text(value.refusal, `${path}.refusal`) };
+    case 'input_image': {
+      if (isSet(value.file_id)) throw fileIdRefused(`${path}.file_id`, 'image_url (a URL or a data URL)');
+      const part: ContentPart = { type: 'image', url: text(value.image_url, `${path}.image_url`) };
+      if (isSet(value.detail)) part.detail = text(value.detail, `${path}.detail`);
+      return part;
+    }
+    case 'input_file': {
+      if (isSet(value.file_id)) throw fileIdRefused(`${path}.file_id`, 'file_data (base64) with a filename');
+      if (isSet(value.file_url)) throw unsupportedParameter(`${path}.file_url`, `${path}.file_url is not supported by this proxy: send the file as file_data (base64) with a filename.`);
+      const file: Wire = { file_data: text(value.file_data, `${path}.file_data`) };
+      if (isSet(value.filename)) file.filename = text(value.filename, `${path}.filename`);
+      return { type: 'file', file };
+    }
+    case 'input_audio': {
+      const audio = isRecord(value.input_audio) ? value.input_audio : value;
+      return { type: 'audio', data: text(audio.data, `${path}.input_audio.data`), format: text(audio.format, `${path}.input_audio.format`) };
+    }
+    default:
+      throw invalidRequest(`${path}.type`, `Unsupported content part type: ${String(value.type)}.`);
+  }
+}
+
+function fileIdRefused(param: string, instead: string) {
+  return unsupportedParameter(param, `${param} is not supported by this proxy: a file id names a file stored by OpenAI; send ${instead} instead.`);
+}
+
+/** A tool's output: a string, or content parts (their text joined, images kept as parts). */
+function outputContent(value: unknown, path: string): string | ContentPart[] {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be a string or an array of content parts.`);
+  const parts = value.map((part, j) => contentPart(part, `${path}[${j}]`));
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('') : parts;
+}

@@ -1,0 +1,201 @@
+/**
+ * Every top-level field of `POST /v1/responses` (OpenAI's newest spec,
+ * `CreateResponse`) with its fate. The Responses shapes of tools, tool choice
+ * and text format are rewritten to their chat shapes and read by the chat
+ * dialect's parsers, so both dialects mean the same by them. Stateful fields
+ * (`previous_response_id`, `background`) are resolved by the pipeline when a
+ * response store is configured (src/pipeline/response-state.ts), which takes
+ * them out of the body; a body that still has them is refused here.
+ */
+import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
+import { isRecord } from '../../model/is-record.js';
+import { normalizeEffort } from '../../model/reasoning.js';
+import { copyTo, mapWith, reject, relay, setPath, type FieldContext, type FieldRule, type FieldTable } from '../field-table.js';
+import { parseResponseFormat } from '../parse-response-format.js';
+import { affinityKey, isSet, type CrossFieldRule } from '../request-context.js';
+import { parseToolChoice, parseTools } from '../openai-chat/parse-tools.js';
+import { parseInput } from './parse-input.js';
+
+export type ResponsesField =
+  | 'model' | 'input' | 'instructions' | 'max_output_tokens' | 'temperature' | 'top_p' | 'top_logprobs' | 'include'
+  | 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'max_tool_calls' | 'text' | 'reasoning'
+  | 'metadata' | 'user' | 'safety_identifier' | 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'
+  | 'service_tier' | 'truncation' | 'stream' | 'stream_options' | 'store' | 'background' | 'previous_response_id'
+  | 'conversation' | 'prompt' | 'context_management' | 'moderation';
+
+/** The include values that ask for output the proxy can give; the others name items of hosted tools, which never occur here. */
+const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
+const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
+
+/** Hosted tools run at OpenAI; no backend behind the proxy runs them. */
+const HOSTED = 'is a hosted tool, which runs at OpenAI: no backend behind the proxy runs it; declare your own function tools instead';
+
+/** `instructions` and `input` become one message list: the instructions are its system turn. */
+function applyConversation(_value: unknown, { request, body }: FieldContext): void {
+  if (request.messages) return;
+  const { messages, warnings } = isSet(body.input) ? parseInput(body.input) : { messages: [], warnings: [] };
+  if (isSet(body.instructions)) {
+    if (typeof body.instructions !== 'string') throw invalidRequest('instructions', 'instructions must be a string.');
+    messages.unshift({ role: 'system', content: body.instructions });
+  }
+  setPath(request, 'messages', messages, isSet(body.input) ? 'input' : 'instructions');
+  request.warnings.push(...warnings);
+}
+
+/** Logprobs are asked for by `include: ['message.output_text.logprobs']` or by `top_logprobs`. */
+function applyLogprobs(_value: unknown, { request, body }: FieldContext): void {
+  if (request.logprobs) return;
+  const included = Array.isArray(body.include) && body.include.includes(LOGPROBS_INCLUDE);
+  const top = typeof body.top_logprobs === 'number' ? body.top_logprobs : undefined;
+  if (!included && top === undefined) return;
+  setPath(request, 'logprobs', { top: top ?? 0, shape: 'chat' }, included ? 'include' : 'top_logprobs');
+  if (top !== undefined) request.origins['logprobs.top'] = 'top_logprobs';
+}
+
+const include = mapWith(`${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); the others name items of hosted tools, which never occur`, (value, context) => {
+  if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
+  if (value.includes(ENCRYPTED_REASONING)) {
+    context.request.warnings.push(`include ${ENCRYPTED_REASONING}: the proxy has no encrypted reasoning; reasoning items carry their text in summary`);
+  }
+  applyLogprobs(value, context);
+});
+
+/** Responses tools (`{type: 'function', name, parameters}`) -> chat tools (`{type: 'function', function: {...}}`). */
+function chatTools(value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw invalidRequest('tools', 'tools must be an array.');
+  return value.map((tool, i) => {
+    if (!isRecord(tool)) throw invalidRequest(`tools[${i}]`, `tools[${i}] must be an object.`);
+    const { type, ...definition } = tool;
+    if (type === 'function' || type === 'custom') return { type, [type]: definition };
+    throw unsupportedParameter(`tools[${i}].type`, `tools[${i}] ('${String(type)}') ${HOSTED}.`);
+  });
+}
+
+/** Responses tool choices -> chat's: a named tool nests under its type; allowed_tools nests its mode and list. */
+function chatToolChoice(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const { type, ...rest } = value;
+  if (type === 'function' || type === 'custom') return { type, [type]: { name: rest.name } };
+  if (type === 'allowed_tools') {
+    const tools = Array.isArray(rest.tools) ? rest.tools.map((tool) => (isRecord(tool) ? { type: tool.type, [String(tool.type)]: { name: tool.name } } : tool)) : rest.tools;
+    return { type, allowed_tools: { mode: rest.mode, tools } };
+  }
+  throw unsupportedParameter('tool_choice.type', `tool_choice '${String(type)}' ${HOSTED}.`);
+}
+
+const tools = mapWith('tools (function and custom tools; hosted tools are a 400 naming them)', (value, { request, field, body }) => {
+  setPath(request, 'tools', parseTools(chatTools(value), chatToolChoice(body.tool_choice), field), field);
+});
+
+const toolChoice = mapWith("toolChoice (a named function or custom tool; allowed_tools narrows the tools)", (value, { request, field, body }) => {
+  const choice = parseToolChoice(chatToolChoice(value), field);
+  if (typeof choice === 'object') {
+    const declared = Array.isArray(body.tools) ? body.tools.map((tool) => (isRecord(tool) ? tool.name : undefined)) : [];
+    if (!declared.includes(choice.name)) throw invalidRequest(field, `tool_choice names '${choice.name}', which is not among the declared tools.`);
+  }
+  setPath(request, 'toolChoice', choice, field);
+});
+
+const TEXT_KEYS = new Set(['format', 'verbosity']);
+
+/** `text.format` is the response format (its json_schema fields sit beside `type`); `text.verbosity` is relayed as chat's `verbosity`. */
+const text = mapWith('text.format -> responseFormat (text | json_object | json_schema); text.verbosity relayed as verbosity', (value, { request }) => {
+  if (!isRecord(value)) throw invalidRequest('text', 'text must be an object.');
+  for (const key of Object.keys(value)) if (!TEXT_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`text.${key}`, `Unrecognized text field: ${key}.`);
+  if (isRecord(value.format)) {
+    const { type, ...wrapper } = value.format;
+    const chatShape = type === 'json_schema' ? { type, json_schema: wrapper } : value.format;
+    setPath(request, 'responseFormat', parseResponseFormat(chatShape, 'text.format'), 'text.format');
+  }
+  if (isSet(value.verbosity)) request.passthrough.verbosity = value.verbosity;
+});
+
+const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary']);
+
+const reasoning = mapWith("reasoning.effort -> the backend's effort ladder; summary: the backend's reasoning text is the summary, whole", (value, { request }) => {
+  if (!isRecord(value)) throw invalidRequest('reasoning', 'reasoning must be an object.');
+  for (const key of Object.keys(value)) if (!REASONING_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`reasoning.${key}`, `Unrecognized reasoning field: ${key}.`);
+  if (!isSet(value.effort)) return;
+  const effort = normalizeEffort(value.effort, 'reasoning.effort');
+  request.reasoning = { ...request.reasoning, ...effort };
+  request.origins['reasoning.effort'] = 'reasoning.effort';
+});
+
+/** OpenAI's default, 'disabled', fails a prompt that does not fit; 'auto' lets the backend truncate it. */
+const truncation = mapWith("limits.onContextOverflow: 'disabled' -> error, 'auto' -> truncate", (value, { request, field }) => {
+  if (value !== 'auto' && value !== 'disabled') throw invalidRequest(field, "truncation must be 'auto' or 'disabled'.");
+  setPath(request, 'limits.onContextOverflow', value === 'disabled' ? 'error' : 'truncate', field);
+});
+
+const maxOutputTokens = mapWith('limits.maxTokens', (value, { request, field }) => {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalidRequest(field, `${field} must be a positive integer (got ${String(value)}).`);
+  setPath(request, 'limits.maxTokens', value, field);
+});
+
+const STREAM_OPTION_KEYS = new Set(['include_obfuscation']);
+
+/** A Responses stream always ends with the usage, in `response.completed`. */
+const stream = mapWith('stream (usage always included, in response.completed)', (_value, { request, body }) => {
+  if (body.stream !== true || request.stream) return;
+  request.stream = { includeUsage: true, tokenIds: false };
+  request.origins.stream = 'stream';
+  const options = isRecord(body.stream_options) ? body.stream_options : {};
+  for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key) && isSet(options[key])) throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
+  if (options.include_obfuscation === true) request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
+});
+
+/** Kept by the proxy for the answer: the Response object repeats it. */
+const echoed = (note: string): FieldRule => mapWith(`${note}; repeated in the Response object`, () => undefined);
+
+const STATE = 'needs a response store, and none is configured: the proxy is stateless by default (see responses.store in the README)';
+
+export const responsesFields: FieldTable<ResponsesField> = {
+  model: copyTo('model'),
+  input: mapWith('messages (message, function_call, function_call_output, custom tool and reasoning items)', applyConversation),
+  instructions: mapWith('messages: the system turn, first', applyConversation),
+  max_output_tokens: maxOutputTokens,
+  temperature: copyTo('sampling.temperature'),
+  top_p: copyTo('sampling.topP'),
+  top_logprobs: mapWith('logprobs.top (with include message.output_text.logprobs, or alone)', applyLogprobs),
+  include,
+  tools,
+  tool_choice: toolChoice,
+  parallel_tool_calls: copyTo('parallelToolCalls'),
+  max_tool_calls: echoed('limits calls of hosted tools, which the proxy does not offer: nothing to limit'),
+  text,
+  reasoning,
+  metadata: echoed('kept by the proxy (and in the response store), not sent upstream'),
+  user: copyTo('user'),
+  safety_identifier: relay(),
+  prompt_cache_key: copyTo('promptCacheKey'),
+  prompt_cache_retention: relay(),
+  prompt_cache_options: relay(),
+  service_tier: copyTo('serviceTier'),
+  truncation,
+  stream,
+  stream_options: mapWith('stream_options.include_obfuscation: a warning (no padding is added)', stream.apply as NonNullable<FieldRule['apply']>),
+  store: echoed('kept in the response store when one is configured (default false here); with none, true is a warning'),
+  background: reject(`background ${STATE}`),
+  previous_response_id: reject(`previous_response_id ${STATE}; or send the earlier turns in input`),
+  conversation: reject('conversations are stored by OpenAI: send the earlier turns in input (or previous_response_id with a response store)'),
+  prompt: reject('prompt templates are stored by OpenAI: send instructions and input instead'),
+  context_management: reject('server-side compaction is not offered: the backend sees the whole input'),
+  moderation: relay(),
+};
+
+/** Which parameters the Response object repeats. */
+export const ECHOED_PARAMS = [
+  'instructions', 'max_output_tokens', 'max_tool_calls', 'metadata', 'parallel_tool_calls', 'previous_response_id', 'prompt_cache_key',
+  'reasoning', 'safety_identifier', 'service_tier', 'store', 'temperature', 'text', 'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'user', 'background',
+] as const;
+
+export const responsesCrossFieldRules: readonly CrossFieldRule[] = [
+  {
+    fields: ['stream_options', 'stream'],
+    note: 'stream_options is only allowed when stream is true',
+    apply: ({ body }) => {
+      if (isSet(body.stream_options) && body.stream !== true) throw invalidRequest('stream_options', 'stream_options is only allowed when stream is true.');
+    },
+  },
+  affinityKey,
+];

@@ -1,0 +1,116 @@
+/**
+ * The Responses API's `Response` object and its output items, shared by the
+ * plain answer and the stream (whose first and last events carry the object).
+ * Ids keep the backend's id with the Responses prefixes (`resp_`, `msg_`,
+ * `rs_`, `fc_`), so logs on both sides still match.
+ */
+import type { ProxyError } from '../../errors/proxy-error.js';
+import { toChatLogprobs, type ChatLogprobEntry, type TokenLogprob } from '../../model/logprobs.js';
+import type { NeutralRequest, ToolCall } from '../../model/request.js';
+import type { FinishReason, Usage } from '../../model/result.js';
+
+export type OutputItem = Record<string, unknown> & { type: string; id: string };
+
+export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/** The backend's id without its chat or completions prefix. */
+export function idBase(id: string): string {
+  return id.replace(/^(chatcmpl-|cmpl-|resp_)/, '');
+}
+
+export const itemIds = {
+  message: (base: string) => `msg_${base}`,
+  reasoning: (base: string) => `rs_${base}`,
+  call: (base: string, index: number) => `fc_${base}_${index}`,
+};
+
+/** A finish reason -> the Response's status and why it is incomplete. */
+export function statusOf(reason: FinishReason | null): { status: ResponseStatus; incomplete_details: { reason: string } | null } {
+  if (reason === 'length') return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+  if (reason === 'content_filter') return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+  if (reason === 'error') return { status: 'failed', incomplete_details: null };
+  return { status: 'completed', incomplete_details: null };
+}
+
+/**
+ * The object with everything but its output and usage: the caller's parameters
+ * repeated as sent, OpenAI's defaults where the caller sent none.
+ */
+export function responseHead(request: NeutralRequest, at: { id: string; model: string; created: number }): Record<string, unknown> {
+  const params = request.echoedParams ?? {};
+  const text = (params.text ?? {}) as Record<string, unknown>;
+  const reasoning = (params.reasoning ?? {}) as Record<string, unknown>;
+  return {
+    id: `resp_${idBase(at.id)}`,
+    object: 'response',
+    created_at: at.created,
+    status: 'in_progress',
+    completed_at: null,
+    background: params.background === true,
+    error: null,
+    incomplete_details: null,
+    instructions: params.instructions ?? null,
+    max_output_tokens: params.max_output_tokens ?? null,
+    max_tool_calls: params.max_tool_calls ?? null,
+    model: at.model,
+    output: [],
+    parallel_tool_calls: params.parallel_tool_calls ?? true,
+    previous_response_id: params.previous_response_id ?? null,
+    prompt_cache_key: params.prompt_cache_key ?? null,
+    reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? reasoning.generate_summary ?? null },
+    safety_identifier: params.safety_identifier ?? null,
+    service_tier: params.service_tier ?? 'auto',
+    store: params.store === true,
+    temperature: params.temperature ?? null,
+    text: { format: text.format ?? { type: 'text' }, verbosity: text.verbosity ?? 'medium' },
+    tool_choice: params.tool_choice ?? 'auto',
+    tools: params.tools ?? [],
+    top_logprobs: params.top_logprobs ?? 0,
+    top_p: params.top_p ?? null,
+    truncation: params.truncation ?? 'disabled',
+    usage: null,
+    user: params.user ?? null,
+    metadata: params.metadata ?? {},
+  };
+}
+
+/** Neutral usage -> `ResponseUsage` (the spec requires both details objects; a count the backend did not give is 0). */
+export function usageBody(usage: Usage | undefined): Record<string, unknown> | null {
+  if (!usage) return null;
+  return {
+    input_tokens: usage.promptTokens,
+    input_tokens_details: { cached_tokens: usage.cachedPromptTokens ?? 0 },
+    output_tokens: usage.completionTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+    total_tokens: usage.totalTokens,
+  };
+}
+
+/** The caller's error in the Response (`response.failed`). */
+export function errorBody(error: ProxyError): { code: string; message: string } {
+  return { code: error.code ?? (error.status >= 500 ? 'server_error' : error.type), message: error.message };
+}
+
+export function reasoningItem(id: string, text: string): OutputItem {
+  return { id, type: 'reasoning', summary: text === '' ? [] : [{ type: 'summary_text', text }] };
+}
+
+export function outputTextPart(text: string, logprobs: ChatLogprobEntry[] = []): Record<string, unknown> {
+  return { type: 'output_text', text, annotations: [], logprobs };
+}
+
+export function messageItem(id: string, status: ResponseStatus, content: Record<string, unknown>[]): OutputItem {
+  return { id, type: 'message', status, role: 'assistant', content };
+}
+
+/** A function call, or a custom tool's call with its free-text input. */
+export function callItem(id: string, call: Pick<ToolCall, 'id' | 'name' | 'arguments' | 'custom'>, status: ResponseStatus): OutputItem {
+  if (call.custom) return { id, type: 'custom_tool_call', status, call_id: call.id, name: call.name, input: call.arguments };
+  return { id, type: 'function_call', status, call_id: call.id, name: call.name, arguments: call.arguments };
+}
+
+/** Neutral logprobs -> the `output_text` part's: `{token, logprob, bytes, top_logprobs}`; [] unless the caller asked. */
+export function logprobsBody(entries: readonly TokenLogprob[] | undefined, request: NeutralRequest): ChatLogprobEntry[] {
+  if (!request.logprobs || !entries) return [];
+  return toChatLogprobs(entries, request.logprobs.top, { tokenIds: false });
+}

@@ -1,0 +1,39 @@
+/**
+ * NeutralResult -> the Responses API's `Response` object: a reasoning item when
+ * the backend produced reasoning text, a message with one `output_text` part
+ * (or a refusal), then one item per tool call; status and incomplete_details
+ * from the finish reason.
+ */
+import type { NeutralRequest } from '../../model/request.js';
+import type { NeutralResult, ResultChoice } from '../../model/result.js';
+import { callItem, idBase, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody, type OutputItem } from './response-object.js';
+
+/**
+ * @example serializeResponsesResult({id: 'chatcmpl-1', model: 'm', created: 1, choices: [{index: 0, text: 'Hi', finishReason: 'stop'}]}, request)
+ * // {id: 'resp_1', object: 'response', status: 'completed', output: [{type: 'message', content: [{type: 'output_text', text: 'Hi', ...}], ...}], ...}
+ */
+export function serializeResponsesResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown> {
+  const choice: ResultChoice = result.choices[0] ?? { index: 0, text: '', finishReason: 'stop' };
+  const { status, incomplete_details } = statusOf(choice.finishReason);
+  const body = responseHead(request, result);
+  body.status = status;
+  body.incomplete_details = incomplete_details;
+  body.completed_at = status === 'completed' ? Math.floor(Date.now() / 1000) : null;
+  body.output = outputItems(choice, idBase(result.id), request);
+  body.usage = usageBody(result.usage);
+  if (result.serviceTier !== undefined) body.service_tier = result.serviceTier;
+  return body;
+}
+
+function outputItems(choice: ResultChoice, base: string, request: NeutralRequest): OutputItem[] {
+  const items: OutputItem[] = [];
+  if (choice.reasoning) items.push(reasoningItem(itemIds.reasoning(base), choice.reasoning));
+  const calls = choice.toolCalls ?? [];
+  const itemStatus = statusOf(choice.finishReason).status === 'incomplete' ? 'incomplete' : 'completed';
+  if (choice.refusal) items.push(messageItem(itemIds.message(base), itemStatus, [{ type: 'refusal', refusal: choice.refusal }]));
+  else if (choice.text !== '' || calls.length === 0) {
+    items.push(messageItem(itemIds.message(base), itemStatus, [outputTextPart(choice.text, logprobsBody(choice.logprobs, request))]));
+  }
+  calls.forEach((call, i) => items.push(callItem(itemIds.call(base, i), call, 'completed')));
+  return items;
+}

@@ -1,0 +1,223 @@
+/**
+ * StreamEvents -> the Responses API's typed events, each with its
+ * `sequence_number`: `response.created` and `response.in_progress`, then per
+ * output item `output_item.added`, its parts and deltas, their `.done`s and
+ * `output_item.done`, and last `response.completed` (or `.incomplete`, or
+ * `.failed` when the stream breaks: never a silent cut). Items open in the
+ * order the model produces them: reasoning, then the message, then tool calls.
+ * Each upstream event is one synchronous step that returns its events.
+ */
+import type { ProxyError } from '../../errors/proxy-error.js';
+import type { ChatLogprobEntry } from '../../model/logprobs.js';
+import type { NeutralRequest } from '../../model/request.js';
+import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
+import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import { missingStart } from '../missing-start.js';
+import {
+  callItem, errorBody, idBase, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody,
+  type OutputItem, type ResponseStatus,
+} from './response-object.js';
+
+type Event = Record<string, unknown> & { type: string };
+
+interface OpenText { id: string; outputIndex: number; text: string }
+interface OpenMessage extends OpenText { logprobs: ChatLogprobEntry[] }
+interface OpenCall { id: string; outputIndex: number; callId: string; name: string; arguments: string; custom: boolean }
+
+/**
+ * @example for await (const event of serializeResponsesStream(events, request)) write(event)
+ */
+export async function* serializeResponsesStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
+  const stream = new ResponsesStream(request);
+  for await (const event of events) {
+    const out = stream.push(event);
+    for (const item of out) yield item;
+    if (stream.ended) return;
+  }
+  for (const item of stream.finish()) yield item;
+}
+
+export class ResponsesStream {
+  ended = false;
+  private sequence = 0;
+  private head?: Record<string, unknown>;
+  private base = '';
+  private readonly done: OutputItem[] = [];
+  private reasoning?: OpenText;
+  private message?: OpenMessage;
+  private readonly calls = new Map<number, OpenCall>();
+  private finishReason: FinishReason | null = null;
+  private usage?: Usage;
+  private out: Event[] = [];
+
+  constructor(private readonly request: NeutralRequest) {}
+
+  /** One upstream event -> the events it produces. */
+  push(event: StreamEvent): Event[] {
+    this.out = [];
+    if (event.type === 'response-start') this.start(event);
+    else if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
+    else if (event.type === 'perf') { /* timings have no place in a Response */ }
+    else if (event.type === 'error') this.fail(event.error);
+    else if (!this.head) this.fail(missingStart());
+    else if (event.choice !== 0) { /* Responses have one output: n is not a Responses field */ }
+    else if (event.type === 'reasoning-delta') this.reasoningDelta(event.delta);
+    else if (event.type === 'text-delta') this.textDelta(event);
+    else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
+    else this.choiceEnd(event);
+    return this.out;
+  }
+
+  /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */
+  finish(): Event[] {
+    this.out = [];
+    if (this.ended) return this.out;
+    if (!this.head) {
+      this.fail(missingStart());
+      return this.out;
+    }
+    this.closeAll(this.itemStatus());
+    const { status, incomplete_details } = statusOf(this.finishReason);
+    const response = { ...this.head, status, incomplete_details, completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null, output: this.done, usage: usageBody(this.usage) };
+    this.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+    this.ended = true;
+    return this.out;
+  }
+
+  private emit(type: string, fields: Record<string, unknown>): void {
+    this.out.push({ type, ...fields, sequence_number: this.sequence++ });
+  }
+
+  private start(event: StreamEventOf<'response-start'>): void {
+    if (this.head) return;
+    this.head = responseHead(this.request, event);
+    this.base = idBase(event.id);
+    this.emit('response.created', { response: this.head });
+    this.emit('response.in_progress', { response: this.head });
+  }
+
+  private nextIndex(): number {
+    return this.done.length + (this.reasoning ? 1 : 0) + (this.message ? 1 : 0) + this.calls.size;
+  }
+
+  private reasoningDelta(delta: string): void {
+    if (!this.reasoning) {
+      this.closeAll('completed');
+      this.reasoning = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: '' };
+      this.emit('response.output_item.added', { output_index: this.reasoning.outputIndex, item: reasoningItem(this.reasoning.id, '') });
+      this.emit('response.reasoning_summary_part.added', { item_id: this.reasoning.id, output_index: this.reasoning.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    }
+    this.reasoning.text += delta;
+    this.emit('response.reasoning_summary_text.delta', { item_id: this.reasoning.id, output_index: this.reasoning.outputIndex, summary_index: 0, delta });
+  }
+
+  private textDelta(event: StreamEventOf<'text-delta'>): void {
+    if (!this.message) {
+      this.closeReasoning();
+      this.closeCalls('completed');
+      this.message = { id: itemIds.message(this.base), outputIndex: this.nextIndex(), text: '', logprobs: [] };
+      this.emit('response.output_item.added', { output_index: this.message.outputIndex, item: messageItem(this.message.id, 'in_progress', []) });
+      this.emit('response.content_part.added', { item_id: this.message.id, output_index: this.message.outputIndex, content_index: 0, part: outputTextPart('') });
+    }
+    const logprobs = logprobsBody(event.logprobs, this.request);
+    this.message.text += event.delta;
+    this.message.logprobs.push(...logprobs);
+    this.emit('response.output_text.delta', { item_id: this.message.id, output_index: this.message.outputIndex, content_index: 0, delta: event.delta, logprobs });
+  }
+
+  private toolCallDelta(event: StreamEventOf<'tool-call-delta'>): void {
+    let call = this.calls.get(event.index);
+    if (!call) {
+      this.closeReasoning();
+      this.closeMessage('completed');
+      call = {
+        id: itemIds.call(this.base, event.index), outputIndex: this.nextIndex(),
+        callId: event.id ?? `call_${this.base}_${event.index}`, name: event.name ?? '', arguments: '', custom: event.custom === true,
+      };
+      this.calls.set(event.index, call);
+      this.emit('response.output_item.added', { output_index: call.outputIndex, item: callItem(call.id, { id: call.callId, name: call.name, arguments: '', custom: call.custom }, 'in_progress') });
+    }
+    if (event.name !== undefined && call.name === '') call.name = event.name;
+    if (event.argumentsDelta === '') return;
+    call.arguments += event.argumentsDelta;
+    const type = call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+    this.emit(type, { item_id: call.id, output_index: call.outputIndex, delta: event.argumentsDelta });
+  }
+
+  private choiceEnd(event: StreamEventOf<'choice-end'>): void {
+    this.finishReason = event.finishReason;
+    if (event.refusal) this.refusal(event.refusal);
+    this.closeAll(this.itemStatus());
+  }
+
+  /** OpenAI streams a refusal as a message whose one part is the refusal. */
+  private refusal(text: string): void {
+    this.closeAll('completed');
+    const id = itemIds.message(this.base);
+    const outputIndex = this.nextIndex();
+    const part = { type: 'refusal', refusal: text };
+    this.emit('response.output_item.added', { output_index: outputIndex, item: messageItem(id, 'in_progress', []) });
+    this.emit('response.content_part.added', { item_id: id, output_index: outputIndex, content_index: 0, part: { type: 'refusal', refusal: '' } });
+    this.emit('response.refusal.delta', { item_id: id, output_index: outputIndex, content_index: 0, delta: text });
+    this.emit('response.refusal.done', { item_id: id, output_index: outputIndex, content_index: 0, refusal: text });
+    this.emit('response.content_part.done', { item_id: id, output_index: outputIndex, content_index: 0, part });
+    this.finishItem(messageItem(id, 'completed', [part]), outputIndex);
+  }
+
+  /** After output began, a failure ends the stream with `response.failed`; before it, with an `error` event. */
+  private fail(error: ProxyError): void {
+    if (this.head) {
+      this.closeAll('incomplete');
+      this.emit('response.failed', { response: { ...this.head, status: 'failed', error: errorBody(error), output: this.done, usage: usageBody(this.usage) } });
+    } else {
+      this.emit('error', { code: error.code ?? error.type, message: error.message, param: error.param });
+    }
+    this.ended = true;
+  }
+
+  private itemStatus(): ResponseStatus {
+    return statusOf(this.finishReason).status === 'incomplete' ? 'incomplete' : 'completed';
+  }
+
+  private closeAll(status: ResponseStatus): void {
+    this.closeReasoning();
+    this.closeMessage(status);
+    this.closeCalls(status);
+  }
+
+  private closeReasoning(): void {
+    const open = this.reasoning;
+    if (!open) return;
+    this.reasoning = undefined;
+    const at = { item_id: open.id, output_index: open.outputIndex, summary_index: 0 };
+    this.emit('response.reasoning_summary_text.done', { ...at, text: open.text });
+    this.emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text: open.text } });
+    this.finishItem(reasoningItem(open.id, open.text), open.outputIndex);
+  }
+
+  private closeMessage(status: ResponseStatus): void {
+    const open = this.message;
+    if (!open) return;
+    this.message = undefined;
+    const at = { item_id: open.id, output_index: open.outputIndex, content_index: 0 };
+    const part = outputTextPart(open.text, open.logprobs);
+    this.emit('response.output_text.done', { ...at, text: open.text, logprobs: open.logprobs });
+    this.emit('response.content_part.done', { ...at, part });
+    this.finishItem(messageItem(open.id, status, [part]), open.outputIndex);
+  }
+
+  private closeCalls(status: ResponseStatus): void {
+    for (const call of this.calls.values()) {
+      const at = { item_id: call.id, output_index: call.outputIndex };
+      if (call.custom) this.emit('response.custom_tool_call_input.done', { ...at, input: call.arguments });
+      else this.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: call.arguments });
+      this.finishItem(callItem(call.id, { id: call.callId, name: call.name, arguments: call.arguments, custom: call.custom }, status), call.outputIndex);
+    }
+    this.calls.clear();
+  }
+
+  private finishItem(item: OutputItem, outputIndex: number): void {
+    this.done.push(item);
+    this.emit('response.output_item.done', { output_index: outputIndex, item });
+  }
+}
