@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Endpoint } from '../../src/model/request.js';
+import type { DocumentName } from '../../src/validation/load-openapi-document.js';
 import { defaultOpenapiDir, loadOpenapiDocument, OPENAPI_DOCUMENTS } from '../../src/validation/load-openapi-document.js';
 
 const cache = new Map<string, readonly string[]>();
@@ -23,7 +23,7 @@ function deref(document: Node, node: unknown): unknown {
  *
  * @example listRequestFields('text') // ['model', 'user', 'prompt_cache_key', ...]
  */
-export function listRequestFields(endpoint: Endpoint, options: { openapiDir?: string } = {}): string[] {
+export function listRequestFields(endpoint: DocumentName, options: { openapiDir?: string } = {}): string[] {
   const dir = options.openapiDir ?? defaultOpenapiDir();
   const key = join(dir, OPENAPI_DOCUMENTS[endpoint].file);
   let fields = cache.get(key);

@@ -17,6 +17,80 @@ beforeAll(async () => {
 const chat = (extra: Record<string, unknown>) => ({ ...minimalChat, ...extra });
 const text = (extra: Record<string, unknown>) => ({ ...minimalText, ...extra });
 
+const minimalResponses = { model: 'gpt-5-mini', input: 'Hi' };
+const responses = (extra: Record<string, unknown>) => ({ ...minimalResponses, ...extra });
+
+/** A Responses body that sets every field of our document, with an input item of each kind the proxy translates. */
+const richResponses: Record<string, unknown> = {
+  model: 'accounts/fireworks/models/kimi-k2-instruct-0905',
+  instructions: 'You are a helpful assistant.',
+  input: [
+    { role: 'developer', content: 'Be brief.' },
+    { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'Answer in French.' }], status: 'completed' },
+    {
+      role: 'user',
+      content: [
+        { type: 'input_text', text: "What's in this image, and what's the weather?", prompt_cache_breakpoint: { mode: 'explicit' } },
+        { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' },
+        { type: 'input_image', file_id: 'file-1', image_url: null, detail: null },
+        { type: 'input_file', filename: 'a.txt', file_data: 'aGk=' },
+      ],
+    },
+    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Needs the weather.' }], content: [{ type: 'reasoning_text', text: 'Call get_weather.' }], encrypted_content: null, status: 'completed' },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
+    { type: 'function_call_output', call_id: 'call_1', output: '18C' },
+    { type: 'function_call_output', id: 'fco_1', call_id: 'call_2', output: [{ type: 'input_text', text: '18C' }], status: null },
+    { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_3', name: 'run_sql', input: 'SELECT 1' },
+    { type: 'custom_tool_call_output', call_id: 'call_3', output: '1' },
+    {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      status: 'completed',
+      phase: 'final_answer',
+      content: [
+        { type: 'output_text', text: 'Il fait 18C.', annotations: [{ type: 'url_citation', url: 'https://example.com', start_index: 0, end_index: 1, title: 'x' }], logprobs: [{ token: 'Il', logprob: -0.1, bytes: [73, 108], top_logprobs: [] }] },
+        { type: 'refusal', refusal: 'No.' },
+      ],
+    },
+    { role: 'assistant', content: 'Anything else?' },
+    { type: 'item_reference', id: 'msg_0' },
+    { id: 'msg_00' },
+  ],
+  tools: [
+    { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
+    { type: 'custom', name: 'run_sql', description: 'Runs SQL', format: { type: 'grammar', syntax: 'lark', definition: 'start: "SELECT 1"' } },
+    { type: 'custom', name: 'echo', format: { type: 'text' } },
+  ],
+  tool_choice: { type: 'function', name: 'get_weather' },
+  parallel_tool_calls: true,
+  max_tool_calls: 4,
+  text: { format: { type: 'json_schema', name: 'answer', description: 'The answer', schema: { type: 'object' }, strict: true }, verbosity: 'low' },
+  reasoning: { effort: 'high', summary: 'auto', context: 'current_turn', mode: 'standard' },
+  include: ['reasoning.encrypted_content', 'message.output_text.logprobs'],
+  stream: true,
+  stream_options: { include_obfuscation: false },
+  store: false,
+  background: false,
+  metadata: { trace: 'abc' },
+  max_output_tokens: 256,
+  temperature: 0.7,
+  top_p: 0.9,
+  top_logprobs: 5,
+  user: 'user-1',
+  safety_identifier: 'user-1',
+  prompt_cache_key: 'session-1',
+  prompt_cache_retention: '24h',
+  prompt_cache_options: { ttl: '30m', mode: 'explicit' },
+  previous_response_id: 'resp_1',
+  service_tier: 'flex',
+  truncation: 'auto',
+  prompt: { id: 'pmpt_1', version: '2', variables: { city: 'Paris', logo: { type: 'input_image', file_id: 'file-2' } } },
+  moderation: { model: 'omni-moderation-latest', policy: { input: { mode: 'block' }, output: null } },
+  conversation: { id: 'conv_1' },
+  context_management: [{ type: 'compaction', compact_threshold: 200000 }],
+};
+
 describe('valid requests', () => {
   it('accepts minimal bodies', () => {
     expect(validator.validate('chat', minimalChat)).toEqual([]);
@@ -31,6 +105,44 @@ describe('valid requests', () => {
   it('accepts a completions body that sets every field of our document', () => {
     expect(Object.keys(richText).sort()).toEqual(listRequestFields('text').sort());
     expect(validator.validate('text', richText)).toEqual([]);
+  });
+
+  it('accepts a minimal Responses body', () => {
+    expect(validator.validate('responses', minimalResponses)).toEqual([]);
+    expect(validator.validate('responses', { model: 'm', input: [{ role: 'user', content: 'Hi' }] })).toEqual([]);
+  });
+
+  it('accepts a Responses body that sets every field of our document, with every input item kind the proxy translates', () => {
+    expect(Object.keys(richResponses).sort()).toEqual(listRequestFields('responses').sort());
+    expect(validator.validate('responses', richResponses)).toEqual([]);
+  });
+
+  it('accepts null for every optional Responses field', () => {
+    const optional = listRequestFields('responses').filter((field) => field !== 'model');
+    expect(validator.validate('responses', { model: 'm', ...Object.fromEntries(optional.map((field) => [field, null])) })).toEqual([]);
+  });
+
+  it.each([
+    ['a hosted tool call item', { input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] }],
+    ['an MCP item', { input: [{ type: 'mcp_approval_response', approval_request_id: 'a', approve: true }] }],
+    ['hosted tools', { tools: [{ type: 'web_search' }, { type: 'file_search', vector_store_ids: ['vs_1'] }, { type: 'mcp', server_label: 's' }, { type: 'code_interpreter', container: { type: 'auto' } }] }],
+    ['a hosted tool choice', { tool_choice: { type: 'web_search_preview' } }],
+    ['a custom tool choice', { tool_choice: { type: 'custom', name: 'run_sql' } }],
+    ['allowed tools', { tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'f' }] } }],
+    ['a tool choice mode', { tool_choice: 'required' }],
+    ['a conversation ID', { conversation: 'conv_1' }],
+    ['json_object and text formats', { text: { format: { type: 'json_object' } } }],
+  ])('Responses accepts %s (the proxy refuses what it cannot translate by name)', (_name, extra) => {
+    expect(validator.validate('responses', responses(extra))).toEqual([]);
+  });
+
+  it('accepts a Responses body without input (a stored prompt, or a previous response)', () => {
+    expect(validator.validate('responses', { model: 'm', prompt: { id: 'pmpt_1' } })).toEqual([]);
+    expect(validator.validate('responses', { model: 'm', previous_response_id: 'resp_1' })).toEqual([]);
+  });
+
+  it.each(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive'])('Responses reasoning.effort accepts %p', (effort) => {
+    expect(validator.validate('responses', responses({ reasoning: { effort } }))).toEqual([]);
   });
 
   it('accepts null for every optional field the specs make nullable', () => {
@@ -115,6 +227,46 @@ describe('invalid requests name the field', () => {
     ['chat', chat({ logit_bias: { '50256': 101 } }), 'logit_bias.50256', 'range'],
     ['chat', chat({ safety_identifier: 'x'.repeat(65) }), 'safety_identifier', 'too_long'],
     ['chat', chat({ response_format: { type: 'json_schema' } }), 'response_format.json_schema', 'missing'],
+    ['responses', { input: 'Hi' }, 'model', 'missing'],
+    ['responses', responses({ foo: 1 }), 'foo', 'extra_forbidden'],
+    ['responses', responses({ messages: [] }), 'messages', 'extra_forbidden'],
+    ['responses', responses({ temperature: 3 }), 'temperature', 'range'],
+    ['responses', responses({ top_p: 1.5 }), 'top_p', 'range'],
+    ['responses', responses({ top_logprobs: 21 }), 'top_logprobs', 'range'],
+    ['responses', responses({ max_output_tokens: 0 }), 'max_output_tokens', 'range'],
+    ['responses', responses({ service_tier: 'gold' }), 'service_tier', 'enum'],
+    ['responses', responses({ truncation: 'sometimes' }), 'truncation', 'enum'],
+    ['responses', responses({ include: ['everything'] }), 'include[0]', 'enum'],
+    ['responses', responses({ reasoning: { effort: 'extreme' } }), 'reasoning.effort', 'enum'],
+    ['responses', responses({ reasoning: { summary: 'long' } }), 'reasoning.summary', 'enum'],
+    ['responses', responses({ reasoning: { effort: 'low', budget_tokens: 10 } }), 'reasoning.budget_tokens', 'extra_forbidden'],
+    ['responses', responses({ text: { verbosity: 'loud' } }), 'text.verbosity', 'enum'],
+    ['responses', responses({ text: { format: { type: 'xml' } } }), 'text.format.type', 'enum'],
+    ['responses', responses({ text: { format: { type: 'json_schema', schema: {} } } }), 'text.format.name', 'missing'],
+    ['responses', responses({ stream_options: { include_usage: true } }), 'stream_options.include_usage', 'extra_forbidden'],
+    ['responses', responses({ input: 5 }), 'input', 'type_error'],
+    ['responses', responses({ input: [{ role: 'robot', content: 'x' }] }), 'input[0].role', 'enum'],
+    ['responses', responses({ input: [{ type: 'message', role: 'tool', content: 'x' }] }), 'input[0].role', 'enum'],
+    ['responses', responses({ input: [{ role: 'assistant', tool_calls: [] }] }), 'input[0].content', 'missing'],
+    ['responses', responses({ input: [{ role: 'user', content: 5 }] }), 'input[0].content', 'type_error'],
+    ['responses', responses({ input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }), 'input[0].content[0].type', 'enum'],
+    ['responses', responses({ input: [{ role: 'user', content: [{ type: 'input_text' }] }] }), 'input[0].content[0].text', 'missing'],
+    ['responses', responses({ input: [{ role: 'user', content: [{ type: 'input_image', detail: 'huge' }] }] }), 'input[0].content[0].detail', 'enum'],
+    ['responses', responses({ input: [{ type: 'function_call', call_id: 'c', name: 'f', arguments: {} }] }), 'input[0].arguments', 'type_error'],
+    ['responses', responses({ input: [{ type: 'function_call_output', output: 'x' }] }), 'input[0].call_id', 'missing'],
+    ['responses', responses({ input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'output_text', text: 'x' }] }] }), 'input[0].output[0].type', 'enum'],
+    ['responses', responses({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary', text: 'x' }] }] }), 'input[0].summary[0].type', 'enum'],
+    ['responses', responses({ input: [{ type: 'custom_tool_call', call_id: 'c', name: 'f' }] }), 'input[0].input', 'missing'],
+    ['responses', responses({ input: [{ type: 'teleport' }] }), 'input[0]', 'enum'],
+    ['responses', responses({ tools: [{ type: 'function' }] }), 'tools[0].name', 'missing'],
+    ['responses', responses({ tools: [{ type: 'function', function: { name: 'f' } }] }), 'tools[0].name', 'missing'],
+    ['responses', responses({ tools: [{ type: 'custom', name: 'f', format: { type: 'grammar', syntax: 'gbnf', definition: 'x' } }] }), 'tools[0].format.syntax', 'enum'],
+    ['responses', responses({ tools: [{ type: 'teleport' }] }), 'tools[0].type', 'enum'],
+    ['responses', responses({ tool_choice: 'sometimes' }), 'tool_choice', 'enum'],
+    ['responses', responses({ tool_choice: { type: 'function' } }), 'tool_choice.name', 'missing'],
+    ['responses', responses({ tool_choice: { type: 'allowed_tools', mode: 'any', tools: [] } }), 'tool_choice.mode', 'enum'],
+    ['responses', responses({ context_management: [] }), 'context_management', 'too_short'],
+    ['responses', responses({ safety_identifier: 'x'.repeat(65) }), 'safety_identifier', 'too_long'],
   ] as const)('%s %j -> %s (%s)', (endpoint, body, param, type) => {
     const issues = validator.validate(endpoint, body);
     expect(issues).toHaveLength(1);
@@ -135,6 +287,23 @@ describe('invalid requests name the field', () => {
     expect(validator.validate('chat', chat({ temperature: 3 }))[0].message).toBe('temperature: must be <= 2');
     expect(validator.validate('chat', chat({ foo: 1 }))[0].message).toBe('Unrecognized request argument supplied: foo');
     expect(validator.validate('text', text({ temperature: 'hot' }))[0].message).toBe("temperature: must be a number or null; got 'hot'");
+  });
+
+  it('names the field of a Responses input item in readable messages', () => {
+    expect(validator.validate('responses', responses({ input: [{ role: 'user', content: 'hi' }, { role: 'robot', content: 'x' }] }))).toEqual([
+      {
+        param: 'input[1].role',
+        loc: ['body', 'input', 1, 'role'],
+        type: 'enum',
+        message: "input[1].role: must be one of: 'user', 'assistant', 'system', 'developer'; got 'robot'",
+      },
+    ]);
+    expect(validator.validate('responses', responses({ temperature: 3 }))[0].message).toBe('temperature: must be <= 2');
+    expect(validator.validate('responses', responses({ foo: 1 }))[0].message).toBe('Unrecognized request argument supplied: foo');
+    expect(validator.validate('responses', responses({ input: [{ type: 'function_call', call_id: 5, name: 'f', arguments: '{}' }] }))[0].message).toBe('input[0].call_id: must be a string; got 5');
+    expect(validator.validate('responses', responses({ input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }))[0].message).toBe(
+      "input[0].content[0].type: must be one of: 'input_text', 'input_image', 'input_file', 'output_text', 'refusal'; got 'text'",
+    );
   });
 
   it('reports one issue for a union, listing what it accepts', () => {

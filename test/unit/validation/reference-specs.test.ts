@@ -29,8 +29,20 @@ function propertyNames(document: Node, schema: unknown, seen = new Set<string>()
   return names;
 }
 
+const specs = new Map<string, Node>();
+
+/** A spec from shared/specs, parsed once for the file (the newest OpenAI spec is 3 MB). */
+function readSpec(file: string): Node {
+  let document = specs.get(file);
+  if (!document) {
+    document = parse(readFileSync(join(sharedDir, 'specs', file), 'utf8')) as Node;
+    specs.set(file, document);
+  }
+  return document;
+}
+
 function requestProperties(file: string, schemaName: string): string[] {
-  const document = parse(readFileSync(join(sharedDir, 'specs', file), 'utf8')) as Node;
+  const document = readSpec(file);
   const schemas = (document.components as Node).schemas as Node;
   expect(schemas[schemaName]).toBeDefined();
   return [...propertyNames(document, schemas[schemaName])];
@@ -71,6 +83,7 @@ describeShared('our documents cover the reference specs', () => {
   // Parsed once for the file: the newest OpenAI spec is 3 MB.
   let openai230: string[];
   let openaiLatest: string[];
+  let openaiResponses: string[];
   let fireworksChat: string[];
   let fireworksText: string[];
   let seed: { top: string[]; streamOptions: string[] };
@@ -78,6 +91,7 @@ describeShared('our documents cover the reference specs', () => {
   beforeAll(() => {
     openai230 = requestProperties('openai-openapi.yaml', 'CreateChatCompletionRequest');
     openaiLatest = requestProperties('openai-openapi-latest.yaml', 'CreateChatCompletionRequest');
+    openaiResponses = requestProperties('openai-openapi-latest.yaml', 'CreateResponse');
     const fireworks = parse(readFileSync(join(sharedDir, 'specs', 'fireworks-ai-text-completion-openapi.yml'), 'utf8')) as Node;
     const schemas = (fireworks.components as Node).schemas as Node;
     fireworksChat = [...propertyNames(fireworks, schemas.ChatCompletionRequest)];
@@ -109,6 +123,13 @@ describeShared('our documents cover the reference specs', () => {
     expect(missingFrom(listRequestFields('text'), seed.top)).toEqual([]);
     expect(missingFrom(listRequestFields('text'), fireworksText)).toEqual([]);
     expect(missingFrom([...seed.top, ...fireworksText], listRequestFields('text'))).toEqual([]);
+  });
+
+  it("the responses document has every field of OpenAI's newest CreateResponse, and nothing else", () => {
+    expect(openaiResponses).toEqual(expect.arrayContaining(['model', 'input', 'instructions', 'tools', 'reasoning', 'text', 'conversation', 'context_management']));
+    expect(openaiResponses.length).toBeGreaterThanOrEqual(30);
+    expect(missingFrom(listRequestFields('responses'), openaiResponses)).toEqual([]);
+    expect(missingFrom(openaiResponses, listRequestFields('responses'))).toEqual([]);
   });
 
   it("both documents' stream_options carry the seed's StreamOptions fields", () => {
