@@ -44,7 +44,7 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, key: strin
 
 function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
-  allowKeys(root, '(root)', ['server', 'backends', 'passthrough', 'routes']);
+  allowKeys(root, '(root)', ['server', 'responses', 'backends', 'passthrough', 'routes']);
   const server = objectAt(root.server ?? {}, 'server');
   allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector']);
   const backendsRaw = objectAt(root.backends, 'backends');
@@ -71,9 +71,27 @@ function checkConfig(raw: unknown): ProxyConfig {
       allowUnauthenticated: optionalBoolean(server.allowUnauthenticated, 'server.allowUnauthenticated') ?? false,
       inspector: optionalBoolean(server.inspector, 'server.inspector') ?? true,
     },
+    responses: checkResponses(root.responses),
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),
     routes,
+  };
+}
+
+/** `responses.store`: absent keeps the proxy stateless. */
+function checkResponses(raw: unknown): ProxyConfig['responses'] {
+  const responses = objectAt(raw ?? {}, 'responses');
+  allowKeys(responses, 'responses', ['store']);
+  if (responses.store === undefined || responses.store === null) return {};
+  const store = objectAt(responses.store, 'responses.store');
+  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds']);
+  if (store.kind !== undefined && store.kind !== 'memory') throw new ConfigError('responses.store.kind', "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)");
+  return {
+    store: {
+      kind: 'memory',
+      maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
+      maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import { InFlight } from './pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
 import { RouteTable, type Backend } from './pipeline/route-table.js';
+import { createResponseStore } from './response-store/create-store.js';
 import { createRequestValidator } from './validation/create-validator.js';
 
 export interface RuntimeOptions {
@@ -27,7 +28,10 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   setMaxListeners(0, ending.signal);
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
+  const responseStore = createResponseStore(config.responses.store);
   return {
+    ...(responseStore ? { responseStore } : {}),
+    backgroundRuns: new Map(),
     metrics,
     config,
     routes: new RouteTable(config.routes, backends),
@@ -37,7 +41,10 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     inFlight: new InFlight(),
     ending: ending.signal,
     endRequests: () => ending.abort(proxyShuttingDown()),
-    close: () => closeBackends(backends),
+    close: async () => {
+      await closeBackends(backends);
+      await responseStore?.close?.();
+    },
   };
 }
 

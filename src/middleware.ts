@@ -13,7 +13,9 @@ import { DIALECTS } from './dialects/registry.js';
 import { backendUnavailable, methodNotAllowed, passthroughUnreachable, proxyShuttingDown, unknownUrl } from './errors/catalogue.js';
 import { internalError, type ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
-import { handleRequest, sendError, sendJson } from './pipeline/handle-request.js';
+import { handleRequest } from './pipeline/handle-request.js';
+import { sendError, sendJson } from './pipeline/send-json.js';
+import { serveStoredResponse, type StoredResponseAction } from './pipeline/stored-responses.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import type { ProxyRuntime } from './pipeline/runtime.js';
@@ -81,6 +83,16 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
     sendError(res, undefined, methodNotAllowed());
   });
+  const stored = (action: StoredResponseAction) => (req: express.Request, res: express.Response) => {
+    starting.then(
+      (built) => serveStoredResponse(built, action, String(req.params.id), req, res),
+      (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
+    );
+  };
+  router.get('/v1/responses/:id', stored('get'));
+  router.get('/v1/responses/:id/input_items', stored('input_items'));
+  router.delete('/v1/responses/:id', stored('delete'));
+  router.post('/v1/responses/:id/cancel', stored('cancel'));
   router.get('/v1/models', (req, res) => {
     // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
     try {

@@ -54,8 +54,19 @@ export interface ServerSettings {
   inspector: boolean;
 }
 
+/** Where the Responses API's state is kept (src/response-store/); without a store the proxy is stateless. */
+export interface ResponseStoreSettings {
+  kind: 'memory';
+  /** The most responses kept; the oldest goes first. */
+  maxResponses: number;
+  /** How long a response is kept. */
+  maxAgeSeconds: number;
+}
+
 export interface ProxyConfig {
   server: ServerSettings;
+  /** `POST /v1/responses` state: `previous_response_id`, `store`, `background`, `GET /v1/responses/{id}`. */
+  responses: { store?: ResponseStoreSettings };
   backends: Record<string, BackendCommon>;
   /** Backend that receives every other `/v1/*` path untouched. */
   passthrough?: string;

@@ -58,7 +58,7 @@ export async function buildFateTable(profiles: readonly BackendProfile[] = DEFAU
     const rows: FateRow[] = [];
     for (const [field, rule] of Object.entries(dialect.fields)) {
       const backends: Record<string, Treatment[]> = {};
-      const subject = { endpoint: dialect.endpoint, parse: (body: Record<string, unknown>) => dialect.parseRequest(body), field, rule };
+      const subject = { endpoint: dialect.endpoint, document: dialect.document, parse: (body: Record<string, unknown>) => dialect.parseRequest(body), field, rule };
       for (const profile of loaded) backends[profile.name] = await treatField(subject, profile);
       rows.push({ field, fate: rule.fate, note: rule.note, backends });
     }

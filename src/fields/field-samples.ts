@@ -1,13 +1,17 @@
 /**
  * One or more example values per wire field: the inputs the fate table runs
  * through the real code. They are inputs, not results: what a backend does
- * with each is found by the dry run. Typed by the tables' field unions, so a
- * new field does not compile until it has a sample; a guard test checks each
- * sample against our OpenAPI documents.
+ * with each is found by the dry run. Keyed by the dialect's OpenAPI document
+ * (chat, text, responses) where the wire shape differs: the chat and
+ * completions dialects share one table, the Responses dialect has its own
+ * (its tools, tool choice, `prompt` and stream options are other shapes).
+ * Typed by the tables' field unions, so a new field does not compile until it
+ * has a sample; a guard test checks each sample against our OpenAPI documents.
  */
 import type { ChatField } from '../dialects/openai-chat/request-fields.js';
 import type { CompletionsField } from '../dialects/fireworks-completions/request-fields.js';
-import type { Endpoint } from '../model/request.js';
+import type { ResponsesField } from '../dialects/openai-responses/request-fields.js';
+import type { DocumentName } from '../validation/load-openapi-document.js';
 
 export interface FieldSample {
   /** Names the case when a field has several samples. */
@@ -15,14 +19,15 @@ export interface FieldSample {
   value: unknown;
   /** Sibling fields the value needs; they are in the baseline too, so only the field's own effect shows. */
   with?: Record<string, unknown>;
-  /** Only for this endpoint's dialect. */
-  endpoint?: Endpoint;
+  /** Only for the dialect of this document (in FIELD_SAMPLES, which chat and completions share). */
+  document?: DocumentName;
 }
 
-/** The smallest valid body of each endpoint: the baseline every sample is compared with. */
-export const BASE_BODIES: Readonly<Record<Endpoint, Readonly<Record<string, unknown>>>> = {
+/** The smallest valid body of each dialect's document: the baseline every sample is compared with. */
+export const BASE_BODIES: Readonly<Record<DocumentName, Readonly<Record<string, unknown>>>> = {
   chat: { model: 'model-a', messages: [{ role: 'user', content: 'Hi' }] },
   text: { model: 'model-a', prompt: 'Hi' },
+  responses: { model: 'model-a', input: 'Hi' },
 };
 
 const tool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
@@ -43,8 +48,8 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   service_tier: [
     { label: 'priority', value: 'priority' },
     { label: 'flex', value: 'flex' },
-    { label: 'fast', value: 'fast', endpoint: 'chat' },
-    { label: 'scale', value: 'scale', endpoint: 'chat' },
+    { label: 'fast', value: 'fast', document: 'chat' },
+    { label: 'scale', value: 'scale', document: 'chat' },
   ],
   stop: one('\n'),
   max_tokens: one(16),
@@ -63,7 +68,7 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   logit_bias: one({ 42: -100 }),
   logprobs: [
     { label: 'true', value: true },
-    { label: '3 (legacy)', value: 3, endpoint: 'text' },
+    { label: '3 (legacy)', value: 3, document: 'text' },
   ],
   top_logprobs: [
     { label: '3', value: 3, with: { logprobs: true } },
@@ -80,7 +85,7 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   response_format: [
     { label: 'json_object', value: { type: 'json_object' } },
     { label: 'json_schema', value: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } },
-    { label: 'grammar', value: { type: 'grammar', grammar: 'root ::= "yes" | "no"' }, endpoint: 'text' },
+    { label: 'grammar', value: { type: 'grammar', grammar: 'root ::= "yes" | "no"' }, document: 'text' },
   ],
   speculation: [
     { label: 'text', value: 'Hello there' },
@@ -92,15 +97,15 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   reasoning_effort: [
     { label: 'high', value: 'high' },
     { label: 'none', value: 'none' },
-    { label: 'minimal', value: 'minimal', endpoint: 'chat' },
+    { label: 'minimal', value: 'minimal', document: 'chat' },
     { label: 'xhigh', value: 'xhigh' },
     { label: 'max', value: 'max' },
     { label: '2048 (budget)', value: 2048 },
   ],
   reasoning_history: [
     // An earlier turn with reasoning, so that keeping it shows.
-    { value: 'preserved', endpoint: 'chat', with: { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' }, { role: 'user', content: 'Again' }] } },
-    { value: 'preserved', endpoint: 'text' },
+    { value: 'preserved', document: 'chat', with: { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' }, { role: 'user', content: 'Again' }] } },
+    { value: 'preserved', document: 'text' },
   ],
   thinking: [
     { label: 'enabled, budget 2048', value: { type: 'enabled', budget_tokens: 2048 } },
@@ -110,11 +115,11 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   stream: one(true),
   stream_options: [
     // Each dialect's non-default include_usage.
-    { label: 'include_usage', value: { include_usage: true }, with: { stream: true }, endpoint: 'chat' },
-    { label: 'include_usage', value: { include_usage: false }, with: { stream: true }, endpoint: 'text' },
+    { label: 'include_usage', value: { include_usage: true }, with: { stream: true }, document: 'chat' },
+    { label: 'include_usage', value: { include_usage: false }, with: { stream: true }, document: 'text' },
     { label: 'include_internal_content', value: { include_internal_content: true }, with: { stream: true } },
     { label: 'buffer_*', value: { buffer_tokens: 8, buffer_ms: 50 }, with: { stream: true } },
-    { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true }, endpoint: 'chat' },
+    { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true }, document: 'chat' },
   ],
   // chat
   messages: one([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]),
@@ -155,8 +160,110 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   images: one(['data:image/png;base64,iVBORw0KGgo=']),
 };
 
-/** The samples that apply to one endpoint's dialect. */
-export function samplesFor(field: string, endpoint: Endpoint): FieldSample[] {
-  const all = (FIELD_SAMPLES as Readonly<Record<string, readonly FieldSample[] | undefined>>)[field] ?? [];
-  return all.filter((sample) => sample.endpoint === undefined || sample.endpoint === endpoint);
+const responsesTool = { type: 'function', name: 'get_weather', parameters: fn.parameters };
+const responsesCustomTool = { type: 'custom', name: 'run_sql', description: 'Runs one SQL query.' };
+const logprobsInclude = ['message.output_text.logprobs'];
+
+/**
+ * The Responses dialect's samples. Fields it shares by name with chat reuse
+ * chat's where the wire value is the same; the others are in Responses shape.
+ */
+export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSample[]>> = {
+  model: FIELD_SAMPLES.model,
+  input: [
+    { label: 'text', value: 'Once upon a time' },
+    {
+      label: 'items',
+      value: [
+        { type: 'message', role: 'developer', content: 'Be brief.' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'Sunny' },
+      ],
+    },
+  ],
+  instructions: one('Be brief.'),
+  max_output_tokens: one(16),
+  temperature: FIELD_SAMPLES.temperature,
+  top_p: FIELD_SAMPLES.top_p,
+  top_logprobs: [
+    { label: '3', value: 3, with: { include: logprobsInclude } },
+    { label: '20', value: 20, with: { include: logprobsInclude } },
+  ],
+  include: [
+    { label: 'message.output_text.logprobs', value: logprobsInclude },
+    { label: 'reasoning.encrypted_content', value: ['reasoning.encrypted_content'] },
+  ],
+  tools: [
+    { label: 'function', value: [responsesTool] },
+    { label: 'custom (text)', value: [responsesCustomTool] },
+    { label: 'custom (regex)', value: [{ type: 'custom', name: 'order_code', format: { type: 'grammar', syntax: 'regex', definition: 'ORD-[0-9]{4}' } }] },
+    // A hosted tool: the dialect's 400, on every backend.
+    { label: 'web_search (hosted)', value: [{ type: 'web_search' }] },
+  ],
+  tool_choice: [
+    { label: 'none', value: 'none', with: { tools: [responsesTool] } },
+    { label: 'required', value: 'required', with: { tools: [responsesTool] } },
+    { label: 'named', value: { type: 'function', name: 'get_weather' }, with: { tools: [responsesTool] } },
+    { label: 'named custom', value: { type: 'custom', name: 'run_sql' }, with: { tools: [responsesCustomTool] } },
+    {
+      label: 'allowed_tools',
+      value: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'get_weather' }] },
+      with: { tools: [responsesTool, { ...responsesTool, name: 'get_time' }] },
+    },
+  ],
+  parallel_tool_calls: one(false, { with: { tools: [responsesTool] } }),
+  max_tool_calls: one(3),
+  text: [
+    { label: 'json_schema', value: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object' } } } },
+    { label: 'json_object', value: { format: { type: 'json_object' } } },
+    { label: 'verbosity', value: { verbosity: 'low' } },
+  ],
+  // Efforts through each backend's ladder, and a summary (the backend's reasoning text, whole).
+  reasoning: [
+    { label: 'effort high', value: { effort: 'high' } },
+    { label: 'effort minimal', value: { effort: 'minimal' } },
+    { label: 'effort xhigh', value: { effort: 'xhigh' } },
+    { label: 'summary auto', value: { summary: 'auto' } },
+  ],
+  metadata: FIELD_SAMPLES.metadata,
+  user: FIELD_SAMPLES.user,
+  safety_identifier: FIELD_SAMPLES.safety_identifier,
+  prompt_cache_key: FIELD_SAMPLES.prompt_cache_key,
+  prompt_cache_retention: FIELD_SAMPLES.prompt_cache_retention,
+  prompt_cache_options: FIELD_SAMPLES.prompt_cache_options,
+  service_tier: [
+    { label: 'priority', value: 'priority' },
+    { label: 'flex', value: 'flex' },
+    { label: 'fast', value: 'fast' },
+    { label: 'scale', value: 'scale' },
+  ],
+  truncation: [
+    { label: 'disabled', value: 'disabled' },
+    { label: 'auto', value: 'auto' },
+  ],
+  stream: FIELD_SAMPLES.stream,
+  stream_options: one({ include_obfuscation: true }, { with: { stream: true } }),
+  store: [
+    { label: 'true', value: true },
+    { label: 'false', value: false },
+  ],
+  background: one(true),
+  previous_response_id: one('resp_123'),
+  conversation: one('conv_123'),
+  prompt: one({ id: 'pmpt_123', variables: { city: 'Paris' } }),
+  context_management: one([{ type: 'compaction', compact_threshold: 100000 }]),
+  moderation: FIELD_SAMPLES.moderation,
+};
+
+const SAMPLES_BY_DOCUMENT: Readonly<Record<DocumentName, Readonly<Record<string, readonly FieldSample[] | undefined>>>> = {
+  chat: FIELD_SAMPLES,
+  text: FIELD_SAMPLES,
+  responses: RESPONSES_SAMPLES,
+};
+
+/** The samples that apply to the dialect of one document. */
+export function samplesFor(field: string, document: DocumentName): FieldSample[] {
+  const all = SAMPLES_BY_DOCUMENT[document][field] ?? [];
+  return all.filter((sample) => sample.document === undefined || sample.document === document);
 }

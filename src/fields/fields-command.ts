@@ -5,7 +5,7 @@ import { renderFateTable, type FateTableFormat } from './render-fate-table.js';
 
 export const fieldsUsage = `Usage: dialect-proxy fields [--format markdown|json]
 
-  Prints every request field of both dialects with its fate, and what each
+  Prints every request field of each dialect with its fate, and what each
   backend kind does with it (default settings).
 
   --format, -f  markdown (default) or json

@@ -13,6 +13,7 @@ import { dryRun as dryRunRoute, type DryRun, type SentCall } from '../pipeline/d
 import { supports } from '../backend/capabilities.js';
 import { handlingOf } from '../backend/field-support.js';
 import { NEUTRAL_FIELD_NAMES, asksFor } from '../model/neutral-fields.js';
+import type { DocumentName } from '../validation/load-openapi-document.js';
 import type { LoadedProfile } from './backend-profiles.js';
 import { BASE_BODIES, samplesFor, type FieldSample } from './field-samples.js';
 
@@ -27,7 +28,10 @@ export interface Treatment {
 }
 
 export interface FieldUnderTest {
+  /** The neutral endpoint the dialect parses to (the Responses dialect's is chat). */
   endpoint: Endpoint;
+  /** The dialect's OpenAPI document: its samples and base body have that wire shape. */
+  document: DocumentName;
   parse(body: Record<string, unknown>): NeutralRequest;
   field: string;
   rule: FieldRule;
@@ -44,6 +48,8 @@ const PROXY_HONOURED: readonly { path: string; how: string }[] = [
 
 const DROP_NOTE = ' (or dropped with a warning when dropUnsupported)';
 
+const KEPT_NOTE = 'kept by the proxy and repeated in the answer (the Response object); nothing is sent upstream';
+
 /** The dry run on a profile: its capabilities and wire builder stand in for a started adapter. */
 function dryRun(request: NeutralRequest, profile: LoadedProfile, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
   const never = () => { throw new Error('a dry run never calls the backend'); };
@@ -54,7 +60,7 @@ function dryRun(request: NeutralRequest, profile: LoadedProfile, options: { drop
 /** One treatment per sample, merged into one when all samples fare alike. */
 export async function treatField(subject: FieldUnderTest, profile: LoadedProfile): Promise<Treatment[]> {
   if (subject.rule.fate === 'reject') return [{ outcome: 'n/a' }];
-  const samples = samplesFor(subject.field, subject.endpoint);
+  const samples = samplesFor(subject.field, subject.document);
   if (samples.length === 0) throw new Error(`fields: no sample value for ${subject.field} (src/fields/field-samples.ts)`);
   const treatments: Treatment[] = [];
   for (const sample of samples) treatments.push(await treatSample(subject, sample, profile));
@@ -64,7 +70,7 @@ export async function treatField(subject: FieldUnderTest, profile: LoadedProfile
 }
 
 async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile: LoadedProfile): Promise<Treatment> {
-  const baseBody = { ...BASE_BODIES[subject.endpoint], ...sample.with };
+  const baseBody = { ...BASE_BODIES[subject.document], ...sample.with };
   const body = { ...baseBody, [subject.field]: sample.value };
   const parse = (wire: Record<string, unknown>): NeutralRequest => {
     try {
@@ -85,6 +91,7 @@ async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile
   if (stableJson(neutralOf(callerBase)) === stableJson(neutralOf(caller))) {
     const warnings = caller.warnings.filter((warning) => !callerBase.warnings.includes(warning));
     if (warnings.length > 0) return { outcome: 'ignored', detail: `with a warning: ${warnings.join('; ')}` };
+    if (keptForTheAnswer(subject.field, callerBase, caller)) return { outcome: 'emulated', detail: KEPT_NOTE };
     return { outcome: 'native', detail: 'the default: same as leaving it out' };
   }
 
@@ -130,6 +137,7 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
   if (caller.responseFormat === undefined && run.received[0]?.responseFormat?.type === 'grammar') {
     return { outcome: 'emulated', detail: "enforced by a grammar that admits only tool calls, their arguments following each tool's schema (emulate/tool-call-grammar.ts)" };
   }
+  // By the neutral endpoint, not the wire: a Responses request is a chat request here, its input items the messages.
   if (subject.endpoint === 'chat' && !('messages' in sentBody) && changed.every((key) => key === 'prompt')) {
     return { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };
   }
@@ -151,10 +159,22 @@ function changedKeys(before: SentCall, after: SentCall): string[] {
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => stableJson(a[key]) !== stableJson(b[key]));
 }
 
-/** The request's meaning: without the bookkeeping (`origins`, `warnings`). */
+/** The request's meaning: without the bookkeeping (`origins`, `warnings`) and the parameters the answer only repeats (`echoedParams`). */
 function neutralOf(request: NeutralRequest): unknown {
-  const { origins: _origins, warnings: _warnings, ...rest } = request;
+  const { origins: _origins, warnings: _warnings, echoedParams: _echoed, ...rest } = request;
   return rest;
+}
+
+/**
+ * A field that sets nothing of the neutral request but that the answer repeats
+ * (the Responses dialect's `metadata`, `max_tool_calls`): the proxy keeps it.
+ * One that maps onto a neutral field, set to its default (`truncation: 'auto'`),
+ * is the default instead.
+ */
+function keptForTheAnswer(field: string, callerBase: NeutralRequest, caller: NeutralRequest): boolean {
+  const repeated = stableJson(callerBase.echoedParams?.[field]) !== stableJson(caller.echoedParams?.[field]);
+  const mapped = Object.values(caller.origins).some((origin) => origin === field || origin?.startsWith(`${field}.`));
+  return repeated && !mapped;
 }
 
 function valueAt(request: NeutralRequest, path: string): unknown {

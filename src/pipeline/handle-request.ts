@@ -24,6 +24,9 @@ import { parseCallerRequest } from './parse-caller-request.js';
 import type { Plan } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestIdOf } from './request-id.js';
+import { sendError, sendJson } from './send-json.js';
+import { failBackground, startBackground } from './background-response.js';
+import { keepAnswer, keepStreamed, repeatState, resolveResponseState, type ResponseState } from './response-state.js';
 import type { Backend } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
 import { attachPerfMetrics, observeStream } from './stream-stages.js';
@@ -60,10 +63,15 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (name !== undefined) metrics.started(name);
   };
 
+  // A Responses request's state (response-state.ts), once read.
+  let state: ResponseState | undefined;
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
-    const body = await readJsonBody(req, runtime.config.server.maxBodyBytes);
+    const read = await readJsonBody(req, runtime.config.server.maxBodyBytes);
+    state = dialect.document === 'responses' ? await resolveResponseState(read, runtime.responseStore) : undefined;
+    const body = state ? state.body : read;
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
+    if (state) repeatState(request, state);
     log.model = request.model;
     const match = runtime.routes.match(request.model);
     route = match.route?.model ?? NO_ROUTE;
@@ -96,6 +104,11 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       },
     });
 
+    if (state?.backgroundId !== undefined) {
+      log.background = state.backgroundId;
+      await startBackground(runtime, dialect, request, state, res, abort);
+    }
+
     if (request.stream) {
       log.stream = true;
       const { backend, plan, started } = await attempt(async (plan): Promise<StartedStream> => {
@@ -126,7 +139,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       res.writeHead(200, sseHeaders);
       // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
       if (started.keepAlive) res.write(sseKeepAliveComment);
-      await writeSse(res, dialect.serializeStream(prepend(started.first, started.iterator), plan.request), { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
+      const chunks = dialect.serializeStream(prepend(started.first, started.iterator), plan.request);
+      await writeSse(res, state?.store ? keepStreamed(chunks, state) : chunks, { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
       log.status = abort.signal.aborted ? 499 : 200;
       // The status went out as 200; a stream that then failed says so in the log.
       if (meter.streamError) {
@@ -141,9 +155,12 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       meter.backendPerf = result.perf;
       meter.end();
       result.perf = meter.perfMetrics();
-      setAnswerHeaders(res, plan.request, backend, tried);
-      sendJson(res, 200, dialect.serializeResult(result, plan.request), perfHeaders(result.perf));
+      let answer = dialect.serializeResult(result, plan.request);
+      if (state) answer = await keepAnswer(answer, state);
       log.status = 200;
+      if (state?.backgroundId !== undefined) return; // answered at the start: the store has it now
+      setAnswerHeaders(res, plan.request, backend, tried);
+      sendJson(res, 200, answer, perfHeaders(result.perf));
     }
   } catch (thrown) {
     const reason = abort.signal.reason;
@@ -156,10 +173,12 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     log.error = error.message;
     if (thrown instanceof BackendFailure && (error.status === 429 || error.status >= 500)) metrics.failed(thrown.backend.name, error);
     logFailure(runtime, requestId, log, error, thrown);
-    if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
+    if (state?.backgroundId !== undefined && res.headersSent) await failBackground(runtime, state, error);
+    else if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
     else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? dialect.streamFailure(error) : undefined);
   } finally {
     runtime.ending.removeEventListener('abort', end);
+    if (state?.backgroundId !== undefined) runtime.backgroundRuns.delete(state.backgroundId);
     runtime.inFlight.leave();
     serve(undefined);
     meter.end();
@@ -234,18 +253,4 @@ function affinityHeaders(req: IncomingMessage): Record<string, string> {
     if (typeof value === 'string') headers[name] = value;
   }
   return headers;
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-export function sendError(res: ServerResponse, dialect: Pick<Dialect, 'errorBody'> | undefined, error: ProxyError): void {
-  const headers: Record<string, string> = {};
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
-  if (error.status === 413) headers.connection = 'close';
-  if (error.status === 401) headers['www-authenticate'] = 'Bearer';
-  sendJson(res, error.status === 499 ? 400 : error.status, dialect ? dialect.errorBody(error) : error.toBody(), headers);
 }

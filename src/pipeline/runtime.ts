@@ -2,6 +2,7 @@
 import type { ProxyConfig } from '../config/settings.js';
 import type { Logger } from '../logger.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import type { ResponseStore } from '../response-store/response-store.js';
 import type { RequestValidator } from '../validation/create-validator.js';
 import type { InFlight } from './in-flight.js';
 import type { Backend, RouteTable } from './route-table.js';
@@ -13,6 +14,10 @@ export interface ProxyRuntime {
   validator: RequestValidator;
   logger: Logger;
   metrics: ProxyMetrics;
+  /** The Responses API's state (`responses.store`), absent when the proxy is stateless. */
+  responseStore?: ResponseStore;
+  /** Background responses running in this process, by id: `POST /v1/responses/{id}/cancel` aborts them. */
+  backgroundRuns: Map<string, AbortController>;
   /** The requests being handled. */
   inFlight: InFlight;
   /** Aborted (with the error to answer) when the requests in flight must end now: streams get an error frame, the rest that error. */

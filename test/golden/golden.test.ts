@@ -9,6 +9,10 @@
  *   upstream-response.json | upstream.sse   the upstream's answer
  *   response.json | response.sse            what the caller must receive
  *
+ * The folder's dialect picks the endpoint: openai-chat/ -> /v1/chat/completions,
+ * openai-responses/ -> /v1/responses (named events, `event:` compared too; no
+ * [DONE]), fireworks-completions/ -> /v1/completions.
+ *
  * UPDATE_GOLDEN=1 records the observed upstream request and response instead
  * of asserting them. A file is rewritten only when a normal run would fail on it
  * (same comparison, so timings and tool-call ids alone change nothing); each
@@ -88,13 +92,39 @@ function matches(old: string, unchanged: (old: string) => boolean): boolean {
   }
 }
 
-/** Timings and the ids the proxy gives tool calls it parses differ on every run; everything else must match exactly. */
+/** The endpoint each dialect folder is served on. */
+function endpointOf(dir: string): string {
+  if (dir.startsWith('openai-chat')) return '/v1/chat/completions';
+  if (dir.startsWith('openai-responses')) return '/v1/responses';
+  return '/v1/completions';
+}
+
+/** The proxy's own clock: a Response's `completed_at` (seconds) is read when the answer ends. */
+const CLOCK_KEYS = new Set(['completed_at']);
+
+/**
+ * Timings, the proxy's clock and the ids the proxy gives tool calls it parses differ
+ * on every run; everything else must match exactly.
+ */
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, /time/.test(key) && typeof item === 'number' ? '<seconds>' : normalize(item)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, (/time/.test(key) || CLOCK_KEYS.has(key)) && typeof item === 'number' ? '<seconds>' : normalize(item)]));
   }
   return typeof value === 'string' && /^call_[0-9a-f]{24}$/.test(value) ? '<call-id>' : value;
+}
+
+/**
+ * An SSE transcript's frames: each data payload, as `{event, data}` where the frame
+ * names its event (the Responses stream names every one); data alone otherwise,
+ * so the chat and completions transcripts read exactly as `sseFrames` reads them.
+ */
+function sseTranscript(text: string): unknown[] {
+  return text.split(/\r?\n\r?\n/).flatMap((frame) => {
+    const event = /^event:[ ]?(.*)$/m.exec(frame)?.[1];
+    const data = sseFrames(frame);
+    return event === undefined ? data : data.map((payload) => ({ event, data: payload }));
+  });
 }
 
 describe('golden cases', () => {
@@ -109,7 +139,7 @@ describe('golden cases', () => {
 
   test.each(cases)('%s', async (dir) => {
     const spec = json(dir, 'case.json') as GoldenCase;
-    const endpoint = dir.startsWith('openai-chat') ? '/v1/chat/completions' : '/v1/completions';
+    const endpoint = endpointOf(dir);
     upstream.requests.length = 0;
     const upstreamBody = has(dir, 'upstream.sse') ? { sse: read(dir, 'upstream.sse') } : { json: json(dir, 'upstream-response.json') };
     upstream.reply({ status: spec.upstreamStatus ?? 200, ...(spec.upstreamHeaders ? { headers: spec.upstreamHeaders } : {}), ...upstreamBody });
@@ -145,13 +175,15 @@ describe('golden cases', () => {
       const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
       if (update) {
         // Unchanged means what the assertions below would accept.
-        if (streamed) rewrite(dir, 'response.sse', text, (old) => isDeepStrictEqual(normalize(sseFrames(text)), normalize(sseFrames(old))));
+        if (streamed) rewrite(dir, 'response.sse', text, (old) => isDeepStrictEqual(normalize(sseTranscript(text)), normalize(sseTranscript(old))));
         else rewrite(dir, 'response.json', JSON.stringify(JSON.parse(text), null, 2) + '\n', (old) => isDeepStrictEqual(normalize(JSON.parse(text)), normalize(JSON.parse(old))));
         return;
       }
       if (streamed) {
-        expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-        expect(normalize(sseFrames(text))).toEqual(normalize(sseFrames(read(dir, 'response.sse'))));
+        // A Responses stream ends with its last typed event (response.completed, .incomplete, .failed or error), never [DONE].
+        if (endpoint === '/v1/responses') expect(text).not.toContain('data: [DONE]');
+        else expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+        expect(normalize(sseTranscript(text))).toEqual(normalize(sseTranscript(read(dir, 'response.sse'))));
       } else {
         expect(normalize(JSON.parse(text))).toEqual(normalize(json(dir, 'response.json')));
       }

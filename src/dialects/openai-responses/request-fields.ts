@@ -66,9 +66,17 @@ function chatTools(value: unknown): unknown[] {
   return value.map((tool, i) => {
     if (!isRecord(tool)) throw invalidRequest(`tools[${i}]`, `tools[${i}] must be an object.`);
     const { type, ...definition } = tool;
-    if (type === 'function' || type === 'custom') return { type, [type]: definition };
+    if (type === 'function') return { type, function: definition };
+    if (type === 'custom') return { type, custom: { ...definition, format: customFormat(definition.format) } };
     throw unsupportedParameter(`tools[${i}].type`, `tools[${i}] ('${String(type)}') ${HOSTED}.`);
   });
+}
+
+/** A custom tool's grammar sits beside `type` in Responses (`{type: 'grammar', syntax, definition}`), under `grammar` in chat. */
+function customFormat(format: unknown): unknown {
+  if (!isRecord(format) || format.type !== 'grammar') return format;
+  const { type, ...grammar } = format;
+  return { type, grammar };
 }
 
 /** Responses tool choices -> chat's: a named tool nests under its type; allowed_tools nests its mode and list. */
@@ -110,15 +118,23 @@ const text = mapWith('text.format -> responseFormat (text | json_object | json_s
   if (isSet(value.verbosity)) request.passthrough.verbosity = value.verbosity;
 });
 
-const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary']);
+const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']);
 
-const reasoning = mapWith("reasoning.effort -> the backend's effort ladder; summary: the backend's reasoning text is the summary, whole", (value, { request }) => {
+/** `reasoning.context`: which earlier reasoning the model sees again (auto leaves it to the backend). */
+const HISTORY: Readonly<Record<string, 'interleaved' | 'preserved'>> = { current_turn: 'interleaved', all_turns: 'preserved' };
+
+const reasoning = mapWith("reasoning.effort -> the backend's effort ladder; context -> reasoning.history (current_turn = interleaved, all_turns = preserved); summary: the backend's reasoning text is the summary, whole; mode other than standard: a 400", (value, { request }) => {
   if (!isRecord(value)) throw invalidRequest('reasoning', 'reasoning must be an object.');
   for (const key of Object.keys(value)) if (!REASONING_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`reasoning.${key}`, `Unrecognized reasoning field: ${key}.`);
-  if (!isSet(value.effort)) return;
-  const effort = normalizeEffort(value.effort, 'reasoning.effort');
-  request.reasoning = { ...request.reasoning, ...effort };
-  request.origins['reasoning.effort'] = 'reasoning.effort';
+  if (isSet(value.mode) && value.mode !== 'standard') {
+    throw unsupportedParameter('reasoning.mode', `reasoning.mode '${String(value.mode)}' is not supported by this proxy: the backends behind it have one reasoning mode, standard.`);
+  }
+  if (isSet(value.effort)) {
+    request.reasoning = { ...request.reasoning, ...normalizeEffort(value.effort, 'reasoning.effort') };
+    request.origins['reasoning.effort'] = 'reasoning.effort';
+  }
+  const history = typeof value.context === 'string' ? HISTORY[value.context] : undefined;
+  if (history) setPath(request, 'reasoning.history', history, 'reasoning.context');
 });
 
 /** OpenAI's default, 'disabled', fails a prompt that does not fit; 'auto' lets the backend truncate it. */
@@ -174,9 +190,17 @@ export const responsesFields: FieldTable<ResponsesField> = {
   truncation,
   stream,
   stream_options: mapWith('stream_options.include_obfuscation: a warning (no padding is added)', stream.apply as NonNullable<FieldRule['apply']>),
-  store: echoed('kept in the response store when one is configured (default false here); with none, true is a warning'),
-  background: reject(`background ${STATE}`),
-  previous_response_id: reject(`previous_response_id ${STATE}; or send the earlier turns in input`),
+  store: mapWith('kept in the response store when one is configured (default false here); with none, true is a warning; repeated in the Response object', (value, { request }) => {
+    // The pipeline decides whether it keeps the answer (response-state.ts); alone, the dialect keeps nothing.
+    if (value === true) request.warnings.push('store: no response store is configured, so this response is not kept (responses.store in the README)');
+  }),
+  // false asks for nothing; true is run by the pipeline when a store is configured, which takes the field out.
+  background: mapWith(`true ${STATE}`, (value, { field }) => {
+    if (value === true) throw unsupportedParameter(field, `background is not supported: it ${STATE}.`);
+  }),
+  previous_response_id: mapWith(`read from the response store by the pipeline; without one, a 400: it ${STATE}`, (_value, { field }) => {
+    throw unsupportedParameter(field, `previous_response_id is not supported: it ${STATE}; or send the earlier turns in input.`);
+  }),
   conversation: reject('conversations are stored by OpenAI: send the earlier turns in input (or previous_response_id with a response store)'),
   prompt: reject('prompt templates are stored by OpenAI: send instructions and input instead'),
   context_management: reject('server-side compaction is not offered: the backend sees the whole input'),
@@ -186,7 +210,7 @@ export const responsesFields: FieldTable<ResponsesField> = {
 /** Which parameters the Response object repeats. */
 export const ECHOED_PARAMS = [
   'instructions', 'max_output_tokens', 'max_tool_calls', 'metadata', 'parallel_tool_calls', 'previous_response_id', 'prompt_cache_key',
-  'reasoning', 'safety_identifier', 'service_tier', 'store', 'temperature', 'text', 'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'user', 'background',
+  'reasoning', 'safety_identifier', 'service_tier', 'temperature', 'text', 'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'user', 'background',
 ] as const;
 
 export const responsesCrossFieldRules: readonly CrossFieldRule[] = [

@@ -79,16 +79,16 @@ export function usageBody(usage: Usage | undefined): Record<string, unknown> | n
   if (!usage) return null;
   return {
     input_tokens: usage.promptTokens,
-    input_tokens_details: { cached_tokens: usage.cachedPromptTokens ?? 0 },
+    input_tokens_details: { cached_tokens: usage.cachedPromptTokens ?? 0, cache_write_tokens: 0 },
     output_tokens: usage.completionTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.totalTokens,
   };
 }
 
-/** The caller's error in the Response (`response.failed`). */
+/** The caller's error in the Response (`response.failed`), with one of the spec's `ResponseError` codes. */
 export function errorBody(error: ProxyError): { code: string; message: string } {
-  return { code: error.code ?? (error.status >= 500 ? 'server_error' : error.type), message: error.message };
+  return { code: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: error.message };
 }
 
 export function reasoningItem(id: string, text: string): OutputItem {

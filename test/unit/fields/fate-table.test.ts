@@ -9,14 +9,14 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { llamaCppCapabilities } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
 import { buildFateTable, type FateTable, type Treatment } from '../../../src/fields/fate-table.js';
-import { BASE_BODIES, FIELD_SAMPLES } from '../../../src/fields/field-samples.js';
+import { BASE_BODIES, samplesFor } from '../../../src/fields/field-samples.js';
 import { REGENERATE, renderFateTable } from '../../../src/fields/render-fate-table.js';
-import type { Endpoint } from '../../../src/model/request.js';
 import { createRequestValidator } from '../../../src/validation/create-validator.js';
+import type { DocumentName } from '../../../src/validation/load-openapi-document.js';
 import { listRequestFields } from '../../helpers/list-request-fields.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const DIALECT_ENDPOINT = { 'openai-chat': 'chat', 'fireworks-completions': 'text' } as const;
+const DIALECT_DOCUMENT = { 'openai-chat': 'chat', 'fireworks-completions': 'text', 'openai-responses': 'responses' } as const;
 
 let table: FateTable;
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   table = await buildFateTable();
 });
 
-function cell(fates: FateTable, dialect: keyof typeof DIALECT_ENDPOINT, field: string, backend: string): Treatment[] {
+function cell(fates: FateTable, dialect: keyof typeof DIALECT_DOCUMENT, field: string, backend: string): Treatment[] {
   const row = fates.dialects.find((d) => d.dialect === dialect)?.rows.find((r) => r.field === field);
   if (!row) throw new Error(`no row ${dialect}.${field}`);
   return row.backends[backend];
@@ -41,9 +41,9 @@ describe('docs/fields.md', () => {
 });
 
 describe('rows', () => {
-  it.each(Object.entries(DIALECT_ENDPOINT))('%s has a row for every property of its OpenAPI request schema, in no other', (dialect, endpoint) => {
+  it.each(Object.entries(DIALECT_DOCUMENT))('%s has a row for every property of its OpenAPI request schema, in no other', (dialect, document) => {
     const rows = table.dialects.find((d) => d.dialect === dialect)?.rows.map((row) => row.field) ?? [];
-    const properties = listRequestFields(endpoint);
+    const properties = listRequestFields(document);
     expect(properties.filter((field) => !rows.includes(field))).toEqual([]);
     expect(rows.filter((field) => !properties.includes(field))).toEqual([]);
   });
@@ -58,22 +58,25 @@ describe('rows', () => {
 });
 
 describe('field samples', () => {
-  it('are valid requests of each dialect that has the field (our OpenAPI documents)', async () => {
+  it('are valid requests of each dialect that has the field (our OpenAPI documents), the base bodies too', async () => {
     const validator = await createRequestValidator();
     const invalid: string[] = [];
-    for (const endpoint of ['chat', 'text'] as Endpoint[]) {
-      const properties = listRequestFields(endpoint);
-      for (const [field, samples] of Object.entries(FIELD_SAMPLES)) {
-        if (!properties.includes(field)) continue;
+    const missing: string[] = [];
+    for (const document of Object.values(DIALECT_DOCUMENT) as DocumentName[]) {
+      const base = validator.validate(document, BASE_BODIES[document]);
+      if (base.length > 0) invalid.push(`${document} base body: ${base[0].message}`);
+      for (const field of listRequestFields(document)) {
+        const samples = samplesFor(field, document);
+        if (samples.length === 0) missing.push(`${document} ${field}`);
         for (const sample of samples) {
-          if (sample.endpoint !== undefined && sample.endpoint !== endpoint) continue;
-          const body = { ...BASE_BODIES[endpoint], ...sample.with, [field]: sample.value };
-          const issues = validator.validate(endpoint, body);
-          if (issues.length > 0) invalid.push(`${endpoint} ${field} ${sample.label ?? ''}: ${issues[0].message}`);
+          const body = { ...BASE_BODIES[document], ...sample.with, [field]: sample.value };
+          const issues = validator.validate(document, body);
+          if (issues.length > 0) invalid.push(`${document} ${field} ${sample.label ?? ''}: ${issues[0].message}`);
         }
       }
     }
     expect(invalid).toEqual([]);
+    expect(missing).toEqual([]);
   });
 });
 
@@ -122,6 +125,41 @@ describe('derived cells', () => {
 
   it('a field the dialect rejects is n/a on every backend', () => {
     for (const backend of table.backends) expect(cell(table, 'openai-chat', 'echo', backend.name)).toEqual([{ outcome: 'n/a' }]);
+  });
+
+  it('responses tools: native on openai, rendered into the prompt where only completions are spoken, hosted tools refused by the dialect', async () => {
+    const tools = cell(table, 'openai-responses', 'tools', 'openai');
+    expect(tools).toContainEqual({ label: 'function', outcome: 'native' });
+    for (const backend of table.backends) {
+      expect(cell(table, 'openai-responses', 'tools', backend.name)).toContainEqual(expect.objectContaining({
+        label: 'web_search (hosted)', outcome: 'rejected', detail: expect.stringMatching(/^by the dialect: .*'web_search'.* is a hosted tool/),
+      }));
+    }
+    const completionsOnly = await buildFateTable([{ name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } }]);
+    expect(cell(completionsOnly, 'openai-responses', 'tools', 'completions-only')).toContainEqual({
+      label: 'function', outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)',
+    });
+  });
+
+  it('responses reasoning.effort goes through each backend\'s ladder', () => {
+    expect(cell(table, 'openai-responses', 'reasoning', 'vllm')).toContainEqual({
+      label: 'effort xhigh', outcome: 'emulated', detail: 'reasoning.effort "xhigh" was sent as "high", the nearest effort this backend takes',
+    });
+    expect(cell(table, 'openai-responses', 'reasoning', 'llama-cpp')).toContainEqual({
+      label: 'effort high', outcome: 'emulated', detail: 'reasoning.effort "high" was sent as a thinking budget of 16384 tokens',
+    });
+  });
+
+  it('responses metadata is kept by the proxy; truncation auto is the default; stateful fields need a store', () => {
+    for (const backend of table.backends) {
+      expect(cell(table, 'openai-responses', 'metadata', backend.name)).toEqual([{ outcome: 'emulated', detail: expect.stringMatching(/^kept by the proxy/) }]);
+      expect(cell(table, 'openai-responses', 'truncation', backend.name)).toContainEqual({ label: 'auto', outcome: 'native', detail: 'the default: same as leaving it out' });
+      expect(cell(table, 'openai-responses', 'conversation', backend.name)).toEqual([{ outcome: 'n/a' }]);
+      // Refused by the dialect unless a response store is configured (the pipeline then takes them over).
+      for (const field of ['background', 'previous_response_id']) {
+        expect(cell(table, 'openai-responses', field, backend.name)).toEqual([{ outcome: 'rejected', detail: expect.stringMatching(/needs a response store/) }]);
+      }
+    }
   });
 
   it('top_logprobs above a backend limit is a 400 the proxy cannot drop', () => {

@@ -1,0 +1,92 @@
+/**
+ * The Responses API's state, around one request: before parsing, an earlier
+ * response named by `previous_response_id` is read from the store and its
+ * turns put in front of the input; `background` is taken over by the
+ * pipeline; after answering, a response asked to be stored (`store: true`) is
+ * kept with the input it answered. With no store configured all of this is
+ * off: the dialect's table refuses `previous_response_id` and `background` by
+ * name, and `store: true` leaves a warning.
+ */
+import { randomUUID } from 'node:crypto';
+import { invalidRequest, ProxyError } from '../errors/proxy-error.js';
+import { isRecord } from '../model/is-record.js';
+import type { NeutralRequest } from '../model/request.js';
+import type { ResponseStore, StoredResponse } from '../response-store/response-store.js';
+
+/** One Responses request's state, resolved before its body is parsed. */
+export interface ResponseState {
+  /** The body to parse: without the fields the pipeline took over, with the earlier turns in its input. */
+  body: unknown;
+  /** Set when the answer is to be kept. */
+  store?: ResponseStore;
+  /** Every input item of the conversation so far, this request's last. */
+  input: unknown[];
+  previousResponseId?: string;
+  /** The id of a background response, answered at once as `queued`. */
+  backgroundId?: string;
+}
+
+export function previousResponseNotFound(id: string): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found', message: `Previous response with id '${id}' not found.` });
+}
+
+export function responseNotFound(id: string, why = ''): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });
+}
+
+const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
+
+export async function resolveResponseState(raw: unknown, store: ResponseStore | undefined): Promise<ResponseState> {
+  // Not an object: the dialect's parse says so, in its words.
+  if (!isRecord(raw)) return { body: raw, input: [] };
+  const body = { ...raw };
+  const state: ResponseState = { body, input: asItems(body.input) };
+  // Without a store the body goes to the dialect as it came: its table refuses what needs one, and warns that nothing is kept.
+  if (!store) return state;
+  if (typeof body.previous_response_id === 'string') {
+    const previous = await store.get(body.previous_response_id);
+    if (!previous) throw previousResponseNotFound(body.previous_response_id);
+    state.previousResponseId = body.previous_response_id;
+    // The earlier request's input (its own earlier turns included), then what it answered; instructions are not carried over (as OpenAI does).
+    const output = Array.isArray(previous.response.output) ? previous.response.output : [];
+    state.input = [...previous.input, ...output, ...state.input];
+    body.input = state.input;
+    delete body.previous_response_id;
+  }
+  if (body.background === true) {
+    if (body.stream === true) throw invalidRequest('background', 'background with stream is not supported by this proxy: start the response in the background and poll GET /v1/responses/{id}.', 'unsupported_parameter');
+    if (body.store === false) throw invalidRequest('background', 'background requires store: a background response is fetched from the store.');
+    state.backgroundId = `resp_${randomUUID().replaceAll('-', '')}`;
+    body.store = true;
+  }
+  delete body.background;
+  if (body.store === true) state.store = store;
+  // Taken over here: the dialect's own row would warn that no store keeps it.
+  delete body.store;
+  return state;
+}
+
+/** What the Response repeats of the fields the pipeline took over (the dialect repeats the rest). */
+export function repeatState(request: NeutralRequest, state: ResponseState): void {
+  const params = (request.echoedParams ??= {});
+  if (state.previousResponseId !== undefined) params.previous_response_id = state.previousResponseId;
+  if (state.backgroundId !== undefined) params.background = true;
+  params.store = state.store !== undefined;
+}
+
+/** Keeps the answer when the caller asked; a background response keeps the id it was given at the start. */
+export async function keepAnswer(answer: Record<string, unknown>, state: ResponseState): Promise<Record<string, unknown>> {
+  if (state.backgroundId !== undefined) answer.id = state.backgroundId;
+  if (state.store) await state.store.put({ response: answer as StoredResponse['response'], input: state.input });
+  return answer;
+}
+
+const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** A stored stream is kept when its last event carries the whole Response. */
+export async function* keepStreamed(events: AsyncIterable<Record<string, unknown>>, state: ResponseState): AsyncGenerator<Record<string, unknown>> {
+  for await (const event of events) {
+    if (FINAL_EVENTS.has(event.type as string) && isRecord(event.response)) await keepAnswer(event.response, state);
+    yield event;
+  }
+}
