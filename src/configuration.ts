@@ -84,13 +84,14 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   allowKeys(responses, 'responses', ['store']);
   if (responses.store === undefined || responses.store === null) return {};
   const store = objectAt(responses.store, 'responses.store');
-  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds']);
+  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault']);
   if (store.kind !== undefined && store.kind !== 'memory') throw new ConfigError('responses.store.kind', "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)");
   return {
     store: {
       kind: 'memory',
       maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
       maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
+      storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
     },
   };
 }

@@ -61,6 +61,8 @@ export interface ResponseStoreSettings {
   maxResponses: number;
   /** How long a response is kept. */
   maxAgeSeconds: number;
+  /** Whether a request that does not say `store` is kept (OpenAI's default is true, and clients such as the AI SDK count on it). */
+  storeByDefault: boolean;
 }
 
 export interface ProxyConfig {

@@ -68,7 +68,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
     const read = await readJsonBody(req, runtime.config.server.maxBodyBytes);
-    state = dialect.document === 'responses' ? await resolveResponseState(read, runtime.responseStore) : undefined;
+    state = dialect.document === 'responses' ? await resolveResponseState(read, runtime.responseStore, runtime.config.responses.store?.storeByDefault) : undefined;
     const body = state ? state.body : read;
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
     if (state) repeatState(request, state);

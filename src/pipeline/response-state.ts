@@ -34,9 +34,18 @@ export function responseNotFound(id: string, why = ''): ProxyError {
   return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });
 }
 
+const isReference = (item: unknown): item is { type: 'item_reference'; id: string } => isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
+
+/** Clients that count on stored items (the AI SDK's OpenAI provider, by default) send references to them: the store has them. */
+async function referencedItem(store: ResponseStore, id: string, index: number): Promise<unknown> {
+  const item = await store.findItem(id);
+  if (item === undefined) throw new ProxyError({ status: 404, type: 'invalid_request_error', param: `input[${index}]`, code: 'item_not_found', message: `Item with id '${id}' not found: it is not part of a stored response.` });
+  return item;
+}
+
 const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
 
-export async function resolveResponseState(raw: unknown, store: ResponseStore | undefined): Promise<ResponseState> {
+export async function resolveResponseState(raw: unknown, store: ResponseStore | undefined, storeByDefault = false): Promise<ResponseState> {
   // Not an object: the dialect's parse says so, in its words.
   if (!isRecord(raw)) return { body: raw, input: [] };
   const body = { ...raw };
@@ -53,6 +62,10 @@ export async function resolveResponseState(raw: unknown, store: ResponseStore | 
     body.input = state.input;
     delete body.previous_response_id;
   }
+  if (state.input.some(isReference)) {
+    state.input = await Promise.all(state.input.map((item, i) => (isReference(item) ? referencedItem(store, item.id, i) : item)));
+    body.input = state.input;
+  }
   if (body.background === true) {
     if (body.stream === true) throw invalidRequest('background', 'background with stream is not supported by this proxy: start the response in the background and poll GET /v1/responses/{id}.', 'unsupported_parameter');
     if (body.store === false) throw invalidRequest('background', 'background requires store: a background response is fetched from the store.');
@@ -60,7 +73,7 @@ export async function resolveResponseState(raw: unknown, store: ResponseStore | 
     body.store = true;
   }
   delete body.background;
-  if (body.store === true) state.store = store;
+  if (body.store === true || ((body.store === undefined || body.store === null) && storeByDefault)) state.store = store;
   // Taken over here: the dialect's own row would warn that no store keeps it.
   delete body.store;
   return state;

@@ -20,6 +20,8 @@ export class MemoryResponseStore implements ResponseStore {
   readonly kind = 'memory';
   /** Insertion order is age order: a Map iterates oldest first. */
   private readonly entries = new Map<string, Entry>();
+  /** Item id -> the response that holds it (in its output or its input). */
+  private readonly items = new Map<string, string>();
 
   constructor(private readonly settings: MemoryStoreSettings, private readonly now: () => number = Date.now) {}
 
@@ -31,7 +33,7 @@ export class MemoryResponseStore implements ResponseStore {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(id);
+      await this.delete(id);
       return undefined;
     }
     return structuredClone(entry.stored);
@@ -43,11 +45,22 @@ export class MemoryResponseStore implements ResponseStore {
     // A replaced entry (a background response finishing) keeps its age and its place.
     if (existing) existing.stored = structuredClone(stored);
     else this.entries.set(id, { stored: structuredClone(stored), expiresAt: this.now() + this.settings.maxAgeSeconds * 1000 });
+    for (const itemId of itemIds(stored)) this.items.set(itemId, id);
     this.sweep();
   }
 
+  async findItem(itemId: string): Promise<unknown> {
+    const responseId = this.items.get(itemId);
+    const stored = responseId === undefined ? undefined : await this.get(responseId);
+    return stored && structuredClone(itemsOf(stored).find((item) => item.id === itemId));
+  }
+
   async delete(id: string): Promise<boolean> {
-    return this.entries.delete(id);
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    this.entries.delete(id);
+    for (const itemId of itemIds(entry.stored)) if (this.items.get(itemId) === id) this.items.delete(itemId);
+    return true;
   }
 
   /** Drops expired entries from the old end, then the oldest beyond the bound. */
@@ -55,11 +68,22 @@ export class MemoryResponseStore implements ResponseStore {
     const now = this.now();
     for (const [id, entry] of this.entries) {
       if (entry.expiresAt > now) break;
-      this.entries.delete(id);
+      void this.delete(id);
     }
     for (const id of this.entries.keys()) {
       if (this.entries.size <= this.settings.maxResponses) break;
-      this.entries.delete(id);
+      void this.delete(id);
     }
   }
+}
+
+type Item = Record<string, unknown> & { id?: unknown };
+
+function itemsOf(stored: StoredResponse): Item[] {
+  const output = Array.isArray(stored.response.output) ? stored.response.output : [];
+  return [...output, ...stored.input].filter((item): item is Item => typeof item === 'object' && item !== null);
+}
+
+function itemIds(stored: StoredResponse): string[] {
+  return itemsOf(stored).map((item) => item.id).filter((id): id is string => typeof id === 'string');
 }

@@ -23,6 +23,8 @@ export interface ResponseStore {
   get(id: string): Promise<StoredResponse | undefined>;
   /** Stores or replaces the entry under `entry.response.id`. */
   put(entry: StoredResponse): Promise<void>;
+  /** An item of a stored response (its output or its input), by the item's id: what an `item_reference` names. */
+  findItem(itemId: string): Promise<unknown>;
   /** True when there was such an entry. */
   delete(id: string): Promise<boolean>;
   close?(): Promise<void>;

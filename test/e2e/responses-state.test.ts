@@ -18,6 +18,9 @@ const completion = (id: string, content: string) => ({
 const chunk = (id: string, delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
+/** The Response's `store` (the SDK's type leaves it out; the API sends it). */
+const storeOf = (response: object): unknown => (response as { store?: unknown }).store;
+
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 200; i++) {
     const value = await probe();
@@ -60,7 +63,7 @@ describe('Responses state: stateless by default', () => {
   test('store: true answers, says in a warning that nothing was kept, and repeats store: false', async () => {
     upstream.reply({ json: completion('chatcmpl-s', 'Hello') });
     const { data, response } = await client.responses.create({ model: 'm', input: 'Hi', store: true }).withResponse();
-    expect(data.store).toBe(false);
+    expect(storeOf(data)).toBe(false);
     expect(response.headers.get('x-dialect-warnings')).toMatch(/no response store is configured/);
     const lookup = await client.responses.retrieve(data.id).catch((thrown: unknown) => thrown);
     expect(lookup).toBeInstanceOf(OpenAI.NotFoundError);
@@ -88,7 +91,7 @@ describe('Responses state with an in-memory store', () => {
   test('a stored response is fetched, continued with previous_response_id, listed, and deleted', async () => {
     upstream.reply({ json: completion('chatcmpl-1', 'Paris.') });
     const first = await client.responses.create({ model: 'm', instructions: 'Be brief.', input: 'Capital of France?', store: true });
-    expect(first.store).toBe(true);
+    expect(storeOf(first)).toBe(true);
     expect((await client.responses.retrieve(first.id)).output_text).toBe('Paris.');
 
     upstream.reply({ json: completion('chatcmpl-2', 'Berlin.') });
@@ -120,15 +123,19 @@ describe('Responses state with an in-memory store', () => {
     upstream.reply({ sse: [chunk('chatcmpl-3', { role: 'assistant', content: '' }), chunk('chatcmpl-3', { content: 'Hel' }), chunk('chatcmpl-3', { content: 'lo' }), chunk('chatcmpl-3', {}, 'stop'), 'data: [DONE]\n\n'] });
     const stream = client.responses.stream({ model: 'm', input: 'Hi', store: true });
     const final = await stream.finalResponse();
-    expect(final.store).toBe(true);
+    expect(storeOf(final)).toBe(true);
     expect((await client.responses.retrieve(final.id)).output_text).toBe('Hello');
   });
 
-  test('without store: true nothing is kept (the proxy defaults store to false)', async () => {
-    upstream.reply({ json: completion('chatcmpl-4', 'Hi') });
-    const answer = await client.responses.create({ model: 'm', input: 'Hi' });
-    expect(answer.store).toBe(false);
-    await expect(client.responses.retrieve(answer.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  test('with a store, a request that leaves store out is kept, as on OpenAI; store: false is not', async () => {
+    upstream.reply({ json: completion('chatcmpl-4', 'Kept') });
+    const kept = await client.responses.create({ model: 'm', input: 'Hi' });
+    expect(storeOf(kept)).toBe(true);
+    expect((await client.responses.retrieve(kept.id)).output_text).toBe('Kept');
+    upstream.reply({ json: completion('chatcmpl-5', 'Not kept') });
+    const unkept = await client.responses.create({ model: 'm', input: 'Hi', store: false });
+    expect(storeOf(unkept)).toBe(false);
+    await expect(client.responses.retrieve(unkept.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   test('previous_response_id naming an unknown response is a 404 naming it', async () => {
@@ -138,7 +145,7 @@ describe('Responses state with an in-memory store', () => {
   });
 
   test('background: answered at once as queued, then completed in the store', async () => {
-    upstream.reply({ json: completion('chatcmpl-5', 'Done.') });
+    upstream.reply({ json: completion('chatcmpl-6', 'Done.') });
     const queued = await client.responses.create({ model: 'm', input: 'Work', background: true });
     expect(queued.status).toBe('queued');
     expect(queued.background).toBe(true);
@@ -160,5 +167,27 @@ describe('Responses state with an in-memory store', () => {
   test('background with stream is refused by name', async () => {
     const error = await client.responses.create({ model: 'm', input: 'Hi', background: true, stream: true }).catch((thrown: unknown) => thrown);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('background');
+  });
+});
+
+describe('Responses state with a store that keeps only what is asked (storeByDefault: false)', () => {
+  let upstream: MockUpstream;
+  let proxy: RunningServer;
+  let client: OpenAI;
+  beforeAll(async () => {
+    upstream = await startMockUpstream();
+    proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { responses: { store: { storeByDefault: false } } });
+    client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test('a request that leaves store out is not kept', async () => {
+    upstream.reply({ json: completion('chatcmpl-7', 'Hi') });
+    const answer = await client.responses.create({ model: 'm', input: 'Hi' });
+    expect(storeOf(answer)).toBe(false);
+    await expect(client.responses.retrieve(answer.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 });

@@ -68,8 +68,8 @@ class InputReader {
         this.reasoningItem(item, path);
         return;
       case 'item_reference':
-        // Clients send references when they think the server stored their earlier output (the AI SDK's OpenAI provider does by default): say how to turn that off.
-        throw unsupportedParameter(path, `${path} is an item_reference, which is not supported by this proxy: it names an item stored by OpenAI; send the item itself (clients that send references, such as the AI SDK's OpenAI provider, send whole items with store: false).`);
+        // The AI SDK's OpenAI provider sends references by default (its store: true): say both ways out.
+        throw unsupportedParameter(path, `${path} is an item_reference, which needs a response store, and none is configured: configure responses.store (see the README), or send the item itself (the AI SDK's OpenAI provider does with providerOptions.openai.store: false).`);
       default:
         throw unsupportedParameter(`${path}.type`, `${path} is a '${String(type)}' item, which is not supported by this proxy: hosted tools run at OpenAI, and no backend behind the proxy runs them; send function_call and function_call_output items for your own tools.`);
     }

@@ -52,3 +52,14 @@ describe('the in-memory response store', () => {
     expect(await store.delete('resp_1')).toBe(false);
   });
 });
+
+describe('items of stored responses', () => {
+  test('are found by id, in the output or the input, until their response goes', async () => {
+    const store = new MemoryResponseStore({ maxResponses: 1, maxAgeSeconds: 60 });
+    await store.put({ response: { id: 'resp_1', output: [{ id: 'msg_1', type: 'message' }] }, input: [{ id: 'fc_0', type: 'function_call' }] });
+    expect(await store.findItem('msg_1')).toEqual({ id: 'msg_1', type: 'message' });
+    expect(await store.findItem('fc_0')).toEqual({ id: 'fc_0', type: 'function_call' });
+    await store.put({ response: { id: 'resp_2', output: [] }, input: [] });
+    expect(await store.findItem('msg_1')).toBeUndefined();
+  });
+});
