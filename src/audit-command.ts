@@ -1,7 +1,8 @@
 /**
  * `dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]`:
  * the migration aid over real traffic. Reads recorded requests, one JSON
- * object per line (the body, or `{"body": ..., "endpoint": ...}`), runs each
+ * object per line (the body, or `{"body": ..., "endpoint": ...}` with the
+ * endpoint, or a `path`, naming the dialect: chat, completions, responses), runs each
  * through the same translation report as `translate` and the dry run, and
  * prints per target how many translate losslessly, lossily (which fields, how
  * often) or not at all. The file is streamed: memory stays flat however long
@@ -16,15 +17,17 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from './pipeline/translation-report.js';
-import { createTranslator, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
+import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 
 export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
 
 Reads recorded requests, one JSON object per line: the request body, or
 {"body": {...}, "endpoint": "/v1/chat/completions"} as logs are often exported
-("endpoint" may be chat, completions or a path; without it, a body with
-"messages" is chat). For each target, prints how many requests translate
-losslessly, lossily (which fields, how often) or not at all. Nothing is sent.
+("endpoint", or "path", may be chat, completions, responses or a path such as
+/v1/responses; without it, a body with "messages" is chat, one with "prompt"
+completions, one with "input" or "instructions" a Responses request). For each
+target, prints how many requests translate losslessly, lossily (which fields,
+how often) or not at all. Nothing is sent.
 
   --to KIND[,KIND]  default backends of these kinds (${DEFAULT_PROFILES.map(({ name }) => name).join(', ')});
                     may repeat; without --to or --config: every kind
@@ -224,8 +227,16 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
   }
 }
 
-/** A line as a request: the body itself, or `{body, endpoint}`. */
-function readRecord(line: string): { body: Record<string, unknown>; endpoint?: CallerEndpoint } | undefined {
+/** The keys of a request body: a line with one of them is the body itself, not a wrapper. */
+const BODY_KEYS = ['messages', 'prompt', 'input', 'instructions'];
+
+/**
+ * A line as a request: the body itself, or `{body, endpoint}` (or `{body, path}`):
+ * `chat`, `completions`, `responses` or a path (`/v1/responses`). Without one the
+ * body's keys say (translate.ts, `dialectFor`).
+ * @example readRecord('{"body": {"model": "m", "input": "Hi"}, "path": "/v1/responses"}') // {body: {...}, endpoint: 'responses'}
+ */
+export function readRecord(line: string): { body: Record<string, unknown>; endpoint?: CallerEndpoint } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -233,9 +244,10 @@ function readRecord(line: string): { body: Record<string, unknown>; endpoint?: C
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  const wrapped = isObject(value.body) && !('messages' in value) && !('prompt' in value);
+  const wrapped = isObject(value.body) && !BODY_KEYS.some((key) => key in value);
   if (!wrapped) return { body: value };
-  const endpoint = typeof value.endpoint === 'string' ? (/chat/.test(value.endpoint) ? 'chat' : /completions/.test(value.endpoint) ? 'completions' : undefined) : undefined;
+  const where = [value.endpoint, value.path].find((named): named is string => typeof named === 'string');
+  const endpoint = where === undefined ? undefined : endpointNamed(where);
   return { body: value.body as Record<string, unknown>, ...(endpoint ? { endpoint } : {}) };
 }
 

@@ -1,8 +1,10 @@
 /**
  * `dialect-proxy translate`: the migration aid offline. Reads one request body
- * (a file, or stdin) in either dialect and prints what a backend would get,
+ * (a file, or stdin) in any caller dialect and prints what a backend would get,
  * with every change on the way; or, with `--responses`, a recorded backend
- * reply as the caller's dialect would get it. Nothing is sent, no model loads.
+ * reply as the caller's dialect would get it; or, with `--as`, a Chat
+ * Completions request as the Responses request it would become, or back
+ * (src/migrate/chat-responses.ts). Nothing is sent, no model loads.
  *
  * Exit codes: 0 lossless, 1 lossy, 2 rejected (the backend would refuse the
  * request, the request is malformed, or the command cannot run). Never a stack trace.
@@ -14,30 +16,44 @@ import { ConfigError, loadConfig } from './configuration.js';
 import { DIALECTS } from './dialects/registry.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import { exitCodeOf, type Change } from './pipeline/translation-report.js';
-import { createTranslator, TargetError, type CallerEndpoint, type TranslateTarget, type Translation, type Translator } from './translate.js';
+import { chatToResponses, migrationVerdict, responsesToChat, type Migration, type MigrationVerdict } from './migrate/chat-responses.js';
+import { parseCallerRequest } from './pipeline/parse-caller-request.js';
+import { toProxyError } from './errors/proxy-error.js';
+import { createRequestValidator } from './validation/create-validator.js';
+import {
+  createTranslator, detectEndpoint, dialectFor, endpointNamed, parseBody, TargetError,
+  type CallerEndpoint, type TranslateTarget, type Translation, type Translator,
+} from './translate.js';
 import { readRecording, translateResponse, type ResponseTranslation } from './translate-responses.js';
 
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
 
 export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--speaks chat|completions|both] | --config FILE) [options] [REQUEST.json]
+       dialect-proxy translate --as responses|chat [--model NAME] [--json] [REQUEST.json]
 
-Prints what a backend would receive for one request body in either dialect
-(read from REQUEST.json, or stdin), and every change on the way: each field
-renamed, converted, emulated, dropped or rejected, and why. Nothing is sent.
+Prints what a backend would receive for one request body in any caller dialect
+(OpenAI chat, Fireworks completions or OpenAI Responses; read from REQUEST.json,
+or stdin), and every change on the way: each field renamed, converted, emulated,
+dropped or rejected, and why. Nothing is sent.
 
   --to KIND          a default backend of this kind (${KINDS}), as docs/fields.md assumes it
   --speaks WHICH     with --to: the endpoints it serves, chat, completions or both (default: the kind's)
   --config FILE      route as this configuration does (the first backend of the matching route)
   --model NAME       route and send this model name instead of the body's
-  --endpoint WHICH   the caller's dialect, chat or completions (default: chat when the body has "messages")
+  --endpoint WHICH   the caller's dialect: chat, completions or responses (or its path). Default:
+                     chat when the body has "messages", completions when it has "prompt",
+                     responses when it has "input" or "instructions"
   --responses REPLY  translate a recorded backend reply (a JSON body or an SSE stream file) into
                      the caller's dialect, as the request would get it
+  --as responses     no backend: a Chat Completions request as the Responses request it would
+                     become, with every change (--as chat: a Responses request as chat)
   --json             one JSON document on stdout, for scripts
   --help, -h         this text
 
 Exit codes: 0 lossless (renames and conversions that keep the meaning), 1 lossy (something
 dropped or approximated), 2 rejected (the backend would refuse the request, or the request is
-malformed). With --responses: 0 when the reply translates, 2 when the caller gets an error.`;
+malformed). With --responses: 0 when the reply translates, 2 when the caller gets an error.
+With --as: 0 lossless, 1 lossy, 2 when the request is malformed.`;
 
 export interface CommandIo {
   stdin?: NodeJS.ReadableStream;
@@ -81,6 +97,7 @@ async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: str
         model: { type: 'string', short: 'm' },
         endpoint: { type: 'string', short: 'e' },
         responses: { type: 'string', short: 'r' },
+        as: { type: 'string', short: 'a' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -93,6 +110,7 @@ async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: str
     out(`${translateUsage}\n`);
     return 0;
   }
+  if (values.as !== undefined) return migrateCommand(values, positionals, stdin, out);
   const target = targetOf(values);
   const endpoint = endpointOf(values.endpoint);
   if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
@@ -134,8 +152,9 @@ function speaksOf(value: string): SpokenEndpoint[] {
 
 function endpointOf(value: string | undefined): CallerEndpoint | undefined {
   if (value === undefined) return undefined;
-  if (value === 'chat' || value === 'completions') return value;
-  throw new UsageError(`--endpoint: chat or completions (got "${value}")`);
+  const endpoint = endpointNamed(value);
+  if (endpoint) return endpoint;
+  throw new UsageError(`--endpoint: chat, completions or responses (got "${value}")`);
 }
 
 function readText(file: string): string {
@@ -169,7 +188,7 @@ async function describeTarget(translator: Translator, target: TranslateTarget, t
   return `backend "${report.backend}" (kind ${report.kind})`;
 }
 
-const DIALECT_NAMES: Record<string, string> = { 'openai-chat': 'OpenAI chat', 'fireworks-completions': 'Fireworks completions' };
+const DIALECT_NAMES: Record<string, string> = { 'openai-chat': 'OpenAI chat', 'fireworks-completions': 'Fireworks completions', 'openai-responses': 'OpenAI Responses' };
 
 const VERDICTS = {
   lossless: 'LOSSLESS (exit 0): the same meaning; only names and forms change',
@@ -207,7 +226,7 @@ export function renderTranslation(translation: Translation, target: string): str
 export function renderChanges(changes: readonly Change[]): string[] {
   if (changes.length === 0) return ['No changes: the backend gets the request as it is.'];
   const rows = changes.map((change) => [
-    change.action + (change.lossy && change.action !== 'rejected' && change.action !== 'dropped' ? ' (lossy)' : ''),
+    change.action + (change.lossy && change.action !== 'rejected' && change.action !== 'dropped' ? ' (lossy)' : change.action === 'dropped' && !change.lossy ? ' (nothing lost)' : ''),
     change.to ? `${change.field} -> ${change.to}` : change.field,
     change.reason,
   ]);
@@ -232,4 +251,93 @@ export function renderResponse(translated: ResponseTranslation): string {
   ];
   const payload = translated.stream ? (translated.sse ?? '') : `${JSON.stringify(translated.body, null, 2)}\n`;
   return `${lines.join('\n')}\n\n${payload}`;
+}
+
+// ------------------------------------------------------------------------------------------
+// --as: between OpenAI's two APIs
+// ------------------------------------------------------------------------------------------
+
+/** Each direction of `--as`: the dialect read, the dialect written, the conversion. */
+const DIRECTIONS = {
+  responses: { from: 'chat', to: 'responses', convert: chatToResponses },
+  chat: { from: 'responses', to: 'chat', convert: responsesToChat },
+} as const satisfies Record<string, { from: CallerEndpoint; to: CallerEndpoint; convert: (body: Record<string, unknown>) => Migration }>;
+
+/** The JSON document of `--as`. */
+export interface MigrationDocument {
+  object: 'dialect.migration';
+  /** The caller's dialect read, and the one written. */
+  from: string;
+  to: string;
+  verdict: MigrationVerdict | 'invalid';
+  changes: Migration['changes'];
+  /** The request in the other API (absent when the input is malformed). */
+  body?: Record<string, unknown>;
+  /** When invalid: the error the source dialect answers the request with. */
+  error?: { status: number; body: Record<string, unknown> };
+}
+
+async function migrateCommand(
+  values: { as?: string; to?: string; config?: string; speaks?: string; responses?: string; endpoint?: string; model?: string; json?: boolean },
+  positionals: string[],
+  stdin: NodeJS.ReadableStream,
+  out: (text: string) => void,
+): Promise<number> {
+  const name = values.as as string;
+  if (!(name in DIRECTIONS)) throw new UsageError(`--as: responses (a chat request as a Responses request) or chat (a Responses request as chat) (got "${name}")`);
+  const direction = DIRECTIONS[name as keyof typeof DIRECTIONS];
+  const clash = (['to', 'config', 'speaks', 'responses'] as const).find((option) => values[option] !== undefined);
+  if (clash) throw new UsageError(`--as and --${clash} exclude each other: --as shows the request in the other API, no backend is involved`);
+  if (values.endpoint !== undefined && endpointOf(values.endpoint) !== direction.from) {
+    throw new UsageError(`--as ${name} reads a ${direction.from === 'chat' ? 'Chat Completions' : 'Responses'} request; --endpoint ${values.endpoint} says otherwise`);
+  }
+  if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
+  const text = positionals[0] && positionals[0] !== '-' ? readText(positionals[0]) : await readAll(stdin);
+
+  const validator = await createRequestValidator();
+  const parsed = parseBody(validator, text, { endpoint: direction.from, ...(values.model !== undefined ? { model: values.model } : {}) });
+  const from = parsed.dialect;
+  const to = dialectFor(direction.to, undefined);
+  let document: MigrationDocument;
+  // A field the proxy refuses (previous_response_id without a response store, a hosted tool,
+  // audio output) is still a field of the API: the conversion says what becomes of it.
+  const refusedByProxy = (parsed.error?.body.error as { code?: unknown } | undefined)?.code === 'unsupported_parameter';
+  if (!parsed.request && !refusedByProxy) {
+    const looksLike = detectEndpoint(parsed.body);
+    const hint = Object.keys(parsed.body).length > 0 && looksLike !== direction.from ? looksLike : undefined;
+    document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: 'invalid', changes: [], error: parsed.error as NonNullable<typeof parsed.error> };
+    out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document, hint));
+    return 2;
+  }
+  const migration = direction.convert(parsed.body);
+  // The request written must be one the other dialect takes: a conversion that writes anything else is a bug.
+  try {
+    parseCallerRequest(validator, to, migration.body);
+  } catch (error) {
+    const failure = toProxyError(error);
+    throw new Error(`the ${DIALECT_NAMES[to.name]} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`, { cause: error });
+  }
+  document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: migrationVerdict(migration.changes), changes: migration.changes, body: migration.body };
+  out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document));
+  return document.verdict === 'lossless' ? 0 : 1;
+}
+
+/** The readable form of `--as`: the verdict, the changes, the request in the other API. */
+export function renderMigration(document: MigrationDocument, looksLike?: CallerEndpoint): string {
+  const from = DIALECTS.find((dialect) => dialect.name === document.from);
+  const to = DIALECTS.find((dialect) => dialect.name === document.to);
+  const lines = [`${DIALECT_NAMES[document.from]} request (${from?.path ?? ''}) -> ${DIALECT_NAMES[document.to]} request (${to?.path ?? ''})`];
+  if (document.verdict === 'invalid') {
+    lines.push('Verdict: INVALID (exit 2): the request is malformed', '', `The ${DIALECT_NAMES[document.from]} API answers: ${describeError(document.error as NonNullable<MigrationDocument['error']>)}`);
+    if (looksLike === 'chat' || looksLike === 'responses') {
+      const other = looksLike === 'chat' ? 'responses' : 'chat';
+      lines.push(`(The body looks like ${looksLike === 'chat' ? 'a Chat Completions' : 'a Responses'} request already: --as ${other} shows it in the other API.)`);
+    } else if (looksLike) lines.push('(The body looks like a Fireworks completions request: --as converts between chat and Responses only.)');
+    return `${lines.join('\n')}\n`;
+  }
+  const untouched = document.changes.length === 0;
+  lines.push(`Verdict: ${untouched ? 'LOSSLESS (exit 0): the request is the same in both APIs' : VERDICTS[document.verdict]}`);
+  lines.push('', ...renderChanges(document.changes).map((line) => line.replace('No changes: the backend gets the request as it is.', 'No changes.')));
+  lines.push('', `${DIALECT_NAMES[document.to]} request:`, `POST ${to?.path ?? ''}`, JSON.stringify(document.body, null, 2));
+  return `${lines.join('\n')}\n`;
 }

@@ -18,7 +18,7 @@ import type { StreamEvent } from './model/stream-event.js';
 import { planRequest, type Plan } from './pipeline/plan.js';
 import type { Backend, RouteMatch } from './pipeline/route-table.js';
 import { sseDone } from './streaming/encode-sse.js';
-import { parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
+import { endpointOfDialect, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 
 /** A recording: its text and whether it is an SSE stream. */
 export interface Recording {
@@ -72,7 +72,7 @@ export async function translateResponse(translator: Translator, input: unknown, 
     delete body.stream;
     delete body.stream_options;
   }
-  const parsed = parseBody(translator.validator, body, { ...options, endpoint: options.endpoint ?? (first.dialect.endpoint === 'chat' ? 'chat' : 'completions') });
+  const parsed = parseBody(translator.validator, body, { ...options, endpoint: options.endpoint ?? endpointOfDialect(first.dialect) });
   const { dialect } = parsed;
   const failed = (status: number, error: Record<string, unknown>, extra: Partial<ResponseTranslation> = {}): ResponseTranslation => ({
     object: 'dialect.translated_response', dialect: dialect.name, ...extra, ok: false, status, stream: false, body: error,

@@ -24,7 +24,12 @@ export type { Change, ChangeAction, TranslationReport, Verdict } from './pipelin
 /** A config's routes (the first backend of the matching route), or a default backend of one kind. */
 export type TranslateTarget = { config: ProxyConfig } | { kind: string; speaks?: SpokenEndpoint[] };
 
-export type CallerEndpoint = 'chat' | 'completions';
+/** The caller's dialect: OpenAI chat, Fireworks completions or OpenAI Responses. */
+export type CallerEndpoint = 'chat' | 'completions' | 'responses';
+
+export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses'];
+
+const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = { chat: 'openai-chat', completions: 'fireworks-completions', responses: 'openai-responses' };
 
 /** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
 export type Translation =
@@ -130,10 +135,44 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
   return { name: kind.name, settings, adapter: await kind.create(kind.name, settings) };
 }
 
-/** The dialect a body is in: the endpoint given, else chat when it has `messages`, else completions. */
+/**
+ * The dialect a body is in: the endpoint given, else chat when it has `messages`,
+ * completions when it has a `prompt` (a text, a list or token ids: a Responses
+ * `prompt` is a template object), Responses when it has `input` or `instructions`,
+ * else completions.
+ */
 export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown): Dialect {
-  const chat = endpoint ? endpoint === 'chat' : isObject(body) && 'messages' in body;
-  return DIALECTS.find((dialect) => dialect.endpoint === (chat ? 'chat' : 'text')) as Dialect;
+  return dialectNamed(DIALECT_OF[endpoint ?? detectEndpoint(body)]);
+}
+
+/** The caller's dialect a body looks like (`dialectFor` without an endpoint). */
+export function detectEndpoint(body: unknown): CallerEndpoint {
+  if (!isObject(body)) return 'completions';
+  if ('messages' in body) return 'chat';
+  if ('prompt' in body && !isObject(body.prompt)) return 'completions';
+  return 'input' in body || 'instructions' in body ? 'responses' : 'completions';
+}
+
+/** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */
+export function endpointOfDialect(dialect: Dialect): CallerEndpoint {
+  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(([, name]) => name === dialect.name)?.[0] as CallerEndpoint;
+}
+
+/**
+ * An endpoint as logs and users name it: `chat`, `completions`, `responses`, or a
+ * path or URL (`/v1/chat/completions`, `/v1/completions`, `/v1/responses`).
+ * Undefined for anything else.
+ */
+export function endpointNamed(value: string): CallerEndpoint | undefined {
+  const name = value.trim().toLowerCase();
+  if ((CALLER_ENDPOINTS as readonly string[]).includes(name)) return name as CallerEndpoint;
+  if (/responses/.test(name)) return 'responses';
+  if (/chat/.test(name)) return 'chat';
+  return /completions/.test(name) ? 'completions' : undefined;
+}
+
+function dialectNamed(name: Dialect['name']): Dialect {
+  return DIALECTS.find((dialect) => dialect.name === name) as Dialect;
 }
 
 function readJson(text: string): unknown {

@@ -283,7 +283,10 @@ function wireChanges({ pristine, body, dialect, match, run }: WireInput, already
 
   if (mode === 'chatOverCompletions') {
     const template = templateOf(match);
-    cover({ field: 'messages', action: 'converted', to: 'prompt', lossy: false, reason: `rendered into one prompt with ${template}; the reply's text is read back as the assistant message` });
+    // A Responses caller's turns come from input and instructions: both are rendered.
+    for (const field of Object.keys(body).filter((key) => key === 'messages' || key === 'input' || key === 'instructions')) {
+      cover({ field, action: 'converted', to: 'prompt', lossy: false, reason: `rendered into one prompt with ${template}; the reply's text is read back as the assistant message` });
+    }
     const format = (match.route?.toolCallFormat ?? match.backend.settings.toolCallFormat ?? 'hermes') === 'hermes' ? 'Hermes <tool_call> tags' : 'Llama 3 JSON';
     if (asksFor(pristine, 'tools')) {
       const none = pristine.toolChoice === 'none';
@@ -353,6 +356,13 @@ function wireChanges({ pristine, body, dialect, match, run }: WireInput, already
       continue;
     }
     if (key in pristine.passthrough) continue; // relayed as it is (a differing value would be a bug of the relay)
+    // A field that becomes another of the backend's (Responses' input and instructions -> messages).
+    // (`instructions` is the first message; `messages` records input as its origin.)
+    const becomes = key === 'instructions' && 'messages' in upstream ? 'messages' : paths.map((path) => path.split('.')[0]).find((path) => path !== key && path in upstream);
+    if (becomes !== undefined) {
+      cover({ field: key, action: 'converted', to: becomes, lossy: false, reason: `sent as ${becomes}` });
+      continue;
+    }
     if (leavesMeaningAlone(dialect, body, key, pristine)) continue; // the default, same as leaving it out
     cover(key in upstream
       ? { field: key, action: 'converted', lossy: false, reason: `same meaning in the backend's form: ${firstDifference(key, value, upstream[key])}` }

@@ -56,6 +56,51 @@ describe('x-dialect-dry-run', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  test('a Responses request: the chat request it becomes upstream, and its changes', async () => {
+    const response = await post('/v1/responses', {
+      model: 'gpt-x', instructions: 'Be brief.', input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }],
+      max_output_tokens: 64, reasoning: { effort: 'low' }, text: { format: { type: 'json_object' } }, include: ['reasoning.encrypted_content'], stream: true,
+    });
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as { dialect: string; verdict: string; changes: { field: string; action: string; to?: string }[]; upstream: unknown[] };
+    expect(report).toMatchObject({ object: 'dialect.dry_run', dialect: 'openai-responses', backend: 'upstream', kind: 'openai', verdict: 'lossy' });
+    expect(report.changes.map(({ field, action, to }) => ({ field, action, to }))).toEqual(expect.arrayContaining([
+      { field: 'include', action: 'dropped', to: undefined },
+      { field: 'max_output_tokens', action: 'renamed', to: 'max_completion_tokens' },
+      { field: 'reasoning', action: 'converted', to: 'reasoning_effort' },
+      { field: 'text', action: 'converted', to: 'response_format' },
+    ]));
+    expect(report.upstream).toEqual([{
+      endpoint: '/chat/completions',
+      stream: true,
+      body: {
+        model: 'gpt-x',
+        messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+        max_completion_tokens: 64, response_format: { type: 'json_object' }, reasoning_effort: 'low', stream: true, stream_options: { include_usage: true },
+      },
+    }]);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  test('a Responses request the backend would refuse: the 400 a real request gets, naming the Responses field, the report beside it', async () => {
+    const llamaServer = await startProxyFor(upstream.url, { kind: 'llama-server' });
+    try {
+      const response = await fetch(`${llamaServer.url}/v1/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
+        body: JSON.stringify({ model: 'm', input: 'Hi', reasoning: { effort: 'high' } }),
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { param: string }; dry_run: { dialect: string; verdict: string; changes: { field: string; action: string }[] } };
+      expect(body.error.param).toBe('reasoning.effort');
+      expect(body.dry_run).toMatchObject({ dialect: 'openai-responses', verdict: 'rejected' });
+      expect(body.dry_run.changes.filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual(['reasoning.effort']);
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await llamaServer.close();
+    }
+  });
+
   test('a chat request to a completions-only backend names the rendered prompt as a conversion of messages, tools and stop', async () => {
     const completionsOnly = await startProxyFor(upstream.url, { kind: 'vllm', speaks: ['completions'] });
     try {

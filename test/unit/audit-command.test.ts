@@ -7,7 +7,7 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audit, exitCodeOfAudit, runAuditCommand, type TargetSummary } from '../../src/audit-command.js';
+import { audit, exitCodeOfAudit, readRecord, runAuditCommand, type TargetSummary } from '../../src/audit-command.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.resolve(here, '../cli-golden/audit/requests.jsonl');
@@ -36,6 +36,23 @@ describe('dialect-proxy audit', () => {
     expect(fireworks).toMatchObject({ target: 'fireworks', requests: 10, lossless: 10, lossy: 0, rejected: 0 });
     expect(counts(fireworks)).toEqual({ 'thinking converted': 1 });
     expect(exitCodeOfAudit(summary)).toBe(2);
+  });
+
+  test('Responses requests: by their keys, or by the endpoint or path a record names', async () => {
+    const body = { model: 'm', input: 'Hi' };
+    expect(readRecord(JSON.stringify(body))).toEqual({ body });
+    expect(readRecord(JSON.stringify({ body, path: '/v1/responses' }))).toEqual({ body, endpoint: 'responses' });
+    expect(readRecord(JSON.stringify({ body, endpoint: 'https://api.openai.com/v1/responses' }))).toEqual({ body, endpoint: 'responses' });
+    expect(readRecord(JSON.stringify({ body, endpoint: 'responses', path: '/v1/chat/completions' }))).toEqual({ body, endpoint: 'responses' });
+    expect(readRecord(JSON.stringify({ body: { model: 'm', prompt: 'x' }, path: '/v1/completions' }))).toEqual({ body: { model: 'm', prompt: 'x' }, endpoint: 'completions' });
+    expect(readRecord(JSON.stringify({ body, path: '/v1/embeddings' }))).toEqual({ body });
+
+    // 7 lines: 5 Responses requests (two refused by the dialect: a hosted tool, previous_response_id without a store), one chat, one completions.
+    const summary = await audit(path.resolve(here, '../cli-golden/audit/responses-api/requests.jsonl'), { kinds: ['openai'] });
+    expect(summary.malformed).toMatchObject({ requests: 2, fields: [{ field: 'tools[*].type' }, { field: 'previous_response_id' }] });
+    const [openai] = summary.targets;
+    expect(openai).toMatchObject({ requests: 5, lossless: 3, lossy: 1, rejected: 1 });
+    expect(counts(openai)).toMatchObject({ 'input converted': 3, 'instructions converted': 1, 'include dropped': 1, 'max_output_tokens renamed': 1, 'reasoning converted': 1 });
   });
 
   test('routed by a configuration: a table per backend, and the request no route serves', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runTranslateCommand } from '../../src/translate-command.js';
+import { dialectFor, endpointNamed } from '../../src/translate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'translate-'));
 const configPath = join(dir, 'proxy.yaml');
@@ -80,6 +81,64 @@ describe('dialect-proxy translate', () => {
     expect(code).toBe(2);
     expect(output).toMatchObject({ verdict: 'invalid', error: { status: 422 } });
     expect(err).toBe('');
+  });
+
+  test('a Responses request: found by its input or instructions (or --endpoint responses), translated like the others', async () => {
+    const body = { model: 'gpt-4o', instructions: 'Be brief.', input: 'Hi', include: ['reasoning.encrypted_content'] };
+    expect(dialectFor(undefined, body).name).toBe('openai-responses');
+    expect(dialectFor(undefined, { model: 'm', instructions: 'Be brief.' }).name).toBe('openai-responses');
+    // A Responses prompt is a template object; a completions prompt is text or tokens.
+    expect(dialectFor(undefined, { model: 'm', input: 'Hi', prompt: { id: 'pmpt_1' } }).name).toBe('openai-responses');
+    expect(dialectFor(undefined, { model: 'm', prompt: 'Hi' }).name).toBe('fireworks-completions');
+    expect(dialectFor(undefined, { model: 'm', messages: [], input: 'x' }).name).toBe('openai-chat');
+    const { code, output } = await translate({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hi', max_output_tokens: 32 }, ['--to', 'openai']);
+    expect(code).toBe(0);
+    expect(output).toMatchObject({ dialect: 'openai-responses', verdict: 'lossless' });
+    expect((output.upstream as { body: unknown }[])[0].body).toEqual({ model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], max_completion_tokens: 32 });
+    // --endpoint says so explicitly (by name or path); a chat body read as Responses is malformed.
+    for (const endpoint of ['responses', '/v1/responses']) {
+      const named = await translate(body, ['--to', 'openai', '--endpoint', endpoint]);
+      expect(named).toMatchObject({ code: 1, output: { dialect: 'openai-responses', verdict: 'lossy' } });
+      expect((named.output.changes as unknown[])[0]).toMatchObject({ field: 'include', action: 'dropped' });
+    }
+    expect(await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, ['--to', 'openai', '--endpoint', 'responses'])).toMatchObject({ code: 2, output: { verdict: 'invalid', dialect: 'openai-responses' } });
+    expect(['chat', '/v1/chat/completions', 'https://api.example.com/v1/completions', '/v1/responses', 'embeddings'].map(endpointNamed)).toEqual(['chat', 'chat', 'completions', 'responses', undefined]);
+  });
+
+  test('--as responses: a chat request as the Responses request it would become, and its changes; --as chat back', async () => {
+    const chat = { model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], max_completion_tokens: 32 };
+    const there = await translate(chat, ['--as', 'responses']);
+    expect(there).toEqual({
+      code: 0,
+      err: '',
+      output: {
+        object: 'dialect.migration',
+        from: 'openai-chat',
+        to: 'openai-responses',
+        verdict: 'lossless',
+        changes: [
+          { field: 'messages', action: 'converted', to: 'input', lossy: false, reason: "each message an input item; text parts as input_text (an assistant's as output_text)" },
+          { field: 'messages[0]', action: 'converted', to: 'instructions', lossy: false, reason: 'the leading system message is the instructions' },
+          { field: 'max_completion_tokens', action: 'renamed', to: 'max_output_tokens', lossy: false, reason: 'the Responses API calls it max_output_tokens' },
+        ],
+        body: { model: 'gpt-4o', instructions: 'Be brief.', input: [{ role: 'user', content: 'Hi' }], max_output_tokens: 32 },
+      },
+    });
+    const back = await translate(there.output.body, ['--as', 'chat', '--model', 'gpt-4.1']);
+    expect(back).toMatchObject({ code: 0, output: { from: 'openai-responses', to: 'openai-chat', verdict: 'lossless', body: { ...chat, model: 'gpt-4.1' } } });
+    // Lossy: exit 1. A field the proxy refuses (no response store) is still a Responses field: it is dropped, not malformed.
+    expect(await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], seed: 1 }, ['--as', 'responses'])).toMatchObject({ code: 1, output: { verdict: 'lossy' } });
+    expect(await translate({ model: 'm', input: 'Hi', previous_response_id: 'resp_1' }, ['--as', 'chat'])).toMatchObject({ code: 1, output: { verdict: 'lossy', changes: [{ field: 'previous_response_id', action: 'dropped' }, { field: 'input' }] } });
+    // Malformed: exit 2 with the dialect's error.
+    expect(await translate({ model: 'm', input: 'Hi' }, ['--as', 'responses'])).toMatchObject({ code: 2, output: { verdict: 'invalid', error: { status: 400, body: { error: { param: 'messages' } } } } });
+  });
+
+  test('--as misuse: an unknown API, a backend beside it, an --endpoint that contradicts it', async () => {
+    const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
+    expect((await translate(body, ['--as', 'completions'])).err).toMatch(/^dialect-proxy translate: --as: responses \(a chat request as a Responses request\) or chat/);
+    expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(/^dialect-proxy translate: --as and --to exclude each other/);
+    expect(await translate(body, ['--as', 'responses', '--endpoint', 'completions'])).toMatchObject({ code: 2, output: {} });
+    expect(await translate(body, ['--as', 'responses', '--endpoint', 'chat'])).toMatchObject({ code: 0 });
   });
 
   test('misuse: one line on stderr (and the usage for a bad option), exit 2', async () => {
