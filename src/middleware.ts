@@ -34,6 +34,12 @@ export interface DialectProxy extends Router {
    */
   drain(graceMs: number): Promise<DrainOutcome>;
   /**
+   * Serves a translated request (`POST` to a dialect's path) straight from Node's request and
+   * response, without the router: the standalone server's fast path. False for any other request,
+   * which is left untouched for the router.
+   */
+  serveTranslated(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
    * The proxy's Prometheus registry, served at `GET /metrics`; a host app may mount it its own way.
    * @example app.get('/internal/metrics', async (_req, res) => res.type(proxy.metrics.contentType).send(await proxy.metrics.metrics()));
    */
@@ -79,7 +85,8 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
       (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
-  for (const dialect of DIALECTS) router.post(dialect.path, translated(dialect));
+  const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, translated(dialect)]));
+  for (const [path, handler] of byPath) router.post(path, handler);
   router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
     sendError(res, undefined, methodNotAllowed());
   });
@@ -126,6 +133,15 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
   router.use('/v1', passthrough(checked));
 
+  router.serveTranslated = (req, res) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const handler = byPath.get(query < 0 ? url : url.slice(0, query));
+    if (!handler) return false;
+    handler(req, res);
+    return true;
+  };
   router.ready = ready;
   router.metrics = metrics.registry;
   router.close = async () => {
