@@ -4,13 +4,11 @@
  */
 import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-import { createProxyMiddleware, fixRequestBody } from 'http-proxy-middleware';
-import { loadConfig, type ProxyConfig, type RemoteBackendSettings } from './configuration.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loadConfig, type ProxyConfig } from './configuration.js';
 import type { Dialect } from './dialects/dialect.js';
 import { DIALECTS } from './dialects/registry.js';
-import { backendUnavailable, methodNotAllowed, passthroughUnreachable, proxyShuttingDown, unknownUrl } from './errors/catalogue.js';
+import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from './errors/catalogue.js';
 import { internalError, type ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
 import { handleRequest } from './pipeline/handle-request.js';
@@ -131,7 +129,13 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   });
   const inspectorPath = options.inspector === true ? '/' : typeof options.inspector === 'string' ? options.inspector : undefined;
   if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
-  router.use('/v1', passthrough(checked));
+  // Other /v1 paths: to the pass-through backend when there is one, else on to the host app (the standalone server ends with a 404).
+  const { passthrough } = checked;
+  const relay = passthrough === undefined ? undefined : import('./passthrough.js').then((module) => module.passthrough({ ...checked, passthrough }));
+  router.use('/v1', (req, res, next) => {
+    if (!relay) next();
+    else relay.then((handle) => handle(req, res, next), next);
+  });
 
   router.serveTranslated = (req, res) => {
     if (req.method !== 'POST') return false;
@@ -152,67 +156,7 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   return router;
 }
 
-/**
- * Other `/v1/*` paths relay untouched to the configured pass-through backend.
- * Without one they fall through to the host app (the standalone server ends
- * with an OpenAI-shaped 404).
- */
-function passthrough(config: ProxyConfig): express.RequestHandler {
-  const backend = config.passthrough ? (config.backends[config.passthrough] as RemoteBackendSettings) : undefined;
-  if (!backend) return (_req, _res, next) => next();
-  const keys = config.server.apiKeys;
-  // A pool of replicas (`urls`) takes the relayed paths in turn.
-  const targets = backend.urls ?? [backend.url as string];
-  let turn = 0;
-  const relay = createProxyMiddleware({
-    target: targets[0],
-    ...(targets.length > 1 ? { router: () => targets[turn++ % targets.length] } : {}),
-    changeOrigin: true,
-    agent: targets[0].startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
-    on: {
-      proxyReq: (proxyReq, req) => {
-        // The caller's key is the proxy's own: it never travels upstream.
-        if (!backend.apiKey && keys.length > 0) proxyReq.removeHeader('authorization');
-        proxyReq.removeHeader('x-api-key');
-        // A host app's body parser may have consumed the body already: write it back.
-        restoreBody(proxyReq, req);
-      },
-      error: (_error, _req, res) => {
-        if ('writeHead' in res && !res.headersSent) {
-          sendError(res as ServerResponse, undefined, passthroughUnreachable());
-        }
-      },
-    },
-  });
-  return (req, res, next) => {
-    try {
-      checkApiKey(req, keys);
-    } catch (error) {
-      sendError(res, undefined, error as ProxyError);
-      return;
-    }
-    void relay(req, res, next);
-  };
-}
-
 /** The standalone server's last handler. */
 export function notFound(req: express.Request, res: express.Response): void {
   sendError(res, undefined, unknownUrl(req.method, req.path));
-}
-
-/**
- * A body a host parser consumed goes upstream again: as it was read when the
- * parser kept it as text or bytes (`express.text()`, `express.raw()`), else
- * re-serialised by http-proxy-middleware (which would JSON-encode a string twice).
- */
-function restoreBody(proxyReq: ClientRequest, req: IncomingMessage & { body?: unknown }): void {
-  const { body } = req;
-  if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
-    fixRequestBody(proxyReq, req);
-    return;
-  }
-  if (!req.readableEnded && !req.readableDidRead) return; // unread: it streams through as usual
-  proxyReq.setHeader('content-length', Buffer.byteLength(body));
-  proxyReq.write(body);
 }
