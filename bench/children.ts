@@ -1,7 +1,7 @@
 /**
  * What the bench's parts share: starting a server child that prints its ports,
  * medians and percentiles, and (Linux) placing a process on cores and reading
- * its memory and CPU time.
+ * its memory and CPU time, and the whole machine's.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -67,4 +67,11 @@ export function cpuSeconds(pid: number): number | undefined {
   // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of the whole machine so far, from /proc/stat (100 ticks a second): busy, and of that, interrupts (hard and soft: loopback networking, mostly, which no process is charged with); 0 off Linux. */
+export function machineSeconds(): { busy: number; interrupts: number } {
+  const fields = (readProc('/proc/stat') ?? '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  if (fields.length < 4) return { busy: 0, interrupts: 0 };
+  return { busy: (fields.reduce((sum, value) => sum + value, 0) - fields[3] - (fields[4] ?? 0)) / 100, interrupts: ((fields[5] ?? 0) + (fields[6] ?? 0)) / 100 };
 }

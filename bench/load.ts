@@ -10,7 +10,7 @@
  *   chat to a completions-only Fireworks backend, so every request translates;
  * - `same`: dialect-proxy routing chat to a chat backend (same dialect);
  * - `hpm`: Express + http-proxy-middleware relaying the same chat untranslated
- *   (bench/proxies.ts's floor), what users run today.
+ *   (bench/hpm.ts), what users run today.
  *
  * Reports per target: streams served, errors (must be 0: the exit code is 1
  * otherwise), time to first token p50/p99, the target's resident memory idle
@@ -21,15 +21,15 @@
  * Settings: LOAD_CONCURRENCY (500), LOAD_SECONDS (30), LOAD_TOKENS (32),
  * LOAD_INTERVAL_MS (20), LOAD_TARGETS (direct,translated,same,hpm).
  */
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allowedCpus, cpuSeconds, percentile, pin, residentBytes, startChild } from './children.js';
+import { allowedCpus, cpuSeconds, percentile, pin, residentBytes } from './children.js';
 import type { LoadResult, LoadSettings } from './load-client.js';
+import { startCli, startHpm, startMock, stop, type Running as Started } from './targets.js';
 
 const concurrency = Number(process.env.LOAD_CONCURRENCY ?? 500);
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
@@ -43,11 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
 const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : value < 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`);
 
-interface Running {
-  process: ChildProcess;
-  port: number;
-  /** Where the target's own output went, if anywhere. */
-  log?: string;
+interface Running extends Started {
   /** Not the target's own process (the mock itself, measured directly): left running. */
   shared?: boolean;
 }
@@ -62,51 +58,12 @@ interface Target {
   start(upstream: Upstream, dir: string): Promise<Running>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** dialect-proxy as users run it: the CLI with a config file, ready once /healthz answers 200. */
-async function startCli(name: string, backend: Record<string, unknown>, upstreamPort: number, dir: string): Promise<Running> {
-  const config = join(dir, `${name}.yaml`);
-  // logLevel warn: failures are logged, the line per request is not (the hpm floor logs nothing either).
-  writeFileSync(config, JSON.stringify({
-    server: { host: '127.0.0.1', logLevel: 'warn' },
-    backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
-    routes: [{ model: '*', backend: 'remote' }],
-  }));
-  const log = join(dir, `${name}.log`);
-  const output = openSync(log, 'w');
-  const port = await freePort();
-  const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--config', config, '--port', String(port)], { stdio: ['ignore', output, output] });
-  closeSync(output); // the child has its own
-  const deadline = performance.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
-    if (performance.now() > deadline) throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
-    if (ready) return { process: child, port, log };
-    await sleep(100);
-  }
-}
-
 const targets: Record<string, Target> = {
   // The floor of the client and the mock: what every proxy adds to.
   direct: { name: 'mock upstream direct (no proxy)', start: async (upstream) => ({ process: upstream.process, port: upstream.port, shared: true }) },
   translated: { name: 'dialect-proxy, chat -> completions backend', start: (upstream, dir) => startCli('translated', { kind: 'fireworks', speaks: ['completions'] }, upstream.port, dir) },
   same: { name: 'dialect-proxy, chat -> chat backend', start: (upstream, dir) => startCli('same', { kind: 'openai', speaks: ['chat'] }, upstream.port, dir) },
-  hpm: {
-    name: 'Express + http-proxy-middleware, chat relayed',
-    async start(upstream) {
-      const { process: child, ports: [port] } = await startChild('./proxies.js', [String(upstream.port), 'floor']);
-      return { process: child, port };
-    },
-  },
+  hpm: { name: 'Express + http-proxy-middleware, chat relayed', start: (upstream) => startHpm(upstream.port) },
 };
 
 /** Busy and total jiffies of the whole machine, from /proc/stat. */
@@ -134,15 +91,6 @@ interface Row {
   /** CPU percent of the whole machine used by other processes than the bench's. */
   othersCpu?: number;
   logLines: string[];
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function measure(target: Target, upstream: Upstream, dir: string, targetCpus: number[] | undefined, benchCpus: number[] | undefined): Promise<Row> {
@@ -228,8 +176,7 @@ async function main(): Promise<void> {
   const benchCpus = cpus && targetCpus ? cpus.slice(1) : undefined;
 
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-load-'));
-  const mock = await startChild('./upstream.js', [String(tokens), String(intervalMs)]);
-  const upstream: Upstream = { process: mock.process, port: mock.ports[0] };
+  const upstream: Upstream = await startMock([String(tokens), String(intervalMs)]);
   console.log(`load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length)`);
   console.log(`placement: ${placement}`);
   console.log(`machine load average before the run: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);

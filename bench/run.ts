@@ -1,54 +1,36 @@
 /**
- * `npm run bench`: side-by-side throughput in one run, so a noisy shared
- * machine affects every target alike. Targets: the upstream directly, the
- * floor (a pass-through proxy that translates nothing) and dialect-proxy.
- * Rounds alternate between targets; the median of each is reported, with
- * ratios to the upstream and the floor. Then the bundled worker against
- * node-llama-cpp called directly.
+ * `npm run bench`: side by side in one run, so that a noisy shared machine
+ * weighs on every target alike. First the remote side (bench/remote.ts): the
+ * mock upstream alone, a bare node:http pass-through, Express +
+ * http-proxy-middleware and dialect-proxy same-dialect and translated, under
+ * load, one request at a time, and the pacing probe. Then dialect-proxy
+ * --workers 1 vs 2, then the bundled worker against node-llama-cpp called
+ * directly.
+ *
+ * `npm run bench -- --remote`: the remote side alone; `-- --workers`: the
+ * --workers comparison alone. Settings: BENCH_SECONDS (per load, 2),
+ * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
+ * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
+ * BENCH_PROBE_INTERVAL_MS (5).
  */
-import { Pool } from 'undici';
-import { median, startChild } from './children.js';
+import { benchRemote, type RemoteOptions } from './remote.js';
+import { printRemote } from './report.js';
 import { benchWorker } from './worker.js';
 import { benchWorkers, printWorkers } from './workers.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const remoteOptions: RemoteOptions = {
+  seconds, rounds,
+  connections: Number(process.env.BENCH_CONCURRENCY ?? 32),
+  tokens: Number(process.env.BENCH_TOKENS ?? 64),
+  sequentialSeconds: Number(process.env.BENCH_SEQUENTIAL_SECONDS ?? 0.3),
+  probeSeconds: Number(process.env.BENCH_PROBE_SECONDS ?? 0.5),
+  probeIntervalMs: Number(process.env.BENCH_PROBE_INTERVAL_MS ?? 5),
+};
 
-interface Scenario {
-  name: string;
-  path: string;
-  upstreamPath: string;
-  body: string;
-}
-
-const scenarios: Scenario[] = [
-  { name: 'chat, JSON', path: '/v1/chat/completions', upstreamPath: '/v1/chat/completions', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 32 }) },
-  { name: 'chat, stream (32 chunks)', path: '/v1/chat/completions', upstreamPath: '/v1/chat/completions', body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 32, stream: true }) },
-];
-
-/** Requests per second over `seconds`, with `concurrency` requests in flight. */
-async function measure(port: number, path: string, body: string): Promise<number> {
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: concurrency, pipelining: 1 });
-  const deadline = performance.now() + seconds * 1000;
-  let done = 0;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const response = await pool.request({ method: 'POST', path, body, headers: { 'content-type': 'application/json' } });
-      await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`status ${response.statusCode} from port ${port}${path}`);
-      done += 1;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
-  return done / elapsed;
-}
-
-/** `npm run bench -- --workers`: the --workers comparison alone. */
 const workersOnly = process.argv.includes('--workers');
+const remoteOnly = process.argv.includes('--remote');
 const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_WORKERS_CONCURRENCY ?? 32) };
 
 async function main(): Promise<void> {
@@ -56,29 +38,10 @@ async function main(): Promise<void> {
     printWorkers(await benchWorkers(workersOptions), workersOptions);
     return;
   }
-  const upstream = await startChild('./upstream.js');
-  const proxies = await startChild('./proxies.js', [String(upstream.ports[0])]);
-  const [upstreamPort] = upstream.ports;
-  const [floorPort, proxyPort] = proxies.ports;
-  console.log(`bench: ${seconds}s x ${rounds} rounds per target, ${concurrency} in flight; median requests/s\n`);
-  console.log('| scenario | upstream direct | floor (pass-through) | dialect-proxy | proxy / floor | proxy / direct |');
-  console.log('|---|---|---|---|---|---|');
-  try {
-    for (const scenario of scenarios) {
-      const results = { direct: [] as number[], floor: [] as number[], proxy: [] as number[] };
-      await measure(proxyPort, scenario.path, scenario.body); // warm-up
-      for (let round = 0; round < rounds; round++) {
-        results.direct.push(await measure(upstreamPort, scenario.upstreamPath, scenario.body));
-        results.floor.push(await measure(floorPort, scenario.upstreamPath, scenario.body));
-        results.proxy.push(await measure(proxyPort, scenario.path, scenario.body));
-      }
-      const [direct, floor, proxy] = [median(results.direct), median(results.floor), median(results.proxy)];
-      console.log(`| ${scenario.name} | ${direct.toFixed(0)} | ${floor.toFixed(0)} | ${proxy.toFixed(0)} | ${(proxy / floor).toFixed(2)} | ${(proxy / direct).toFixed(2)} |`);
-    }
-  } finally {
-    upstream.process.kill();
-    proxies.process.kill();
-  }
+  const remote = await benchRemote(remoteOptions);
+  printRemote(remote, remoteOptions);
+  if (remote.errors.length) process.exitCode = 1;
+  if (remoteOnly) return;
 
   printWorkers(await benchWorkers(workersOptions), workersOptions);
 

@@ -4,15 +4,19 @@
  * (`text_completion` chunks), every other path in OpenAI's chat shape.
  * Prints its port on stdout.
  *
- * `upstream.js [tokens] [intervalMs]`: a stream carries `tokens` tokens (32 by
- * default); with an interval, they leave `intervalMs` apart like a model
- * generating (the first at once, the end with the last), else all in one write.
+ * `upstream.js [tokens] [intervalMs] [events]`: a stream carries `tokens`
+ * tokens (32 by default); with an interval, they leave `intervalMs` apart like
+ * a model generating (the first at once, the end with the last), else all in
+ * one write. With `events` (the bench's pacing probe), every event is its own
+ * write, `intervalMs` apart: the opening role chunk leaves alone at once, as a
+ * model server sends it before the first token, then each token.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const tokens = Number(process.argv[2] ?? 32);
 const intervalMs = Number(process.argv[3] ?? 0);
+const eachEventApart = process.argv[4] === 'events';
 
 const created = 1700000000;
 const chatResult = JSON.stringify({
@@ -51,9 +55,16 @@ const completionStream: Stream = {
   tokens: words.map((word) => completionChunk(word)),
   tail: completionChunk('', 'stop') + frame({ id: 'cmpl-bench', object: 'text_completion', created, model: 'bench', choices: [], usage }) + 'data: [DONE]\n\n',
 };
-const whole = (stream: Stream) => stream.head + stream.tokens.join('') + stream.tail;
-const chatWhole = whole(chatStream);
-const completionWhole = whole(completionStream);
+/** A paced stream's writes, `intervalMs` apart: the opening frames with the first token (or alone, with `events`), the closing ones with the last. */
+function paced({ head, tokens: parts, tail }: Stream): string[] {
+  const writes = eachEventApart ? [head, ...parts].filter(Boolean) : [head + (parts[0] ?? ''), ...parts.slice(1)];
+  writes[writes.length - 1] += tail;
+  return writes;
+}
+const chatWrites = paced(chatStream);
+const completionWrites = paced(completionStream);
+const chatWhole = chatWrites.join('');
+const completionWhole = completionWrites.join('');
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -67,19 +78,19 @@ const server = createServer((req, res) => {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    if (!(intervalMs > 0) || tokens < 2) {
+    const writes = completions ? completionWrites : chatWrites;
+    if (!(intervalMs > 0) || writes.length < 2) {
       res.end(completions ? completionWhole : chatWhole);
       return;
     }
-    const { head, tokens: parts, tail } = completions ? completionStream : chatStream;
-    res.write(head + parts[0]);
+    res.write(writes[0]);
     let next = 1;
     const timer = setInterval(() => {
-      if (next === parts.length - 1) {
+      if (next === writes.length - 1) {
         clearInterval(timer);
-        res.end(parts[next] + tail);
+        res.end(writes[next]);
       } else {
-        res.write(parts[next]);
+        res.write(writes[next]);
       }
       next += 1;
     }, intervalMs);

@@ -7,14 +7,14 @@
  * each part used, the load generator's included, so that a ratio below 2 can be
  * read for what it is.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, median, startChild } from './children.js';
+import { cpuSeconds, machineSeconds, median } from './children.js';
+import { startCli, startMock, stop } from './targets.js';
 import type { ClientResult, ClientSettings } from './workers-client.js';
 
 export interface WorkersRow {
@@ -40,35 +40,11 @@ interface Proxy {
   workers: number;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
+/** dialect-proxy's CLI with `--workers`, chat to a chat backend at the upstream, once every worker is up. */
 async function startProxy(workers: number, upstreamPort: number, dir: string): Promise<Proxy> {
-  const config = join(dir, `workers-${workers}.yaml`);
-  // logLevel warn: no line per request (the floor of `npm run bench` logs nothing either).
-  writeFileSync(config, JSON.stringify({
-    server: { host: '127.0.0.1', logLevel: 'warn' },
-    backends: { bench: { kind: 'openai', url: `http://127.0.0.1:${upstreamPort}/v1`, speaks: ['chat'] } },
-    routes: [{ model: '*', backend: 'bench' }],
-  }));
-  const port = await freePort();
-  const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--config', config, '--port', String(port), '--workers', String(workers)], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = performance.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`dialect-proxy --workers ${workers} exited with ${child.exitCode}`);
-    if (performance.now() > deadline) throw new Error(`dialect-proxy --workers ${workers}: not ready after 30 s`);
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false)) {
-      await sleep(workers > 1 ? 1000 : 200); // every worker up
-      return { process: child, port, workers };
-    }
-    await sleep(100);
-  }
+  const { process: child, port } = await startCli(`workers-${workers}`, { kind: 'openai', speaks: ['chat'] }, upstreamPort, dir, ['--workers', String(workers)]);
+  await sleep(workers > 1 ? 1000 : 200); // /healthz answered from one of them: let the others come up
+  return { process: child, port, workers };
 }
 
 /** `pid` and its children (the workers). */
@@ -82,16 +58,6 @@ function processTree(pid: number): number[] {
 }
 
 const treeCpu = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
-
-/** CPU seconds of the whole machine so far, from /proc/stat (100 ticks a second): busy, and of that, interrupts (hard and soft); 0 off Linux. */
-function machineSeconds(): { busy: number; interrupts: number } {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { busy: (fields.reduce((sum, value) => sum + value, 0) - fields[3] - (fields[4] ?? 0)) / 100, interrupts: ((fields[5] ?? 0) + (fields[6] ?? 0)) / 100 };
-  } catch {
-    return { busy: 0, interrupts: 0 };
-  }
-}
 
 async function load(settings: ClientSettings, proxy: Proxy, upstreamPid: number): Promise<{ result: ClientResult; proxyCpu: number; upstreamCpu: number; othersCpu: number; interruptsCpu: number }> {
   const pids = processTree(proxy.process.pid as number);
@@ -117,10 +83,10 @@ const scenarios = [
 export async function benchWorkers(options: { seconds: number; rounds: number; concurrency: number; counts?: number[] }): Promise<WorkersRow[]> {
   const counts = options.counts ?? [1, 2];
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-bench-workers-'));
-  const upstream = await startChild('./upstream.js');
+  const upstream = await startMock();
   const proxies: Proxy[] = [];
   try {
-    for (const workers of counts) proxies.push(await startProxy(workers, upstream.ports[0], dir));
+    for (const workers of counts) proxies.push(await startProxy(workers, upstream.port, dir));
     const rows: WorkersRow[] = [];
     for (const scenario of scenarios) {
       const samples = new Map(counts.map((count) => [count, { rps: [] as number[], proxyCpu: [] as number[], upstreamCpu: [] as number[], clientCpu: [] as number[], othersCpu: [] as number[], interruptsCpu: [] as number[] }]));
@@ -145,12 +111,7 @@ export async function benchWorkers(options: { seconds: number; rounds: number; c
     }
     return rows;
   } finally {
-    for (const proxy of proxies) {
-      const exited = once(proxy.process, 'exit');
-      proxy.process.kill('SIGTERM');
-      await Promise.race([exited, sleep(5000)]);
-      proxy.process.kill('SIGKILL');
-    }
+    for (const proxy of proxies) await stop(proxy.process);
     upstream.process.kill();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,83 @@
+/**
+ * Starting the bench's targets, each in its own process so that its memory and
+ * CPU time are its own: the mock upstream, a bare node:http pass-through,
+ * Express + http-proxy-middleware, and dialect-proxy run as users run it (the
+ * CLI with a generated config file).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { startChild } from './children.js';
+
+export interface Running {
+  process: ChildProcess;
+  port: number;
+  /** Where the target's own output went, if anywhere. */
+  log?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const forked = async (file: string, args: string[]): Promise<Running> => {
+  const { process: child, ports: [port] } = await startChild(file, args);
+  return { process: child, port };
+};
+
+/** The mock upstream (bench/upstream.ts): `[tokens] [intervalMs] [events]`. */
+export const startMock = (args: string[] = []) => forked('./upstream.js', args);
+/** The bare node:http pass-through (bench/passthrough.ts), the floor of any proxy. */
+export const startPassThrough = (upstreamPort: number) => forked('./passthrough.js', [String(upstreamPort)]);
+/** Express + http-proxy-middleware (bench/hpm.ts), what users run today. */
+export const startHpm = (upstreamPort: number) => forked('./hpm.js', [String(upstreamPort)]);
+
+/**
+ * dialect-proxy as users run it: `node dist/src/cli.js --config <yaml>` with
+ * one backend, `backend` (its kind and what it speaks) at the upstream, and
+ * every model routed to it; ready once /healthz answers 200. `args` go to the
+ * CLI too (`--workers N`).
+ */
+export async function startCli(name: string, backend: Record<string, unknown>, upstreamPort: number, dir: string, args: string[] = []): Promise<Running> {
+  const config = join(dir, `${name}.yaml`);
+  // logLevel warn: failures are logged, the line per request is not (the pass-through peers log nothing either).
+  writeFileSync(config, stringify({
+    server: { host: '127.0.0.1', logLevel: 'warn' },
+    backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
+    routes: [{ model: '*', backend: 'remote' }],
+  }));
+  const log = join(dir, `${name}.log`);
+  const output = openSync(log, 'w');
+  const port = await freePort();
+  const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [cli, '--config', config, '--port', String(port), ...args], { stdio: ['ignore', output, output] });
+  closeSync(output); // the child has its own
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    if (performance.now() > deadline) throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    if (ready) return { process: child, port, log };
+    await sleep(100);
+  }
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
