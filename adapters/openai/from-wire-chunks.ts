@@ -92,7 +92,7 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
   const delta = isRecord(wire.delta) ? wire.delta : undefined;
   const text = delta ? (typeof delta.content === 'string' ? delta.content : '') : typeof wire.text === 'string' ? wire.text : '';
   const logprobs = readWireLogprobs(wire.logprobs);
-  const reasoning = delta ? [delta.reasoning_content, delta.reasoning].find((value): value is string => typeof value === 'string' && value !== '') : undefined;
+  const reasoning = delta ? nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning) : undefined;
 
   // Logprobs and token ids of a reasoning-only delta belong to the reasoning tokens.
   const reasoningOnly = reasoning !== undefined && text === '';
@@ -158,6 +158,10 @@ function textDelta({ index, piece, echo, request, state, tokenIds, promptTokenId
     state.sentPromptIds = true;
   }
   return event;
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 function toolCallDelta(call: Record<string, unknown>, choice: number, position: number): StreamEventOf<'tool-call-delta'> {

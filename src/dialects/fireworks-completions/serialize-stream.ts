@@ -29,7 +29,12 @@ export async function* serializeCompletionStream(events: AsyncIterable<StreamEve
   /** Choice -> characters of text sent so far (legacy `text_offset` continues across chunks). */
   const offsets = new Map<number, number>();
   let head: Head | undefined;
-  const chunk = (choice: CompletionChunkChoice, extra: Record<string, unknown> = {}) => ({ ...head, choices: [choice], ...extra });
+  // Built field by field, not spread: this runs for every event of every stream.
+  const chunk = (choice: CompletionChunkChoice, extra?: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { id: head?.id, object: 'text_completion', created: head?.created, model: head?.model, choices: [choice] };
+    if (extra) Object.assign(out, extra);
+    return out;
+  };
 
   for await (const event of events) {
     if (event.type === 'response-start') {

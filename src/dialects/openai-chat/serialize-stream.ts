@@ -61,7 +61,15 @@ export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, r
   const totals = new StreamTotals(request);
   const states = new Map<number, ChoiceState>();
   let head: Head | undefined;
-  const chunk = (choice: ChunkChoice, extra: Record<string, unknown> = {}) => ({ ...head, choices: [choice], ...(includeUsage ? { usage: null } : {}), ...extra });
+  // Built field by field, not spread: this runs for every event of every stream.
+  const chunk = (choice: ChunkChoice, extra?: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { id: head?.id, object: 'chat.completion.chunk', created: head?.created, model: head?.model };
+    if (head?.system_fingerprint !== undefined) out.system_fingerprint = head.system_fingerprint;
+    out.choices = [choice];
+    if (includeUsage) out.usage = null;
+    if (extra) Object.assign(out, extra);
+    return out;
+  };
 
   for await (const event of events) {
     if (event.type === 'response-start') {
