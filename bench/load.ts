@@ -84,6 +84,8 @@ interface Row {
   peakRss?: number;
   /** The kernel's high-water mark of the target's resident memory (not for the shared mock). */
   hwm?: number;
+  /** Resident memory over the last fifth of the load against the second fifth (median of each): growth shows here. */
+  rssGrowth?: number;
   /** CPU percent (of one core) over the load: the target, the mock upstream (unless it is the target), the load generator. */
   targetCpu?: number;
   upstreamCpu?: number;
@@ -107,9 +109,13 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
       await sleep(250);
     }
     let peakRss: number | undefined;
+    const samples: { atS: number; rss: number }[] = [];
+    const samplingFrom = performance.now();
     const sampler = setInterval(() => {
       const sample = residentBytes(pid);
-      if (sample) peakRss = Math.max(peakRss ?? 0, sample.rss);
+      if (!sample) return;
+      peakRss = Math.max(peakRss ?? 0, sample.rss);
+      samples.push({ atS: (performance.now() - samplingFrom) / 1000, rss: sample.rss });
     }, 250);
     const settings: LoadSettings = {
       port: running.port, path: '/v1/chat/completions', body, concurrency, seconds, tokens,
@@ -145,8 +151,12 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
       othersCpu = Math.max(0, machineBusy - (percent('target') ?? 0) - (percent('upstream') ?? 0) - (percent('client') ?? 0));
     }
     const logLines = running.log ? readFileSync(running.log, 'utf8').split('\n').filter((line) => line.trim() && !/listening on|backends ready/.test(line)) : [];
+    // The first fifth is the warm-up (every connection opening at once): compare the second with the last.
+    const fifth = (k: number) => samples.filter(({ atS }) => atS >= (k * seconds) / 5 && atS < ((k + 1) * seconds) / 5).map(({ rss }) => rss);
+    const [early, late] = [fifth(1), fifth(4)];
+    const rssGrowth = early.length && late.length ? percentile(late, 50) / percentile(early, 50) - 1 : undefined;
     return {
-      target, result, logLines, othersCpu, peakRss, hwm,
+      target, result, logLines, othersCpu, peakRss, hwm, rssGrowth,
       idleRss: idle.length ? idle.sort((a, b) => a - b)[Math.floor(idle.length / 2)] : undefined,
       targetCpu: percent('target'),
       upstreamCpu: running.shared ? undefined : percent('upstream'),
@@ -195,14 +205,15 @@ async function main(): Promise<void> {
   const cpu = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)}%`);
   // The start (cold code, every connection opening, all clients arriving within one stream's length) apart: the steady state.
   const warmS = Math.max(1, Math.min(5, Math.floor(seconds / 3)));
-  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | target CPU |`);
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const { target, result, idleRss, peakRss, targetCpu } of rows) {
+  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const growth = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`);
+  for (const { target, result, idleRss, peakRss, rssGrowth, targetCpu } of rows) {
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
     const steady = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= warmS);
-    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${cpu(targetCpu)} |`);
+    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} |`);
   }
-  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's). CPU: percent of one core over the load.`);
+  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load.`);
 
   let clientLimited = false;
   let failed = false;
