@@ -62,11 +62,22 @@ export interface PrimaryOptions {
 }
 
 /**
+ * The in-memory response store lives in one process: under `--workers N` a follow-up
+ * (`previous_response_id`, `GET /v1/responses/{id}`) would reach another worker, which never saw it.
+ */
+export function checkResponseStoreShared(config: ProxyConfig, workers: number): void {
+  if (workers > 1 && config.responses.store?.kind === 'memory') {
+    throw new ConfigError('responses.store.kind', `memory keeps responses in one process, and --workers ${workers} runs ${workers}: a follow-up would reach a worker that never saw the response. Run one process, or a store the processes share.`);
+  }
+}
+
+/**
  * Runs the primary until the workers have stopped; resolves with the exit code: 0 after a graceful
  * shutdown in which every worker exited 0, 1 when a worker failed to start or to stop cleanly.
  */
 export async function runPrimary(config: ProxyConfig, { workers: count, host, logger }: PrimaryOptions): Promise<number> {
   checkOpenRelay(host, config.server); // before forking: each worker would refuse the same way
+  checkResponseStoreShared(config, count);
   const aggregator = new AggregatorRegistry();
   const shared = sharedLlamaBackends(config);
   let engines: SharedLlamaHosts | undefined;

@@ -1,6 +1,6 @@
 /** src/cluster.ts: the --workers value, and which llama-cpp backends the workers share. */
 import { availableParallelism } from 'node:os';
-import { parseWorkers, sharedLlamaBackends } from '../../src/cluster.js';
+import { checkResponseStoreShared, parseWorkers, sharedLlamaBackends } from '../../src/cluster.js';
 import { loadConfig } from '../../src/configuration.js';
 
 describe('--workers', () => {
@@ -32,5 +32,18 @@ describe('llama-cpp backends under --workers', () => {
 
   it('checks perWorker', () => {
     expect(() => loadConfig(config('yes'), {})).toThrow('config: backends.own.perWorker: must be true or false');
+  });
+});
+
+describe('the in-memory response store under --workers', () => {
+  const config = (responses: Record<string, unknown>) => loadConfig({ responses, backends: { r: { kind: 'openai', url: 'http://127.0.0.1:9/v1' } }, routes: [{ model: '*', backend: 'r' }] });
+
+  test('is refused with several processes, naming the key and why', () => {
+    expect(() => checkResponseStoreShared(config({ store: { kind: 'memory' } }), 2)).toThrow(/responses\.store\.kind.*one process.*--workers 2/s);
+  });
+
+  test('is fine in one process, and no store is fine with any number', () => {
+    expect(() => checkResponseStoreShared(config({ store: { kind: 'memory' } }), 1)).not.toThrow();
+    expect(() => checkResponseStoreShared(config({}), 4)).not.toThrow();
   });
 });
