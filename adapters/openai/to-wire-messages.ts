@@ -42,7 +42,7 @@ function toWireMessage(message: Message, path: string, options: WireMessagesOpti
   if (message.reasoning !== undefined) {
     if (options.reasoning) wire.reasoning_content = message.reasoning;
     // Chat templates drop earlier reasoning anyway; refusing the whole conversation would help no one.
-    else options.warnings.push(`${path}.reasoning_content not sent: ${options.backend} takes no reasoning on input messages`);
+    else options.warnings.push(`${message.reasoningOrigin ?? `${path}.reasoning_content`} not sent: ${options.backend} takes no reasoning on input messages`);
   }
   return wire;
 }

@@ -42,6 +42,8 @@ export interface Message {
   toolCallId?: string;
   /** Assistant reasoning from an earlier turn (`reasoning_content`). */
   reasoning?: string;
+  /** The caller's field the reasoning came from when it is not the message's own (`input[2]`, a Responses reasoning item), for warnings. */
+  reasoningOrigin?: string;
   /** Wire fields of the message that have no neutral meaning but must survive a native relay (refusal, audio, ...). */
   extra?: Record<string, unknown>;
 }

@@ -116,7 +116,10 @@ class InputReader {
   }
 
   private takeReasoning(message: Message): void {
-    if (this.reasoning && this.reasoning.text !== '') message.reasoning = this.reasoning.text;
+    if (this.reasoning && this.reasoning.text !== '') {
+      message.reasoning = this.reasoning.text;
+      message.reasoningOrigin = this.reasoning.path;
+    }
     this.reasoning = undefined;
   }
 }
