@@ -51,7 +51,8 @@ export async function resolveResponseState(raw: unknown, store: ResponseStore | 
   const body = { ...raw };
   const state: ResponseState = { body, input: asItems(body.input) };
   // Without a store the body goes to the dialect as it came: its table refuses what needs one, and warns that nothing is kept.
-  if (!store) return state;
+  // An input of the wrong shape goes as it came too, for the validator to name.
+  if (!store || !(body.input === undefined || body.input === null || typeof body.input === 'string' || Array.isArray(body.input))) return state;
   if (typeof body.previous_response_id === 'string') {
     const previous = await store.get(body.previous_response_id);
     if (!previous) throw previousResponseNotFound(body.previous_response_id);

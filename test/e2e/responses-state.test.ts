@@ -191,3 +191,23 @@ describe('Responses state with a store that keeps only what is asked (storeByDef
     await expect(client.responses.retrieve(answer.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
+
+describe('Responses state: a malformed input is still the validator\'s to name', () => {
+  let upstream: MockUpstream;
+  let proxy: RunningServer;
+  beforeAll(async () => {
+    upstream = await startMockUpstream();
+    proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { responses: { store: {} } });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test('input: 5 with a previous_response_id is a 400 naming input, not the earlier turns alone', async () => {
+    const response = await fetch(`${proxy.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', input: 5, previous_response_id: 'resp_x' }) });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param: string } }).error.param).toBe('input');
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
