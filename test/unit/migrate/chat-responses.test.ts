@@ -23,6 +23,8 @@ beforeAll(async () => {
 /** The neutral request a body parses to, without what only says where a value came from. */
 function neutral(dialect: Dialect, body: Body): Omit<NeutralRequest, 'origins' | 'echoedParams'> {
   const { origins: _origins, echoedParams: _echoed, ...rest } = parseCallerRequest(validator, dialect, body);
+  // Where a message's reasoning came from (for warnings) is an origin too.
+  rest.messages = rest.messages?.map(({ reasoningOrigin: _reasoningOrigin, ...message }) => message);
   return rest;
 }
 
