@@ -65,6 +65,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
 
   // A Responses request's state (response-state.ts), once read.
   let state: ResponseState | undefined;
+  const notKept = (error: unknown) => runtime.logger.warn('response not kept', { requestId, store: runtime.responseStore?.kind, error: String(error) });
   try {
     checkApiKey(req, runtime.config.server.apiKeys);
     const read = await readJsonBody(req, runtime.config.server.maxBodyBytes);
@@ -140,7 +141,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
       if (started.keepAlive) res.write(sseKeepAliveComment);
       const chunks = dialect.serializeStream(prepend(started.first, started.iterator), plan.request);
-      await writeSse(res, state?.store ? keepStreamed(chunks, state) : chunks, { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
+      await writeSse(res, state?.store ? keepStreamed(chunks, state, notKept) : chunks, { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
       log.status = abort.signal.aborted ? 499 : 200;
       // The status went out as 200; a stream that then failed says so in the log.
       if (meter.streamError) {
@@ -156,7 +157,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       meter.end();
       result.perf = meter.perfMetrics();
       let answer = dialect.serializeResult(result, plan.request);
-      if (state) answer = await keepAnswer(answer, state);
+      if (state) answer = await keepAnswer(answer, state, notKept);
       log.status = 200;
       if (state?.backgroundId !== undefined) return; // answered at the start: the store has it now
       setAnswerHeaders(res, plan.request, backend, tried);

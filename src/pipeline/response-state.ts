@@ -88,19 +88,28 @@ export function repeatState(request: NeutralRequest, state: ResponseState): void
   params.store = state.store !== undefined;
 }
 
-/** Keeps the answer when the caller asked; a background response keeps the id it was given at the start. */
-export async function keepAnswer(answer: Record<string, unknown>, state: ResponseState): Promise<Record<string, unknown>> {
+/**
+ * Keeps the answer when the caller asked; a background response keeps the id it was given at the start.
+ * A store that fails does not cost the caller the answer: it says `store: false`, and `failed` hears why.
+ */
+export async function keepAnswer(answer: Record<string, unknown>, state: ResponseState, failed: (error: unknown) => void = () => undefined): Promise<Record<string, unknown>> {
   if (state.backgroundId !== undefined) answer.id = state.backgroundId;
-  if (state.store) await state.store.put({ response: answer as StoredResponse['response'], input: state.input });
+  if (!state.store) return answer;
+  try {
+    await state.store.put({ response: answer as StoredResponse['response'], input: state.input });
+  } catch (error) {
+    answer.store = false;
+    failed(error);
+  }
   return answer;
 }
 
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /** A stored stream is kept when its last event carries the whole Response. */
-export async function* keepStreamed(events: AsyncIterable<Record<string, unknown>>, state: ResponseState): AsyncGenerator<Record<string, unknown>> {
+export async function* keepStreamed(events: AsyncIterable<Record<string, unknown>>, state: ResponseState, failed?: (error: unknown) => void): AsyncGenerator<Record<string, unknown>> {
   for await (const event of events) {
-    if (FINAL_EVENTS.has(event.type as string) && isRecord(event.response)) await keepAnswer(event.response, state);
+    if (FINAL_EVENTS.has(event.type as string) && isRecord(event.response)) await keepAnswer(event.response, state, failed);
     yield event;
   }
 }
