@@ -20,7 +20,7 @@ describe('keeping a Responses answer', () => {
   });
 
   test('a store that works keeps the answer with the input it answered', async () => {
-    const store = new MemoryResponseStore({ maxResponses: 10, maxAgeSeconds: 60, storeByDefault: true });
+    const store = new MemoryResponseStore({ maxResponses: 10, maxAgeSeconds: 60 });
     const state = await resolveResponseState({ model: 'm', input: 'Hi', store: true }, store);
     await keepAnswer({ id: 'resp_2', output: [] }, state);
     expect(await store.get('resp_2')).toEqual({ response: { id: 'resp_2', output: [] }, input: [{ role: 'user', content: 'Hi' }] });
