@@ -151,3 +151,24 @@ describe('dialect-proxy translate', () => {
     expect(worker.err).toBe('dialect-proxy translate: a llama-cpp backend always speaks completions; --speaks does not apply\n');
   });
 });
+
+describe('dialect-proxy translate --responses, for a Responses request', () => {
+  test('a recorded chat stream comes back as the typed Responses events, ending with response.completed', async () => {
+    const reply = join(dir, 'reply.sse');
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    writeFileSync(reply, chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hello' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+    const { code, output } = await translate({ model: 'm', instructions: 'Be brief.', input: 'Hi', stream: true }, ['--config', configPath, '--responses', reply]);
+    expect(code).toBe(0);
+    expect(output).toMatchObject({ dialect: 'openai-responses', ok: true, stream: true });
+    const events = output.chunks as { type: string; sequence_number: number }[];
+    expect(events.map((event) => event.type)).toEqual([
+      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
+      'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+    ]);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
+    // Named events and no [DONE], as the Responses API sends them.
+    expect(output.sse).toMatch(/^event: response\.created\ndata: /);
+    expect(output.sse).not.toMatch(/\[DONE\]/);
+  });
+});
