@@ -59,6 +59,33 @@ export function methodNotAllowed(): ProxyError {
   return new ProxyError({ status: 405, type: 'invalid_request_error', message: 'Only POST is supported on this endpoint.' });
 }
 
+// ---- Stored responses (the Responses API's state) ----
+
+/** A 404 `previous_response_not_found`: `previous_response_id` names no response of the store. */
+export function previousResponseNotFound(id: string): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found', message: `Previous response with id '${id}' not found.` });
+}
+
+/** A 404 `response_not_found` for `GET`/`DELETE /v1/responses/{id}`; `why` ends the sentence (no store configured). */
+export function responseNotFound(id: string, why = ''): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });
+}
+
+/** A 404 `item_not_found`: an `item_reference` names no item of a stored response. */
+export function itemNotFound(id: string, param: string): ProxyError {
+  return new ProxyError({ status: 404, type: 'invalid_request_error', param, code: 'item_not_found', message: `Item with id '${id}' not found: it is not part of a stored response.` });
+}
+
+/** A 400: only a background response still running here can be cancelled. */
+export function responseNotRunning(id: string): ProxyError {
+  return new ProxyError({ status: 400, type: 'invalid_request_error', param: null, code: null, message: `Response '${id}' is not running in the background here: only a background response still in progress can be cancelled (by the instance running it).` });
+}
+
+/** The abort reason of a cancelled background run (its stored status is already `cancelled`); it never reaches a caller. */
+export function responseCancelled(): ProxyError {
+  return new ProxyError({ status: 499, type: 'invalid_request_error', param: null, code: 'response_cancelled', message: 'The response was cancelled.' });
+}
+
 // ---- The proxy and its local backends ----
 
 /** A 503 `backend_unavailable`: the runtime (backends, validators, models) failed to start, so nothing can be served. */

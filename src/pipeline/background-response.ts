@@ -6,16 +6,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Dialect } from '../dialects/dialect.js';
-import { ProxyError } from '../errors/proxy-error.js';
+import type { ProxyError } from '../errors/proxy-error.js';
+import { errorBody as responseErrorBody } from '../dialects/openai-responses/response-object.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { ProxyRuntime } from './runtime.js';
 import type { ResponseState } from './response-state.js';
 import { sendJson } from './send-json.js';
-
-/** The abort reason of a cancelled run: its stored status is already `cancelled`. */
-export function responseCancelled(): ProxyError {
-  return new ProxyError({ status: 499, type: 'invalid_request_error', param: null, code: 'response_cancelled', message: 'The response was cancelled.' });
-}
 
 export async function startBackground(runtime: ProxyRuntime, dialect: Dialect, request: NeutralRequest, state: ResponseState, res: ServerResponse, abort: AbortController): Promise<void> {
   const id = state.backgroundId as string;
@@ -31,6 +27,6 @@ export async function failBackground(runtime: ProxyRuntime, state: ResponseState
   if (error.code === 'response_cancelled' || !state.store || state.backgroundId === undefined) return;
   const stored = await state.store.get(state.backgroundId);
   if (!stored) return;
-  Object.assign(stored.response, { status: 'failed', error: { code: error.code ?? error.type, message: error.message } });
+  Object.assign(stored.response, { status: 'failed', error: responseErrorBody(error) });
   await state.store.put(stored).catch((failure: unknown) => runtime.logger.warn('response not kept', { id: state.backgroundId, error: String(failure) }));
 }

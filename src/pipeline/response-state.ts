@@ -8,7 +8,8 @@
  * name, and `store: true` leaves a warning.
  */
 import { randomUUID } from 'node:crypto';
-import { invalidRequest, ProxyError } from '../errors/proxy-error.js';
+import { itemNotFound, previousResponseNotFound } from '../errors/catalogue.js';
+import { invalidRequest } from '../errors/proxy-error.js';
 import { isRecord } from '../model/is-record.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { ResponseStore, StoredResponse } from '../response-store/response-store.js';
@@ -26,20 +27,12 @@ export interface ResponseState {
   backgroundId?: string;
 }
 
-export function previousResponseNotFound(id: string): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found', message: `Previous response with id '${id}' not found.` });
-}
-
-export function responseNotFound(id: string, why = ''): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });
-}
-
 const isReference = (item: unknown): item is { type: 'item_reference'; id: string } => isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
 
 /** Clients that count on stored items (the AI SDK's OpenAI provider, by default) send references to them: the store has them. */
 async function referencedItem(store: ResponseStore, id: string, index: number): Promise<unknown> {
   const item = await store.findItem(id);
-  if (item === undefined) throw new ProxyError({ status: 404, type: 'invalid_request_error', param: `input[${index}]`, code: 'item_not_found', message: `Item with id '${id}' not found: it is not part of a stored response.` });
+  if (item === undefined) throw itemNotFound(id, `input[${index}]`);
   return item;
 }
 

@@ -5,11 +5,10 @@
  * Without a store every id is unknown: a 404 that says why.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ProxyError, toProxyError } from '../errors/proxy-error.js';
+import { responseCancelled, responseNotFound, responseNotRunning } from '../errors/catalogue.js';
+import { toProxyError } from '../errors/proxy-error.js';
 import { isRecord } from '../model/is-record.js';
-import { responseCancelled } from './background-response.js';
 import { checkApiKey } from './check-api-key.js';
-import { responseNotFound } from './response-state.js';
 import type { ProxyRuntime } from './runtime.js';
 import { sendError, sendJson } from './send-json.js';
 
@@ -34,7 +33,7 @@ export async function serveStoredResponse(runtime: ProxyRuntime, action: StoredR
     }
     if (action === 'cancel') {
       const run = runtime.backgroundRuns.get(id);
-      if (!run) throw new ProxyError({ status: 400, type: 'invalid_request_error', param: null, code: null, message: `Response '${id}' is not running in the background here: only a background response still in progress can be cancelled (by the instance running it).` });
+      if (!run) throw responseNotRunning(id);
       stored.response.status = 'cancelled';
       await store.put(stored);
       run.abort(responseCancelled());
@@ -54,5 +53,5 @@ function listedItem(item: unknown, index: number): unknown {
 }
 
 function itemId(item: unknown): string | null {
-  return typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string' ? (item as { id: string }).id : null;
+  return isRecord(item) && typeof item.id === 'string' ? item.id : null;
 }

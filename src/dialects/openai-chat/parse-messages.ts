@@ -4,10 +4,10 @@
  * input_audio, file, refusal, Fireworks' video_url). Wire keys with no neutral
  * meaning are kept in `extra`, never dropped.
  */
-import { isRecord } from '../../model/is-record.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
 import { isSet } from '../request-context.js';
+import { object, text } from '../wire-values.js';
 
 type Wire = Record<string, unknown>;
 
@@ -20,16 +20,6 @@ const MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_cal
 function leftovers(wire: Wire, known: readonly string[]): Wire | undefined {
   const rest = Object.entries(wire).filter(([key, value]) => !known.includes(key) && isSet(value));
   return rest.length > 0 ? Object.fromEntries(rest) : undefined;
-}
-
-function text(value: unknown, param: string): string {
-  if (typeof value !== 'string') throw invalidRequest(param, `${param} must be a string.`);
-  return value;
-}
-
-function object(value: unknown, param: string): Wire {
-  if (!isRecord(value)) throw invalidRequest(param, `${param} must be an object.`);
-  return value;
 }
 
 /**

@@ -1,13 +1,11 @@
 /** The OpenAI Responses dialect: `POST /v1/responses`. */
-import type { ProxyError } from '../../errors/proxy-error.js';
 import { encodeSseEvent } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
+import { chatErrorBody } from '../openai-chat/error-body.js';
 import { parseResponsesRequest } from './parse-request.js';
 import { responsesFields } from './request-fields.js';
 import { serializeResponsesResult } from './serialize-result.js';
 import { serializeResponsesStream } from './serialize-stream.js';
-
-const errorBody = (error: ProxyError) => ({ ...error.toBody() });
 
 export const openaiResponsesDialect: Dialect = {
   name: 'openai-responses',
@@ -20,7 +18,8 @@ export const openaiResponsesDialect: Dialect = {
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
   serializeStream: serializeResponsesStream,
-  errorBody,
+  // OpenAI's error shape, as on chat.
+  errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
   validationStatus: 400,
 };

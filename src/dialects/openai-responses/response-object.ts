@@ -1,22 +1,17 @@
 /**
  * The Responses API's `Response` object and its output items, shared by the
- * plain answer and the stream (whose first and last events carry the object).
- * Ids keep the backend's id with the Responses prefixes (`resp_`, `msg_`,
- * `rs_`, `fc_`), so logs on both sides still match.
+ * plain answer and the stream (whose first and last events carry the object),
+ * named after the backend's id (response-id.ts).
  */
 import type { ProxyError } from '../../errors/proxy-error.js';
 import { toChatLogprobs, type ChatLogprobEntry, type TokenLogprob } from '../../model/logprobs.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, Usage } from '../../model/result.js';
+import { idBase } from '../response-id.js';
 
 export type OutputItem = Record<string, unknown> & { type: string; id: string };
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
-
-/** The backend's id without its chat or completions prefix. */
-export function idBase(id: string): string {
-  return id.replace(/^(chatcmpl-|cmpl-|resp_)/, '');
-}
 
 export const itemIds = {
   message: (base: string) => `msg_${base}`,

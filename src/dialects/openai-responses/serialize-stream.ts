@@ -13,8 +13,9 @@ import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import { missingStart } from '../missing-start.js';
+import { idBase } from '../response-id.js';
 import {
-  callItem, errorBody, idBase, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody,
+  callItem, errorBody, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody,
   type OutputItem, type ResponseStatus,
 } from './response-object.js';
 
