@@ -11,6 +11,8 @@ import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.j
 import { isRecord } from '../../model/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
 import { isSet } from '../request-context.js';
+import { text } from '../wire-values.js';
+import { checkKeys } from './wire-keys.js';
 
 type Wire = Record<string, unknown>;
 
@@ -20,11 +22,6 @@ const ROLES: readonly Role[] = ['user', 'assistant', 'system', 'developer'];
 export interface ParsedInput {
   messages: Message[];
   warnings: string[];
-}
-
-function text(value: unknown, param: string): string {
-  if (typeof value !== 'string') throw invalidRequest(param, `${param} must be a string.`);
-  return value;
 }
 
 /**
@@ -42,6 +39,31 @@ export function parseInput(value: unknown, field = 'input'): ParsedInput {
   return reader.finish();
 }
 
+/** An earlier output's id and status only say where it came from. */
+const BOOKKEEPING = ['type', 'id', 'status'];
+
+/** The keys each item kind reads (the rest is refused by name, wire-keys.ts). */
+const ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
+  message: [...BOOKKEEPING, 'role', 'content'],
+  function_call: [...BOOKKEEPING, 'call_id', 'name', 'arguments'],
+  // An output may name its call's function again.
+  function_call_output: [...BOOKKEEPING, 'call_id', 'output', 'name'],
+  custom_tool_call: [...BOOKKEEPING, 'call_id', 'name', 'input'],
+  custom_tool_call_output: [...BOOKKEEPING, 'call_id', 'output'],
+  reasoning: [...BOOKKEEPING, 'summary', 'content', 'encrypted_content'],
+};
+
+/** The keys each content part kind reads; `prompt_cache_breakpoint` is kept for a backend that takes it, as chat keeps it. */
+const PART_KEYS: Readonly<Record<string, readonly string[]>> = {
+  input_text: ['type', 'text', 'prompt_cache_breakpoint'],
+  // An earlier answer's annotations and logprobs are output only.
+  output_text: ['type', 'text', 'annotations', 'logprobs'],
+  refusal: ['type', 'refusal'],
+  input_image: ['type', 'image_url', 'file_id', 'detail', 'prompt_cache_breakpoint'],
+  input_file: ['type', 'file_data', 'file_id', 'filename', 'file_url', 'prompt_cache_breakpoint'],
+  input_audio: ['type', 'input_audio', 'data', 'format'],
+};
+
 class InputReader {
   private readonly messages: Message[] = [];
   private readonly warnings: string[] = [];
@@ -50,6 +72,8 @@ class InputReader {
 
   read(item: Wire, path: string): void {
     const type = item.type ?? 'message';
+    const keys = ITEM_KEYS[String(type)];
+    if (keys) checkKeys(item, path, keys);
     switch (type) {
       case 'message':
         this.message(item, path);
@@ -135,12 +159,19 @@ function messageContent(value: unknown, path: string, role: Role): string | Cont
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be a string or an array of content parts.`);
   const parts = value.map((part, j) => contentPart(part, `${path}[${j}]`));
-  if (role === 'assistant' && parts.every((part) => part.type === 'text')) return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-  return parts;
+  return role === 'assistant' ? joinedText(parts) : parts;
 }
 
 function contentPart(value: unknown, path: string): ContentPart {
   if (!isRecord(value)) throw invalidRequest(path, `${path} must be an object.`);
+  const keys = PART_KEYS[String(value.type)];
+  if (keys) checkKeys(value, path, keys);
+  const part = partOf(value, path);
+  if (isSet(value.prompt_cache_breakpoint)) part.extra = { prompt_cache_breakpoint: value.prompt_cache_breakpoint };
+  return part;
+}
+
+function partOf(value: Wire, path: string): ContentPart {
   switch (value.type) {
     case 'input_text':
     case 'output_text':
@@ -177,6 +208,10 @@ function fileIdRefused(param: string, instead: string) {
 function outputContent(value: unknown, path: string): string | ContentPart[] {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) throw invalidRequest(path, `${path} must be a string or an array of content parts.`);
-  const parts = value.map((part, j) => contentPart(part, `${path}[${j}]`));
-  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('') : parts;
+  return joinedText(value.map((part, j) => contentPart(part, `${path}[${j}]`)));
+}
+
+/** Text parts alone are one text; parts with anything else (an image, a cache breakpoint) stay parts. */
+function joinedText(parts: ContentPart[]): string | ContentPart[] {
+  return parts.every((part) => part.type === 'text' && !part.extra) ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('') : parts;
 }

@@ -15,6 +15,7 @@ import { parseResponseFormat } from '../parse-response-format.js';
 import { affinityKey, isSet, type CrossFieldRule } from '../request-context.js';
 import { parseToolChoice, parseTools } from '../openai-chat/parse-tools.js';
 import { parseInput } from './parse-input.js';
+import { checkKeys } from './wire-keys.js';
 
 export type ResponsesField =
   | 'model' | 'input' | 'instructions' | 'max_output_tokens' | 'temperature' | 'top_p' | 'top_logprobs' | 'include'
@@ -60,12 +61,20 @@ const include = mapWith(`${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}
   applyLogprobs(value, context);
 });
 
+/** The keys each tool kind reads (the rest is refused by name); hosted kinds are refused whole, below. */
+const TOOL_KEYS: Readonly<Record<string, readonly string[]>> = {
+  function: ['type', 'name', 'description', 'parameters', 'strict'],
+  custom: ['type', 'name', 'description', 'format'],
+};
+
 /** Responses tools (`{type: 'function', name, parameters}`) -> chat tools (`{type: 'function', function: {...}}`). */
 function chatTools(value: unknown): unknown[] {
   if (!Array.isArray(value)) throw invalidRequest('tools', 'tools must be an array.');
   return value.map((tool, i) => {
     if (!isRecord(tool)) throw invalidRequest(`tools[${i}]`, `tools[${i}] must be an object.`);
     const { type, ...definition } = tool;
+    const keys = TOOL_KEYS[String(type)];
+    if (keys) checkKeys(tool, `tools[${i}]`, keys);
     if (type === 'function') return { type, function: definition };
     if (type === 'custom') return { type, custom: { ...definition, format: customFormat(definition.format) } };
     throw unsupportedParameter(`tools[${i}].type`, `tools[${i}] ('${String(type)}') ${HOSTED}.`);
