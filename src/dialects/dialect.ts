@@ -6,14 +6,8 @@ import type { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamEvent } from '../model/stream-event.js';
+import type { SseFraming } from '../streaming/encode-sse.js';
 import type { FieldTable } from './field-table.js';
-
-/** How a dialect frames its stream: OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
-export interface SseFraming {
-  frame(chunk: Record<string, unknown>): string;
-  /** Written after the last frame ('' for none). */
-  readonly end: string;
-}
 
 export interface Dialect {
   readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses';
@@ -23,6 +17,7 @@ export interface Dialect {
   readonly endpoint: Endpoint;
   /** Its OpenAPI document (src/validation/load-openapi-document.ts). */
   readonly document: Endpoint | 'responses';
+  /** OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
   readonly sse: SseFraming;
   /** Every wire request field with its fate. */
   readonly fields: FieldTable<string>;

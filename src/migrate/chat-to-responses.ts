@@ -3,7 +3,8 @@ import type { ChatField } from '../dialects/openai-chat/request-fields.js';
 import { isRecord } from '../model/is-record.js';
 import { effortForBudget, normalizeReasoning } from '../model/reasoning.js';
 import { chatMessages } from './chat-messages-to-input.js';
-import { drop, fireworks, isSet, LOGPROBS_INCLUDE, migrate, MIN_OUTPUT_TOKENS, once, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
+import { drop, fireworks, LOGPROBS_INCLUDE, migrate, MIN_OUTPUT_TOKENS, once, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
+import { isSet } from '../dialects/request-context.js';
 
 /**
  * A Chat Completions body as the Responses body it would become.

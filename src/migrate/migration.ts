@@ -5,6 +5,7 @@
  * table of one rule per wire field run over a body.
  */
 import type { Change } from '../pipeline/translation-report.js';
+import { isSet } from '../dialects/request-context.js';
 
 export type Wire = Record<string, unknown>;
 
@@ -27,7 +28,6 @@ export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 /** The smallest `max_output_tokens` the Responses API takes. */
 export const MIN_OUTPUT_TOKENS = 16;
 
-export const isSet = (value: unknown): boolean => value !== null && value !== undefined;
 
 /** `messages[3].content[0]` -> `messages[*].content[*]`. */
 export const pattern = (path: string) => path.replace(/\[\d+\]/g, '[*]');

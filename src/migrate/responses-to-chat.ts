@@ -1,7 +1,8 @@
 /** Responses -> Chat Completions: each Responses field's rule (see migration.ts). */
 import type { ResponsesField } from '../dialects/openai-responses/request-fields.js';
 import { isRecord } from '../model/is-record.js';
-import { drop, isSet, LOGPROBS_INCLUDE, migrate, once, ordered, same, type ChangeList, type Context, type Migration, type Rule, type Wire } from './migration.js';
+import { drop, LOGPROBS_INCLUDE, migrate, once, ordered, same, type ChangeList, type Context, type Migration, type Rule, type Wire } from './migration.js';
+import { isSet } from '../dialects/request-context.js';
 
 /**
  * A Responses body as the Chat Completions body it would become.

@@ -5,8 +5,15 @@ export function encodeSseData(chunk: unknown): string {
 
 export const sseDone = 'data: [DONE]\n\n';
 
+/** How a dialect frames its stream: how a chunk becomes a frame, and what is written after the last. */
+export interface SseFraming<Chunk = Record<string, unknown>> {
+  frame(chunk: Chunk): string;
+  /** Written after the last frame ('' for none). */
+  readonly end: string;
+}
+
 /** `data:` frames and `[DONE]`, as OpenAI chat and Fireworks send them. */
-export const dataFraming = { frame: encodeSseData, end: sseDone } as const;
+export const dataFraming: SseFraming<unknown> = { frame: encodeSseData, end: sseDone };
 
 /** A named event (`event: <type>`), as the Responses API sends every event. */
 export function encodeSseEvent(chunk: Record<string, unknown>): string {

@@ -8,18 +8,18 @@
  * signal then cancels the upstream work through the generators' `finally`).
  */
 import type { ServerResponse } from 'node:http';
-import { dataFraming } from './encode-sse.js';
+import { dataFraming, type SseFraming } from './encode-sse.js';
 import { keepAlive } from './keep-alive.js';
 
-export interface WriteSseOptions {
+export interface WriteSseOptions<Chunk> {
   /** An SSE comment after this long without a write (keep-alive.ts); off when unset. */
   keepAliveMs?: number;
   /** How chunks become frames, and what ends the stream (default: `data:` frames, then `[DONE]`). */
-  framing?: { frame(chunk: never): string; readonly end: string };
+  framing?: SseFraming<Chunk>;
 }
 
-export async function writeSse(response: ServerResponse, chunks: AsyncIterable<unknown>, options: WriteSseOptions = {}): Promise<void> {
-  const { frame, end } = (options.framing ?? dataFraming) as { frame(chunk: unknown): string; end: string };
+export async function writeSse<Chunk>(response: ServerResponse, chunks: AsyncIterable<Chunk>, options: WriteSseOptions<Chunk> = {}): Promise<void> {
+  const { frame, end }: SseFraming<Chunk> = options.framing ?? dataFraming;
   let pending = '';
   let scheduled = false;
   const alive = options.keepAliveMs ? keepAlive(response, options.keepAliveMs) : undefined;

@@ -53,7 +53,7 @@ function applyLogprobs(_value: unknown, { request, body }: FieldContext): void {
   if (top !== undefined) request.origins['logprobs.top'] = 'top_logprobs';
 }
 
-const include = mapWith(`${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); the others name items of hosted tools, which never occur`, (value, context) => {
+const include = mapWith(`${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`, (value, context) => {
   if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
   if (value.includes(ENCRYPTED_REASONING)) {
     context.request.warnings.push(`include ${ENCRYPTED_REASONING}: the proxy has no encrypted reasoning; reasoning items carry their text in summary`);
@@ -160,14 +160,14 @@ const maxOutputTokens = mapWith('limits.maxTokens', (value, { request, field }) 
 const STREAM_OPTION_KEYS = new Set(['include_obfuscation']);
 
 /** A Responses stream always ends with the usage, in `response.completed`. */
-const stream = mapWith('stream (usage always included, in response.completed)', (_value, { request, body }) => {
+function applyStream(_value: unknown, { request, body }: FieldContext): void {
   if (body.stream !== true || request.stream) return;
   request.stream = { includeUsage: true, tokenIds: false };
   request.origins.stream = 'stream';
   const options = isRecord(body.stream_options) ? body.stream_options : {};
   for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key) && isSet(options[key])) throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
   if (options.include_obfuscation === true) request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
-});
+}
 
 /** Kept by the proxy for the answer: the Response object repeats it. */
 const echoed = (note: string): FieldRule => mapWith(`${note}; repeated in the Response object`, () => undefined);
@@ -197,8 +197,8 @@ export const responsesFields: FieldTable<ResponsesField> = {
   prompt_cache_options: relay(),
   service_tier: copyTo('serviceTier'),
   truncation,
-  stream,
-  stream_options: mapWith('stream_options.include_obfuscation: a warning (no padding is added)', stream.apply as NonNullable<FieldRule['apply']>),
+  stream: mapWith('stream (usage always included, in response.completed)', applyStream),
+  stream_options: mapWith('stream_options.include_obfuscation: a warning (no padding is added)', applyStream),
   store: mapWith('kept in the response store when one is configured (default false here); with none, true is a warning; repeated in the Response object', (value, { request }) => {
     // The pipeline decides whether it keeps the answer (response-state.ts); alone, the dialect keeps nothing.
     if (value === true) request.warnings.push('store: no response store is configured, so this response is not kept (responses.store in the README)');
