@@ -76,3 +76,10 @@ describe('loadConfig', () => {
     expect(substituteEnv({ a: 1, b: [true, '${X}'] }, { X: 'y' }, '')).toEqual({ a: 1, b: [true, 'y'] });
   });
 });
+
+describe('config/examples', () => {
+  test('remote.yaml loads, its response store included', () => {
+    const config = loadConfig('config/examples/remote.yaml', { PROXY_API_KEY: 'k', OPENAI_API_KEY: 'o', FIREWORKS_API_KEY: 'f' });
+    expect(config.responses.store).toEqual({ kind: 'memory', maxResponses: 10000, maxAgeSeconds: 86400, storeByDefault: true });
+  });
+});
