@@ -6,6 +6,7 @@
  * server on 127.0.0.1 that answers every request with the recording; nothing
  * leaves the machine.
  */
+import { serializeEvents } from './dialects/stream-serializer.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findKind } from '../adapters/registry.js';
@@ -108,7 +109,7 @@ export async function translateResponse(translator: Translator, input: unknown, 
       const chunks: unknown[] = [];
       let ok = true;
       let sse = '';
-      for await (const chunk of dialect.serializeStream(callerErrorEvents(plan, context), plan.request)) {
+      for await (const chunk of serializeEvents(dialect.streamSerializer(plan.request), callerErrorEvents(plan, context))) {
         chunks.push(chunk);
         sse += dialect.sse.frame(chunk);
         if ('error' in chunk || chunk.type === 'error' || chunk.type === 'response.failed') ok = false;
@@ -177,7 +178,7 @@ async function startReplay(recording: Recording): Promise<Replay> {
   };
 }
 
-/** The replayed stream with its error events named as the caller sent them (handle-request does this in observeStream). */
+/** The replayed stream with its error events named as the caller sent them (CallerStream does this on the request path). */
 async function* callerErrorEvents(plan: Plan, context: AdapterContext): AsyncGenerator<StreamEvent> {
   for await (const event of plan.engine.stream(plan.request, context)) {
     yield event.type === 'error' ? { type: 'error', error: plan.callerError(event.error) } : event;

@@ -19,6 +19,7 @@ import { readFinishReason } from './read-finish-reason.js';
 import { readWireLogprobs } from './read-wire-logprobs.js';
 import { readWireUsage } from './read-wire-usage.js';
 import { EchoSplitter, echoPlanOf, type OutputPiece } from './split-echo.js';
+import { TextChunkTemplate } from './text-chunk-template.js';
 import { openAIExtras, type ChoiceExtras, type WireExtras } from './wire-extras.js';
 
 interface ChoiceState {
@@ -50,7 +51,14 @@ export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, reque
     return state;
   };
 
+  const template = new TextChunkTemplate();
+  const events: StreamEvent[] = [];
   for await (const message of messages) {
+    const text = message.event === undefined ? template.textOf(message.data) : undefined;
+    if (text !== undefined) {
+      yield { type: 'text-delta', choice: template.choice, delta: text };
+      continue;
+    }
     const chunk = parseChunk(message);
     if (chunk instanceof ProxyError) {
       yield { type: 'error', error: chunk };
@@ -64,17 +72,25 @@ export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, reque
     try {
       for (const wire of wireChoices) {
         const index = typeof wire.index === 'number' ? wire.index : 0;
-        yield* choiceEvents(wire, index, stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request);
+        choiceEvents(wire, index, stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request, events);
       }
     } catch (error) {
       if (!(error instanceof ProxyError)) throw error;
+      for (const event of events) yield event;
       yield { type: 'error', error };
       return;
     }
     const usage = readWireUsage(chunk.usage);
     if (usage && wireChoices.length === 0) total = usage;
     else if (usage) usages.set(typeof wireChoices[0].index === 'number' ? wireChoices[0].index : 0, usage);
-    perf = extras.readPerf?.(chunk) ?? perf;
+    const chunkPerf = extras.readPerf?.(chunk);
+    if (chunkPerf) perf = chunkPerf;
+    // A refusal piece is kept without an event of its own: such a chunk is no template.
+    const plain = !usage && !chunkPerf && wireChoices.length === 1 && !hasRefusal(wireChoices[0]) ? plainTextDelta(events) : undefined;
+    const echo = plain && choices.get(plain.choice)?.echo;
+    if (plain && (!echo || echo.done)) template.learn(message.data, plain.choice, plain.delta, readText);
+    for (const event of events) yield event;
+    events.length = 0;
   }
 
   const unfinished = [...choices].filter(([, state]) => !state.finished).map(([index]) => index);
@@ -88,7 +104,25 @@ export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, reque
   if (perf) yield { type: 'perf', perf };
 }
 
-function* choiceEvents(wire: Record<string, unknown>, index: number, state: ChoiceState, extra: ChoiceExtras, request: NeutralRequest): Generator<StreamEvent> {
+/** The one text delta a chunk made, with nothing else on it: later chunks shaped as it may be read by the template. */
+function plainTextDelta(events: readonly StreamEvent[]): StreamEventOf<'text-delta'> | undefined {
+  const [event] = events;
+  return events.length === 1 && event.type === 'text-delta' && event.delta !== '' && Object.keys(event).length === 3 ? event : undefined;
+}
+
+function hasRefusal(wire: Record<string, unknown>): boolean {
+  return isRecord(wire.delta) && typeof wire.delta.refusal === 'string';
+}
+
+/** The text the reader takes from a chunk's first choice (choiceEvents). */
+function readText(chunk: unknown): unknown {
+  const wire = isRecord(chunk) && Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  if (!isRecord(wire)) return undefined;
+  return isRecord(wire.delta) ? wire.delta.content : wire.text;
+}
+
+/** One wire choice of a chunk -> its events, appended to `out`. */
+function choiceEvents(wire: Record<string, unknown>, index: number, state: ChoiceState, extra: ChoiceExtras, request: NeutralRequest, out: StreamEvent[]): void {
   const delta = isRecord(wire.delta) ? wire.delta : undefined;
   const text = delta ? (typeof delta.content === 'string' ? delta.content : '') : typeof wire.text === 'string' ? wire.text : '';
   const logprobs = readWireLogprobs(wire.logprobs);
@@ -100,7 +134,7 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
     const event: StreamEventOf<'reasoning-delta'> = { type: 'reasoning-delta', choice: index, delta: reasoning };
     if (reasoningOnly && request.logprobs && logprobs?.length) event.logprobs = logprobs;
     if (reasoningOnly && extra.tokenIds?.length) event.tokenIds = extra.tokenIds;
-    yield event;
+    out.push(event);
   }
 
   const pieces: { piece: OutputPiece; echo: boolean }[] = [];
@@ -116,15 +150,15 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
   // Token ids (or the prompt's) with no text still need a delta to ride on.
   if (pieces.length === 0 && (tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds))) pieces.push({ piece: { text: '' }, echo: false });
   for (const [i, { piece, echo }] of pieces.entries()) {
-    yield textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? tokenIds : undefined, promptTokenIds: extra.promptTokenIds });
+    out.push(textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? tokenIds : undefined, promptTokenIds: extra.promptTokenIds }));
   }
 
   if (delta && Array.isArray(delta.tool_calls)) {
-    for (const [position, call] of delta.tool_calls.filter(isRecord).entries()) yield toolCallDelta(call, index, position);
+    for (const [position, call] of delta.tool_calls.filter(isRecord).entries()) out.push(toolCallDelta(call, index, position));
   }
   if (delta && typeof delta.refusal === 'string') state.refusal += delta.refusal;
   if (delta && Array.isArray(delta.annotations) && delta.annotations.length > 0) {
-    yield { type: 'text-delta', choice: index, delta: '', annotations: delta.annotations };
+    out.push({ type: 'text-delta', choice: index, delta: '', annotations: delta.annotations });
   }
 
   const finishReason = readFinishReason(wire.finish_reason);
@@ -133,7 +167,7 @@ function* choiceEvents(wire: Record<string, unknown>, index: number, state: Choi
     const end: StreamEventOf<'choice-end'> = { type: 'choice-end', choice: index, finishReason };
     if (state.refusal) end.refusal = state.refusal;
     if (extra.rawOutput) end.rawOutput = extra.rawOutput;
-    yield end;
+    out.push(end);
   }
 }
 

@@ -5,9 +5,9 @@
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
-import type { StreamEvent } from '../model/stream-event.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import type { FieldTable } from './field-table.js';
+import type { StreamSerializer } from './stream-serializer.js';
 
 export interface Dialect {
   readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses';
@@ -27,8 +27,8 @@ export interface Dialect {
    */
   parseRequest(body: Record<string, unknown>, headers?: Readonly<Record<string, string | string[] | undefined>>): NeutralRequest;
   serializeResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown>;
-  /** Wire chunk objects, without SSE framing and without `[DONE]`. An `error` event becomes an `{error}` chunk and ends the stream. */
-  serializeStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncIterable<Record<string, unknown>>;
+  /** A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts). */
+  streamSerializer(request: NeutralRequest): StreamSerializer;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
   /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */

@@ -14,7 +14,6 @@ import type { StreamEvent } from '../model/stream-event.js';
 import { coalesceEvents } from '../streaming/coalesce-events.js';
 import { sseHeaders } from '../streaming/encode-sse.js';
 import { sseKeepAliveComment } from '../streaming/keep-alive.js';
-import { writeSse } from '../streaming/write-sse.js';
 import { checkApiKey } from './check-api-key.js';
 import { BackendFailure, startWithFallbacks } from './fall-back.js';
 import { firstEvent } from './first-event.js';
@@ -29,7 +28,7 @@ import { failBackground, startBackground } from './background-response.js';
 import { keepAnswer, keepStreamed, repeatState, resolveResponseState, type ResponseState } from './response-state.js';
 import type { Backend } from './route-table.js';
 import type { ProxyRuntime } from './runtime.js';
-import { attachPerfMetrics, observeStream } from './stream-stages.js';
+import { CallerStream, writeCallerStream } from './caller-stream.js';
 import { dryRunAnswer } from './translation-report.js';
 
 /** A stream whose backend took the request: its first event, or a keep-alive that came first. */
@@ -113,24 +112,22 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (request.stream) {
       log.stream = true;
       const { backend, plan, started } = await attempt(async (plan): Promise<StartedStream> => {
-        let events: AsyncIterable<StreamEvent>;
         let accepted: () => void = () => undefined;
         const acceptance = new Promise<void>((resolve) => { accepted = resolve; });
-        events = observeStream(plan.engine.stream(plan.request, context(accepted)), meter, abort.signal, plan.callerError);
-        if (plan.request.perfMetricsInBody) events = attachPerfMetrics(events, meter);
+        let events = plan.engine.stream(plan.request, context(accepted));
         if (plan.request.stream?.coalesce) events = coalesceEvents(events, plan.request.stream.coalesce);
         // Wait for the first event before sending headers, so a failure before any output is still
         // an ordinary HTTP error (and the next backend may take over); a backend that has taken the
         // request but stays silent gets the headers and a keep-alive comment instead.
         const iterator = events[Symbol.asyncIterator]();
-        const first = iterator.next();
+        const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent> => ({ done: false, value: { type: 'error', error: abortReasonOr(abort.signal, thrown) } }));
         const keepAlive = await firstEvent(first, acceptance, sseKeepAliveMs);
         if (!keepAlive) {
           const result = await first;
           if (!result.done && result.value.type === 'error') {
             await iterator.return?.(undefined);
-            meter.streamError = undefined; // an HTTP error (or the next backend's turn), not a broken stream
-            throw result.value.error;
+            // An HTTP error (or the next backend's turn), not a broken stream.
+            throw plan.callerError(result.value.error);
           }
         }
         return { iterator, first, keepAlive };
@@ -140,8 +137,14 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       res.writeHead(200, sseHeaders);
       // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
       if (started.keepAlive) res.write(sseKeepAliveComment);
-      const chunks = dialect.serializeStream(prepend(started.first, started.iterator), plan.request);
-      await writeSse(res, state?.store ? keepStreamed(chunks, state, notKept) : chunks, { keepAliveMs: sseKeepAliveMs, framing: dialect.sse });
+      const stream = new CallerStream(dialect.streamSerializer(plan.request), { meter, callerError: plan.callerError, perfMetricsInBody: plan.request.perfMetricsInBody === true });
+      const store = state?.store ? state : undefined;
+      await writeCallerStream(res, prepend(started.first, started.iterator), stream, {
+        framing: dialect.sse,
+        keepAliveMs: sseKeepAliveMs,
+        signal: abort.signal,
+        ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, store, notKept) } : {}),
+      });
       log.status = abort.signal.aborted ? 499 : 200;
       // The status went out as 200; a stream that then failed says so in the log.
       if (meter.streamError) {
@@ -225,6 +228,11 @@ function setBackendHeaders(res: ServerResponse, backend: string, tried: readonly
 
 function isSse(res: ServerResponse): boolean {
   return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+}
+
+/** What a stream's failure stands for: the pipeline's own abort reason (the proxy shutting down), else what was thrown. */
+function abortReasonOr(signal: AbortSignal, thrown: unknown): ProxyError {
+  return signal.reason instanceof ProxyError ? signal.reason : toProxyError(thrown);
 }
 
 /** The stream again, with its already-pulled first result in front (no extra generator layer per event). */

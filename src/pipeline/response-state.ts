@@ -99,10 +99,8 @@ export async function keepAnswer(answer: Record<string, unknown>, state: Respons
 
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
-/** A stored stream is kept when its last event carries the whole Response. */
-export async function* keepStreamed(events: AsyncIterable<Record<string, unknown>>, state: ResponseState, failed?: (error: unknown) => void): AsyncGenerator<Record<string, unknown>> {
-  for await (const event of events) {
-    if (FINAL_EVENTS.has(event.type as string) && isRecord(event.response)) await keepAnswer(event.response, state, failed);
-    yield event;
-  }
+/** A stored stream is kept when its last event carries the whole Response: before that event is written (undefined for the others). */
+export function keepStreamed(event: Record<string, unknown>, state: ResponseState, failed?: (error: unknown) => void): Promise<void> | undefined {
+  if (!FINAL_EVENTS.has(event.type as string) || !isRecord(event.response)) return undefined;
+  return keepAnswer(event.response, state, failed).then(() => undefined);
 }

@@ -1,52 +1,64 @@
 /**
- * Writes wire chunks to the client as SSE with back-pressure, then the end
- * frame (`[DONE]`).
- * Frames produced from one upstream packet (which often carries many) are
- * joined and leave in one write: the flush waits for the pending microtasks
+ * Writes SSE text to the client with back-pressure and keep-alive comments.
+ * Text queued while one upstream packet is handled (which often carries many
+ * events) leaves in one write: the flush waits for the pending microtasks
  * (process.nextTick), not for another turn of the event loop.
- * Returns when the stream ends or the client goes away (the caller's abort
- * signal then cancels the upstream work through the generators' `finally`).
  */
 import type { ServerResponse } from 'node:http';
-import { dataFraming, type SseFraming } from './encode-sse.js';
-import { keepAlive } from './keep-alive.js';
+import { keepAlive, type KeepAlive } from './keep-alive.js';
 
-export interface WriteSseOptions<Chunk> {
-  /** An SSE comment after this long without a write (keep-alive.ts); off when unset. */
-  keepAliveMs?: number;
-  /** How chunks become frames, and what ends the stream (default: `data:` frames, then `[DONE]`). */
-  framing?: SseFraming<Chunk>;
-}
+export class SseWriter {
+  private pending = '';
+  private scheduled = false;
+  private readonly alive?: KeepAlive;
 
-export async function writeSse<Chunk>(response: ServerResponse, chunks: AsyncIterable<Chunk>, options: WriteSseOptions<Chunk> = {}): Promise<void> {
-  const { frame, end }: SseFraming<Chunk> = options.framing ?? dataFraming;
-  let pending = '';
-  let scheduled = false;
-  const alive = options.keepAliveMs ? keepAlive(response, options.keepAliveMs) : undefined;
-  const flush = () => {
-    scheduled = false;
-    if (pending === '' || response.destroyed) return;
-    response.write(pending);
-    pending = '';
-    alive?.touch();
-  };
-  try {
-    for await (const chunk of chunks) {
-      if (response.destroyed || response.writableEnded) return;
-      pending += frame(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        process.nextTick(flush);
-      }
-      // A client reading slower than we produce holds the stream (and through it the upstream).
-      // Read the socket's state now: a drain may already have come while we waited for this chunk.
-      if (response.writableNeedDrain) await drained(response);
-    }
-    if (!response.destroyed && !response.writableEnded) response.end(pending + end);
-    pending = '';
-  } finally {
-    alive?.stop();
+  /** `keepAliveMs`: an SSE comment after this long without a write (keep-alive.ts); off when unset. */
+  constructor(private readonly response: ServerResponse, keepAliveMs?: number) {
+    if (keepAliveMs) this.alive = keepAlive(response, keepAliveMs);
   }
+
+  /** The client went away, or the stream has ended. */
+  get closed(): boolean {
+    return this.response.destroyed || this.response.writableEnded;
+  }
+
+  write(text: string): void {
+    if (text === '') return;
+    this.pending += text;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      process.nextTick(this.flush);
+    }
+  }
+
+  /**
+   * While a client reads slower than we produce, a promise of its catching up (which holds the
+   * stream, and through it the upstream); undefined when it keeps up. Read the socket's state now:
+   * a drain may already have come while we waited for the last event.
+   */
+  drained(): Promise<void> | undefined {
+    return this.response.writableNeedDrain ? drained(this.response) : undefined;
+  }
+
+  /** Writes what is queued and `text`, and ends the response. */
+  end(text: string): void {
+    this.alive?.stop();
+    if (!this.closed) this.response.end(this.pending + text);
+    this.pending = '';
+  }
+
+  /** No more keep-alives (the stream ended some other way). */
+  stop(): void {
+    this.alive?.stop();
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.pending === '' || this.response.destroyed) return;
+    this.response.write(this.pending);
+    this.pending = '';
+    this.alive?.touch();
+  };
 }
 
 function drained(response: ServerResponse): Promise<void> {

@@ -5,7 +5,7 @@ import { completionErrorBody } from './error-body.js';
 import { parseCompletionsRequest } from './parse-request.js';
 import { completionsFields } from './request-fields.js';
 import { serializeCompletionResult } from './serialize-result.js';
-import { serializeCompletionStream } from './serialize-stream.js';
+import { CompletionStreamSerializer } from './serialize-stream.js';
 
 export const fireworksCompletionsDialect: Dialect = {
   name: 'fireworks-completions',
@@ -16,7 +16,7 @@ export const fireworksCompletionsDialect: Dialect = {
   fields: completionsFields,
   parseRequest: parseCompletionsRequest,
   serializeResult: serializeCompletionResult,
-  serializeStream: serializeCompletionStream,
+  streamSerializer: (request) => new CompletionStreamSerializer(request),
   errorBody: completionErrorBody,
   streamFailure: (error) => encodeSseData(completionErrorBody(error)) + sseDone,
   // The seed's validation status.

@@ -8,6 +8,7 @@ import { ProxyError } from '../../errors/proxy-error.js';
 import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../missing-start.js';
 import { promptOfChoice } from '../../model/prompt.js';
 import { StreamTotals } from '../stream-totals.js';
@@ -21,56 +22,68 @@ type Head = { id: string; object: 'text_completion'; created: number; model: str
 /** A chunk's choice has the fields of a whole one (token ids and logprobs for this chunk only). */
 type CompletionChunkChoice = CompletionChoiceBody;
 
-/**
- * @example for await (const chunk of serializeCompletionStream(events, request)) write(chunk)
- */
-export async function* serializeCompletionStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
-  const totals = new StreamTotals(request);
-  /** Choice -> characters of text sent so far (legacy `text_offset` continues across chunks). */
-  const offsets = new Map<number, number>();
-  let head: Head | undefined;
-  // Built field by field, not spread: this runs for every event of every stream.
-  const chunk = (choice: CompletionChunkChoice, extra?: Record<string, unknown>) => {
-    const out: Record<string, unknown> = { id: head?.id, object: 'text_completion', created: head?.created, model: head?.model, choices: [choice] };
-    if (extra) Object.assign(out, extra);
-    return out;
-  };
+type Chunk = Record<string, unknown>;
 
-  for await (const event of events) {
+/** One synchronous step per event (this runs for every event of every stream). */
+export class CompletionStreamSerializer implements StreamSerializer {
+  ended = false;
+  private readonly totals: StreamTotals;
+  /** Choice -> characters of text sent so far (legacy `text_offset` continues across chunks). */
+  private readonly offsets = new Map<number, number>();
+  private head?: Head;
+
+  constructor(private readonly request: NeutralRequest) {
+    this.totals = new StreamTotals(request);
+  }
+
+  push(event: StreamEvent, out: Chunk[]): void {
+    if (this.ended) return;
+    const { request, offsets } = this;
     if (event.type === 'response-start') {
-      head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };
-      continue;
-    }
-    // Completions requests carry no tools, so no backend is asked for tool calls.
-    if (totals.take(event) || event.type === 'tool-call-delta') continue;
-    if (event.type === 'error' || !head) {
-      yield { ...(event.type === 'error' ? event.error : missingStart()).toBody() };
+      this.head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };
       return;
     }
+    // Completions requests carry no tools, so no backend is asked for tool calls.
+    if (this.totals.take(event) || event.type === 'tool-call-delta') return;
+    if (event.type === 'error' || !this.head) return this.fail(event.type === 'error' ? event.error : missingStart(), out);
     if (!offsets.has(event.choice)) {
       offsets.set(event.choice, 0);
       if (wantsEcho(request) && !(event.type === 'text-delta' && event.echo)) {
         const echo = ownEcho(request, event.choice);
-        if (echo instanceof ProxyError) {
-          yield { ...echo.toBody() };
-          return;
-        }
-        yield chunk(echo);
+        if (echo instanceof ProxyError) return this.fail(echo, out);
+        out.push(this.chunk(echo));
         offsets.set(event.choice, characterCount(echo.text));
       }
     }
     if (event.type === 'choice-end') {
       const finish: CompletionChunkChoice = { index: event.choice, text: '', logprobs: null, finish_reason: event.finishReason };
       if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
-      yield chunk(finish, totals.endChoice());
+      out.push(this.chunk(finish, this.totals.endChoice()));
     } else {
       const offset = offsets.get(event.choice) ?? 0;
-      yield chunk(deltaChoice(event, offset, request));
+      out.push(this.chunk(deltaChoice(event, offset, request)));
       if (event.type === 'text-delta') offsets.set(event.choice, offset + characterCount(event.delta));
     }
   }
-  const closing = totals.usageChunk(head, { openaiDetails: false });
-  if (closing) yield closing;
+
+  finish(out: Chunk[]): void {
+    if (this.ended) return;
+    const closing = this.totals.usageChunk(this.head, { openaiDetails: false });
+    if (closing) out.push(closing);
+  }
+
+  private fail(error: ProxyError, out: Chunk[]): void {
+    out.push({ ...error.toBody() });
+    this.ended = true;
+  }
+
+  // Built field by field, not spread.
+  private chunk(choice: CompletionChunkChoice, extra?: Record<string, unknown>): Chunk {
+    const { head } = this;
+    const out: Chunk = { id: head?.id, object: 'text_completion', created: head?.created, model: head?.model, choices: [choice] };
+    if (extra) Object.assign(out, extra);
+    return out;
+  }
 }
 
 /** A backend that did not echo: we repeat a string prompt ourselves; nothing else can be echoed. */

@@ -5,7 +5,7 @@ import { chatErrorBody } from './error-body.js';
 import { parseChatRequest } from './parse-request.js';
 import { chatFields } from './request-fields.js';
 import { serializeChatResult } from './serialize-result.js';
-import { serializeChatStream } from './serialize-stream.js';
+import { ChatStreamSerializer } from './serialize-stream.js';
 
 export const openaiChatDialect: Dialect = {
   name: 'openai-chat',
@@ -16,7 +16,7 @@ export const openaiChatDialect: Dialect = {
   fields: chatFields,
   parseRequest: parseChatRequest,
   serializeResult: serializeChatResult,
-  serializeStream: serializeChatStream,
+  streamSerializer: (request) => new ChatStreamSerializer(request),
   errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseData(chatErrorBody(error)) + sseDone,
   validationStatus: 400,

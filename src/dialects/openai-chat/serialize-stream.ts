@@ -9,6 +9,7 @@ import { tooManyFunctionCalls } from '../../errors/catalogue.js';
 import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../missing-start.js';
 import { StreamTotals } from '../stream-totals.js';
 import { chatErrorBody } from './error-body.js';
@@ -53,66 +54,80 @@ interface ChoiceState {
   calls: Map<number, { id: boolean; name: boolean }>;
 }
 
-/**
- * @example for await (const chunk of serializeChatStream(events, request)) write(chunk)
- */
-export async function* serializeChatStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
-  const includeUsage = request.stream?.includeUsage === true;
-  const totals = new StreamTotals(request);
-  const states = new Map<number, ChoiceState>();
-  let head: Head | undefined;
-  // Built field by field, not spread: this runs for every event of every stream.
-  const chunk = (choice: ChunkChoice, extra?: Record<string, unknown>) => {
-    const out: Record<string, unknown> = { id: head?.id, object: 'chat.completion.chunk', created: head?.created, model: head?.model };
-    if (head?.system_fingerprint !== undefined) out.system_fingerprint = head.system_fingerprint;
-    out.choices = [choice];
-    if (includeUsage) out.usage = null;
-    if (extra) Object.assign(out, extra);
-    return out;
-  };
+type Chunk = Record<string, unknown>;
 
-  for await (const event of events) {
+/** One synchronous step per event (this runs for every event of every stream). */
+export class ChatStreamSerializer implements StreamSerializer {
+  ended = false;
+  private readonly includeUsage: boolean;
+  private readonly totals: StreamTotals;
+  private readonly states = new Map<number, ChoiceState>();
+  private head?: Head;
+
+  constructor(private readonly request: NeutralRequest) {
+    this.includeUsage = request.stream?.includeUsage === true;
+    this.totals = new StreamTotals(request);
+  }
+
+  push(event: StreamEvent, out: Chunk[]): void {
+    if (this.ended) return;
+    const { request, states } = this;
     if (event.type === 'response-start') {
-      head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };
+      const head: Head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };
       if (event.systemFingerprint !== undefined) head.system_fingerprint = event.systemFingerprint;
+      this.head = head;
       // One choice: its role chunk leaves now, as OpenAI's first chunk does, rather than wait for the next upstream event.
       if (request.choices === 1 && !states.has(0)) {
         states.set(0, { offset: 0, calls: new Map() });
-        yield chunk({ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+        out.push(this.chunk({ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }));
       }
-      continue;
-    }
-    if (totals.take(event)) continue;
-    if (event.type === 'error' || !head) {
-      yield chatErrorBody(event.type === 'error' ? event.error : missingStart());
       return;
     }
+    if (this.totals.take(event)) return;
+    if (event.type === 'error' || !this.head) return this.fail(event.type === 'error' ? event.error : missingStart(), out);
     let state = states.get(event.choice);
     if (!state) {
       state = { offset: 0, calls: new Map() };
       states.set(event.choice, state);
-      yield chunk({ index: event.choice, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
+      out.push(this.chunk({ index: event.choice, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }));
     }
     if (event.type === 'choice-end') {
       // The refusal arrives joined; OpenAI streams it as a delta before the finish.
-      if (event.refusal) yield chunk({ index: event.choice, delta: { refusal: event.refusal }, logprobs: null, finish_reason: null });
+      if (event.refusal) out.push(this.chunk({ index: event.choice, delta: { refusal: event.refusal }, logprobs: null, finish_reason: null }));
       const finish: ChunkChoice = { index: event.choice, delta: {}, logprobs: null, finish_reason: chatFinishReason(event.finishReason, request) };
       if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
-      yield chunk(finish, totals.endChoice());
+      out.push(this.chunk(finish, this.totals.endChoice()));
     } else if (event.type === 'tool-call-delta') {
       const delta = toolCallDelta(event, state, request);
-      if (delta instanceof ProxyError) {
-        yield chatErrorBody(delta);
-        return;
-      }
-      yield chunk({ index: event.choice, delta, logprobs: null, finish_reason: null });
+      if (delta instanceof ProxyError) return this.fail(delta, out);
+      out.push(this.chunk({ index: event.choice, delta, logprobs: null, finish_reason: null }));
     } else {
-      yield chunk(textChoice(event, state, request));
+      out.push(this.chunk(textChoice(event, state, request)));
       if (event.type === 'text-delta') state.offset += characterCount(event.delta);
     }
   }
-  const closing = totals.usageChunk(head, { openaiDetails: true });
-  if (closing) yield closing;
+
+  finish(out: Chunk[]): void {
+    if (this.ended) return;
+    const closing = this.totals.usageChunk(this.head, { openaiDetails: true });
+    if (closing) out.push(closing);
+  }
+
+  private fail(error: ProxyError, out: Chunk[]): void {
+    out.push(chatErrorBody(error));
+    this.ended = true;
+  }
+
+  // Built field by field, not spread.
+  private chunk(choice: ChunkChoice, extra?: Record<string, unknown>): Chunk {
+    const { head } = this;
+    const out: Chunk = { id: head?.id, object: 'chat.completion.chunk', created: head?.created, model: head?.model };
+    if (head?.system_fingerprint !== undefined) out.system_fingerprint = head.system_fingerprint;
+    out.choices = [choice];
+    if (this.includeUsage) out.usage = null;
+    if (extra) Object.assign(out, extra);
+    return out;
+  }
 }
 
 function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, state: ChoiceState, request: NeutralRequest): ChunkChoice {

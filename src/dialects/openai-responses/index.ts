@@ -5,7 +5,7 @@ import { chatErrorBody } from '../openai-chat/error-body.js';
 import { parseResponsesRequest } from './parse-request.js';
 import { responsesFields } from './request-fields.js';
 import { serializeResponsesResult } from './serialize-result.js';
-import { serializeResponsesStream } from './serialize-stream.js';
+import { ResponsesStreamSerializer } from './serialize-stream.js';
 
 export const openaiResponsesDialect: Dialect = {
   name: 'openai-responses',
@@ -17,7 +17,7 @@ export const openaiResponsesDialect: Dialect = {
   fields: responsesFields,
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
-  serializeStream: serializeResponsesStream,
+  streamSerializer: (request) => new ResponsesStreamSerializer(request),
   // OpenAI's error shape, as on chat.
   errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),

@@ -5,13 +5,14 @@
  * `output_item.done`, and last `response.completed` (or `.incomplete`, or
  * `.failed` when the stream breaks: never a silent cut). Items open in the
  * order the model produces them: reasoning, then the message, then tool calls.
- * Each upstream event is one synchronous step that returns its events.
+ * Each upstream event is one synchronous step (stream-serializer.ts).
  */
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { ChatLogprobEntry } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../missing-start.js';
 import { idBase } from '../response-id.js';
 import {
@@ -19,26 +20,12 @@ import {
   type OutputItem, type ResponseStatus,
 } from './response-object.js';
 
-type Event = Record<string, unknown> & { type: string };
 
 interface OpenText { id: string; outputIndex: number; text: string }
 interface OpenMessage extends OpenText { logprobs: ChatLogprobEntry[] }
 interface OpenCall { id: string; outputIndex: number; callId: string; name: string; arguments: string; custom: boolean }
 
-/**
- * @example for await (const event of serializeResponsesStream(events, request)) write(event)
- */
-export async function* serializeResponsesStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<Record<string, unknown>> {
-  const stream = new ResponsesStream(request);
-  for await (const event of events) {
-    const out = stream.push(event);
-    for (const item of out) yield item;
-    if (stream.ended) return;
-  }
-  for (const item of stream.finish()) yield item;
-}
-
-export class ResponsesStream {
+export class ResponsesStreamSerializer implements StreamSerializer {
   ended = false;
   private sequence = 0;
   private head?: Record<string, unknown>;
@@ -49,13 +36,14 @@ export class ResponsesStream {
   private readonly calls = new Map<number, OpenCall>();
   private finishReason: FinishReason | null = null;
   private usage?: Usage;
-  private out: Event[] = [];
+  private out: Record<string, unknown>[] = [];
 
   constructor(private readonly request: NeutralRequest) {}
 
   /** One upstream event -> the events it produces. */
-  push(event: StreamEvent): Event[] {
-    this.out = [];
+  push(event: StreamEvent, out: Record<string, unknown>[]): void {
+    if (this.ended) return;
+    this.out = out;
     if (event.type === 'response-start') this.start(event);
     else if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
     else if (event.type === 'perf') { /* timings have no place in a Response */ }
@@ -66,23 +54,21 @@ export class ResponsesStream {
     else if (event.type === 'text-delta') this.textDelta(event);
     else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
     else this.choiceEnd(event);
-    return this.out;
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */
-  finish(): Event[] {
-    this.out = [];
-    if (this.ended) return this.out;
+  finish(out: Record<string, unknown>[]): void {
+    if (this.ended) return;
+    this.out = out;
     if (!this.head) {
       this.fail(missingStart());
-      return this.out;
+      return;
     }
     this.closeAll(this.itemStatus());
     const { status, incomplete_details } = statusOf(this.finishReason);
     const response = { ...this.head, status, incomplete_details, completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null, output: this.done, usage: usageBody(this.usage) };
     this.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
     this.ended = true;
-    return this.out;
   }
 
   private emit(type: string, fields: Record<string, unknown>): void {

@@ -1,15 +1,23 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeSse } from '../../../src/streaming/write-sse.js';
+import { SseWriter } from '../../../src/streaming/write-sse.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Serves one SSE response written by writeSse from `chunks`; returns the body the client read. */
+/** Serves one SSE response of `chunks` written as the pipeline writes them (a frame each, back-pressure, [DONE]); returns the body the client read. */
 async function serve(chunks: () => AsyncIterable<unknown>, clientPauseMs: number): Promise<string> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    void writeSse(res, chunks());
+    void (async () => {
+      const writer = new SseWriter(res);
+      for await (const chunk of chunks()) {
+        writer.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        const wait = writer.drained();
+        if (wait) await wait;
+      }
+      writer.end('data: [DONE]\n\n');
+    })();
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -32,7 +40,7 @@ async function serve(chunks: () => AsyncIterable<unknown>, clientPauseMs: number
   }
 }
 
-describe('writeSse', () => {
+describe('SseWriter', () => {
   it('joins frames produced together and ends with [DONE]', async () => {
     async function* chunks() {
       yield { a: 1 };

@@ -1,6 +1,7 @@
 /** StreamEvents -> `chat.completion.chunk`s: a short event list in, the exact chunks out. */
 import { describe, expect, it } from '@jest/globals';
-import { serializeChatStream } from '../../../../src/dialects/openai-chat/serialize-stream.js';
+import { ChatStreamSerializer } from '../../../../src/dialects/openai-chat/serialize-stream.js';
+import { serializeEvents } from '../../../../src/dialects/stream-serializer.js';
 import { ProxyError } from '../../../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../../../src/model/request.js';
 import type { StreamEvent } from '../../../../src/model/stream-event.js';
@@ -8,11 +9,11 @@ import { collect, request, source, start, token } from './helpers.js';
 
 const head = { id: 'id-1', object: 'chat.completion.chunk', created: 7, model: 'm' };
 const streamed = (overrides: Partial<NeutralRequest> = {}) => request('chat', { stream: { includeUsage: false, tokenIds: false }, ...overrides });
-const run = (events: StreamEvent[], req: NeutralRequest) => collect(serializeChatStream(source(events), req));
+const run = (events: StreamEvent[], req: NeutralRequest) => collect(serializeEvents(new ChatStreamSerializer(req), source(events)));
 const role = (index: number) => ({ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null });
 const usage = { promptTokens: 5, completionTokens: 2, totalTokens: 7 };
 
-describe('serializeChatStream', () => {
+describe('ChatStreamSerializer', () => {
   it('plain text without include_usage: role chunk, deltas, finish chunk, no usage anywhere', async () => {
     const chunks = await run([
       start,

@@ -1,6 +1,7 @@
 /** StreamEvents -> `text_completion` chunks: a short event list in, the exact chunks out. */
 import { describe, expect, it } from '@jest/globals';
-import { serializeCompletionStream } from '../../../../src/dialects/fireworks-completions/serialize-stream.js';
+import { CompletionStreamSerializer } from '../../../../src/dialects/fireworks-completions/serialize-stream.js';
+import { serializeEvents } from '../../../../src/dialects/stream-serializer.js';
 import { ProxyError } from '../../../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../../../src/model/request.js';
 import type { StreamEvent } from '../../../../src/model/stream-event.js';
@@ -9,11 +10,11 @@ import { collect, request, source, start, token } from './helpers.js';
 const head = { id: 'id-1', object: 'text_completion', created: 7, model: 'm' };
 /** Fireworks' default: usage on (the request side sets `includeUsage: true` unless the caller opts out). */
 const streamed = (overrides: Partial<NeutralRequest> = {}) => request('text', { prompt: 'Once upon', stream: { includeUsage: true, tokenIds: false }, ...overrides });
-const run = (events: StreamEvent[], req: NeutralRequest) => collect(serializeCompletionStream(source(events), req));
+const run = (events: StreamEvent[], req: NeutralRequest) => collect(serializeEvents(new CompletionStreamSerializer(req), source(events)));
 const usage = { promptTokens: 2, completionTokens: 2, totalTokens: 4 };
 const text = (index: number, value: string) => ({ index, text: value, logprobs: null, finish_reason: null });
 
-describe('serializeCompletionStream', () => {
+describe('CompletionStreamSerializer', () => {
   it('default: text chunks, a finish chunk with empty text, then a separate usage chunk with choices []', async () => {
     const chunks = await run([
       start,

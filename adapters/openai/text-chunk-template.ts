@@ -1,0 +1,56 @@
+/**
+ * Most chunks of a stream differ from the one before only in their text:
+ * `{"id":..,"choices":[{"index":0,"delta":{"content":" word"},..}]}`. Once
+ * the full reader has turned such a chunk into exactly one text delta, the
+ * bytes around its text are the template: a later chunk with the same bytes
+ * around a different JSON string is that chunk with other text, and is read
+ * without JSON.parse. (Swapping one string token for another keeps the rest
+ * of the JSON as it was, so the full reader would give the same event.)
+ */
+export class TextChunkTemplate {
+  private prefix?: string;
+  private suffix = '';
+  /** The choice the template's text belongs to. */
+  choice = 0;
+
+  /** The text of a chunk shaped as the template, else undefined (read it in full). */
+  textOf(data: string): string | undefined {
+    const { prefix, suffix } = this;
+    if (prefix === undefined || data.length <= prefix.length + suffix.length + 2 || !data.startsWith(prefix) || !data.endsWith(suffix)) return undefined;
+    const literal = data.slice(prefix.length, data.length - suffix.length);
+    if (!STRING_TOKEN.test(literal)) return undefined;
+    return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+  }
+
+  /**
+   * `data` was read in full as one text delta of `choice` with `text` (and nothing else).
+   * It becomes the template when its text token is found once, as the value of `content` or
+   * `text`, and is the token the reader reads (`readText` of the chunk with a marker there).
+   */
+  learn(data: string, choice: number, text: string, readText: (chunk: unknown) => unknown): void {
+    if (text === MARKER) return;
+    const token = JSON.stringify(text);
+    const end = uniqueEnd(data, `"content":${token}`) ?? uniqueEnd(data, `"text":${token}`);
+    if (end === undefined) return;
+    const prefix = data.slice(0, end - token.length);
+    const suffix = data.slice(end);
+    if (readText(JSON.parse(prefix + JSON.stringify(MARKER) + suffix)) !== MARKER) return;
+    this.prefix = prefix;
+    this.suffix = suffix;
+    this.choice = choice;
+  }
+}
+
+/** One JSON string token, and nothing else (no raw control characters, valid escapes). */
+// eslint-disable-next-line no-control-regex -- raw control characters are what a JSON string may not hold
+const STRING_TOKEN = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$/;
+
+/** A text no model sends, put where the template's text was to check which token the reader reads. */
+const MARKER = '\u0000template';
+
+/** Where `needle` ends in `data`, when it occurs there exactly once. */
+function uniqueEnd(data: string, needle: string): number | undefined {
+  const first = data.indexOf(needle);
+  if (first < 0 || data.indexOf(needle, first + 1) >= 0) return undefined;
+  return first + needle.length;
+}
