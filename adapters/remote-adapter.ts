@@ -9,7 +9,8 @@ import { internalError, type ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
-import { decodeSse, type SseMessage } from '../src/streaming/decode-sse.js';
+import { decodeSseBatches } from '../src/streaming/decode-sse.js';
+import type { ChunkReader } from './chunk-reader.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './http-client.js';
@@ -24,7 +25,7 @@ import { REMOTE_DEFAULTS, type AdapterSettings, type RemoteBackendSettings } fro
 export interface WireCodec {
   toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
   fromWireResult(body: unknown, request: NeutralRequest): NeutralResult;
-  fromWireChunks(messages: AsyncIterable<SseMessage>, request: NeutralRequest): AsyncIterable<StreamEvent>;
+  chunkReader(request: NeutralRequest): ChunkReader;
 }
 
 export interface RemoteAdapterOptions {
@@ -155,7 +156,20 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
             yield { type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) };
             return;
           }
-          yield* codec.fromWireChunks(decodeSse(response.body), request);
+          // Each packet's messages are read in one synchronous step; only the events leave one by one.
+          const reader = codec.chunkReader(request);
+          const events: StreamEvent[] = [];
+          for await (const messages of decodeSseBatches(response.body)) {
+            for (const message of messages) {
+              reader.push(message, events);
+              if (reader.ended) break;
+            }
+            for (const event of events) yield event;
+            events.length = 0;
+            if (reader.ended) return;
+          }
+          reader.finish(events);
+          for (const event of events) yield event;
         } catch (error) {
           yield { type: 'error', error: interrupted(error, url, signal) };
         } finally {

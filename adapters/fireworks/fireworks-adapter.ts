@@ -4,7 +4,7 @@ import { defineKind } from '../../src/backend/backend-kind.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
 import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
 import { FIREWORKS_EFFORTS, FIREWORKS_TABLE } from './fields.js';
-import { fromWireChunks } from './from-wire-chunks.js';
+import { fireworksChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
 import { toWireBody } from './to-wire-body.js';
 
@@ -31,7 +31,7 @@ export function createFireworksAdapter(settings: AdapterSettings<RemoteBackendSe
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult,
-      fromWireChunks,
+      chunkReader: fireworksChunkReader,
     },
   });
 }

@@ -13,7 +13,7 @@ import type { StreamEvent } from '../../src/model/stream-event.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
 import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
 import { llamaServerTable } from './fields.js';
-import { fromWireChunks } from './from-wire-chunks.js';
+import { LlamaServerChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
 import { refineError } from './refine-error.js';
 import { toWireBody } from './to-wire-body.js';
@@ -54,7 +54,7 @@ export function createLlamaServerAdapter(settings: AdapterSettings<LlamaServerSe
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream, jinja: settings.jinja }),
       fromWireResult,
-      fromWireChunks,
+      chunkReader: (request) => new LlamaServerChunkReader(request),
     },
   });
   return {

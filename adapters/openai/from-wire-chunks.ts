@@ -12,6 +12,7 @@ import type { NeutralRequest } from '../../src/model/request.js';
 import { addUsage, type PerfMetrics, type Usage } from '../../src/model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../src/model/stream-event.js';
 import type { SseMessage } from '../../src/streaming/decode-sse.js';
+import type { ChunkReader } from '../chunk-reader.js';
 import { isRecord } from '../../src/model/is-record.js';
 import { mapErrorFrame } from '../map-upstream-error.js';
 import { argumentsText } from './from-wire-result.js';
@@ -30,78 +31,92 @@ interface ChoiceState {
 }
 
 /**
+ * One synchronous step per SSE message (the remote adapter's loop is the only async one).
+ *
  * @example
- * for await (const event of fromWireChunks(decodeSse(body), request)) { ... }
- * // response-start, text-delta..., choice-end, usage
+ * const reader = new OpenAIChunkReader(request);
+ * for (const message of messages) reader.push(message, events);
+ * reader.finish(events); // response-start, text-delta..., choice-end, usage
  */
-export async function* fromWireChunks(messages: AsyncIterable<SseMessage>, request: NeutralRequest, extras: WireExtras = openAIExtras): AsyncGenerator<StreamEvent, void, undefined> {
-  const choices = new Map<number, ChoiceState>();
-  const usages = new Map<number, Usage>();
-  let total: Usage | undefined;
-  let perf: PerfMetrics | undefined;
-  let started = false;
+export class OpenAIChunkReader implements ChunkReader {
+  ended = false;
+  private readonly choices = new Map<number, ChoiceState>();
+  private readonly usages = new Map<number, Usage>();
+  private total?: Usage;
+  private perf?: PerfMetrics;
+  private started = false;
+  private readonly template = new TextChunkTemplate();
+  private readonly events: StreamEvent[] = [];
 
-  const stateOf = (index: number): ChoiceState => {
-    let state = choices.get(index);
-    if (!state) {
-      const plan = echoPlanOf(request, index);
-      state = { finished: false, sentPromptIds: false, refusal: '', ...(plan ? { echo: new EchoSplitter(plan) } : {}) };
-      choices.set(index, state);
-    }
-    return state;
-  };
+  constructor(private readonly request: NeutralRequest, private readonly extras: WireExtras = openAIExtras) {}
 
-  const template = new TextChunkTemplate();
-  const events: StreamEvent[] = [];
-  for await (const message of messages) {
+  push(message: SseMessage, out: StreamEvent[]): void {
+    if (this.ended) return;
+    const { request, extras, template, events } = this;
     const text = message.event === undefined ? template.textOf(message.data) : undefined;
     if (text !== undefined) {
-      yield { type: 'text-delta', choice: template.choice, delta: text };
-      continue;
-    }
-    const chunk = parseChunk(message);
-    if (chunk instanceof ProxyError) {
-      yield { type: 'error', error: chunk };
+      out.push({ type: 'text-delta', choice: template.choice, delta: text });
       return;
     }
-    if (!started) {
-      started = true;
-      yield responseStart(chunk, request);
+    const chunk = parseChunk(message);
+    if (chunk instanceof ProxyError) return this.fail(chunk, out);
+    if (!this.started) {
+      this.started = true;
+      out.push(responseStart(chunk, request));
     }
     const wireChoices = Array.isArray(chunk.choices) ? chunk.choices.filter(isRecord) : [];
+    events.length = 0;
     try {
       for (const wire of wireChoices) {
         const index = typeof wire.index === 'number' ? wire.index : 0;
-        choiceEvents(wire, index, stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request, events);
+        choiceEvents(wire, index, this.stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request, events);
       }
     } catch (error) {
       if (!(error instanceof ProxyError)) throw error;
-      for (const event of events) yield event;
-      yield { type: 'error', error };
-      return;
+      out.push(...events);
+      return this.fail(error, out);
     }
     const usage = readWireUsage(chunk.usage);
-    if (usage && wireChoices.length === 0) total = usage;
-    else if (usage) usages.set(typeof wireChoices[0].index === 'number' ? wireChoices[0].index : 0, usage);
+    if (usage && wireChoices.length === 0) this.total = usage;
+    else if (usage) this.usages.set(typeof wireChoices[0].index === 'number' ? wireChoices[0].index : 0, usage);
     const chunkPerf = extras.readPerf?.(chunk);
-    if (chunkPerf) perf = chunkPerf;
+    if (chunkPerf) this.perf = chunkPerf;
     // A refusal piece is kept without an event of its own: such a chunk is no template.
     const plain = !usage && !chunkPerf && wireChoices.length === 1 && !hasRefusal(wireChoices[0]) ? plainTextDelta(events) : undefined;
-    const echo = plain && choices.get(plain.choice)?.echo;
+    const echo = plain && this.choices.get(plain.choice)?.echo;
     if (plain && (!echo || echo.done)) template.learn(message.data, plain.choice, plain.delta, readText);
-    for (const event of events) yield event;
-    events.length = 0;
+    for (const event of events) out.push(event);
   }
 
-  const unfinished = [...choices].filter(([, state]) => !state.finished).map(([index]) => index);
-  if (!started || unfinished.length > 0) {
-    const what = started ? `before choice ${unfinished.join(', ')} finished` : 'without sending any chunk';
-    yield { type: 'error', error: upstreamStreamTruncated(what) };
-    return;
+  /** The upstream stream is over: a truncation error, or the usage and perf metrics held until now. */
+  finish(out: StreamEvent[]): void {
+    if (this.ended) return;
+    this.ended = true;
+    const unfinished = [...this.choices].filter(([, state]) => !state.finished).map(([index]) => index);
+    if (!this.started || unfinished.length > 0) {
+      const what = this.started ? `before choice ${unfinished.join(', ')} finished` : 'without sending any chunk';
+      out.push({ type: 'error', error: upstreamStreamTruncated(what) });
+      return;
+    }
+    const usage = this.total ?? usageOf(this.usages);
+    if (usage) out.push({ type: 'usage', usage });
+    if (this.perf) out.push({ type: 'perf', perf: this.perf });
   }
-  const usage = total ?? usageOf(usages);
-  if (usage) yield { type: 'usage', usage };
-  if (perf) yield { type: 'perf', perf };
+
+  private fail(error: ProxyError, out: StreamEvent[]): void {
+    out.push({ type: 'error', error });
+    this.ended = true;
+  }
+
+  private stateOf(index: number): ChoiceState {
+    let state = this.choices.get(index);
+    if (!state) {
+      const plan = echoPlanOf(this.request, index);
+      state = { finished: false, sentPromptIds: false, refusal: '', ...(plan ? { echo: new EchoSplitter(plan) } : {}) };
+      this.choices.set(index, state);
+    }
+    return state;
+  }
 }
 
 /** The one text delta a chunk made, with nothing else on it: later chunks shaped as it may be read by the template. */

@@ -7,7 +7,7 @@ import { defineKind } from '../../src/backend/backend-kind.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
 import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
 import { OPENAI_EFFORTS, OPENAI_TABLE } from './fields.js';
-import { fromWireChunks } from './from-wire-chunks.js';
+import { OpenAIChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
 import { toWireBody } from './to-wire-body.js';
 
@@ -33,7 +33,7 @@ export function createOpenAIAdapter(settings: AdapterSettings<RemoteBackendSetti
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult,
-      fromWireChunks,
+      chunkReader: (request) => new OpenAIChunkReader(request),
     },
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
 import { defineKind } from '../../src/backend/backend-kind.js';
-import { fromWireChunks } from '../openai/from-wire-chunks.js';
+import { OpenAIChunkReader } from '../openai/from-wire-chunks.js';
 import { fromWireResult } from '../openai/from-wire-result.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
 import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
@@ -36,7 +36,7 @@ export function createVllmAdapter(settings: AdapterSettings<RemoteBackendSetting
     codec: {
       toWireBody: (request, { stream }) => toWireBody(request, { stream }),
       fromWireResult: (body, request) => fromWireResult(body, request, vllmExtras),
-      fromWireChunks: (messages, request) => fromWireChunks(messages, request, vllmExtras),
+      chunkReader: (request) => new OpenAIChunkReader(request, vllmExtras),
     },
   });
 }

@@ -14,15 +14,16 @@ export interface SseMessage {
 const DONE = '[DONE]';
 
 /**
- * Yields each SSE message of `body` until `data: [DONE]`. After `[DONE]` the
+ * Yields the SSE messages of each packet of `body`, together, until `data: [DONE]`
+ * (a packet often carries many: they are handled in one step). After `[DONE]` the
  * rest of the body is read and discarded rather than abandoned, so that the
  * connection is released whole and kept alive for the next request.
  *
  * @example
- * for await (const { data } of decodeSse(response.body)) chunks.push(JSON.parse(data));
+ * for await (const messages of decodeSseBatches(response.body)) for (const { data } of messages) chunks.push(JSON.parse(data));
  */
-export async function* decodeSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseMessage, void, undefined> {
-  const pending: SseMessage[] = [];
+export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseMessage[], void, undefined> {
+  let pending: SseMessage[] = [];
   let done = false;
   const parser = createParser({
     onEvent(message) {
@@ -35,19 +36,19 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>): AsyncGenerato
     },
   });
   const decoder = new TextDecoder();
+  const take = () => {
+    const messages = pending;
+    pending = [];
+    return messages;
+  };
 
   for await (const chunk of body) {
     if (done) continue; // draining after [DONE]
     parser.feed(decoder.decode(chunk, { stream: true }));
-    yield* flush(pending);
+    if (pending.length > 0) yield take();
   }
   if (done) return;
   // A last message without its blank line still counts: the body ended, so it is complete.
   parser.feed(`${decoder.decode()}\n\n`);
-  yield* flush(pending);
-}
-
-function* flush(pending: SseMessage[]): Generator<SseMessage> {
-  for (let i = 0; i < pending.length; i++) yield pending[i];
-  pending.length = 0;
+  if (pending.length > 0) yield take();
 }

@@ -109,31 +109,35 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
     return parse;
   };
 
+  // Each event's chat events are made in one synchronous step (no generator per event), then yielded.
+  const out: StreamEvent[] = [];
   for await (const event of inner.stream(toTextRequest(request, options), context)) {
     if (event.type === 'text-delta') {
       const parse = parseOf(event.choice);
-      yield* chatEvents(event, parse.reasoning.push(event.delta), parse, request);
+      chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
     } else if (event.type === 'choice-end') {
       const parse = parseOf(event.choice);
       const source = { type: 'text-delta', choice: event.choice, delta: '' } as const;
-      yield* chatEvents(source, parse.reasoning.finish(), parse, request);
-      if (parse.tools) yield* toolEvents(source, parse.tools.finish(), parse, request);
+      chatEvents(source, parse.reasoning.finish(), parse, request, out);
+      if (parse.tools) toolEvents(source, parse.tools.finish(), parse, request, out);
       if (parse.held !== undefined) {
         const parsed = parseToolCalls(parse.held, options.toolCallFormat);
-        if (parsed.text) yield { type: 'text-delta', choice: event.choice, delta: parsed.text };
-        yield* toolEvents(source, parsed.calls.map((call) => ({ kind: 'call', call })), parse, request);
+        if (parsed.text) out.push({ type: 'text-delta', choice: event.choice, delta: parsed.text });
+        toolEvents(source, parsed.calls.map((call) => ({ kind: 'call', call })), parse, request, out);
       }
-      yield { ...event, finishReason: parse.calls > 0 ? 'tool_calls' : event.finishReason };
+      out.push({ ...event, finishReason: parse.calls > 0 ? 'tool_calls' : event.finishReason });
     } else {
-      yield event;
+      out.push(event);
     }
+    for (const made of out) yield made;
+    out.length = 0;
   }
 }
 
 type TextDelta = StreamEvent & { type: 'text-delta' };
 
 /** Reasoning and text pieces of one upstream chunk as chat events; token data rides on the first event. */
-function* chatEvents(source: TextDelta, pieces: SplitPiece[], parse: ChoiceParse, request: NeutralRequest): Generator<StreamEvent> {
+function chatEvents(source: TextDelta, pieces: SplitPiece[], parse: ChoiceParse, request: NeutralRequest, out: StreamEvent[]): void {
   let extras: Pick<TextDelta, 'tokenIds' | 'logprobs'> | undefined = {
     ...(source.tokenIds ? { tokenIds: source.tokenIds } : {}),
     ...(source.logprobs ? { logprobs: source.logprobs } : {}),
@@ -144,27 +148,27 @@ function* chatEvents(source: TextDelta, pieces: SplitPiece[], parse: ChoiceParse
     return taken;
   };
   for (const piece of pieces) {
-    if (piece.kind === 'reasoning') yield { type: 'reasoning-delta', choice: source.choice, delta: piece.text, ...take() };
-    else if (parse.tools) yield* toolEvents({ ...source, ...take() }, parse.tools.push(piece.text), parse, request);
+    if (piece.kind === 'reasoning') out.push({ type: 'reasoning-delta', choice: source.choice, delta: piece.text, ...take() });
+    else if (parse.tools) toolEvents({ ...source, ...take() }, parse.tools.push(piece.text), parse, request, out);
     else if (parse.held !== undefined) parse.held += piece.text;
-    else yield { type: 'text-delta', choice: source.choice, delta: piece.text, ...take() };
+    else out.push({ type: 'text-delta', choice: source.choice, delta: piece.text, ...take() });
   }
   // A chunk wholly held back (part of a tag) still carries its token data.
   if (extras && (extras.tokenIds || extras.logprobs) && !parse.tools && parse.held === undefined) {
-    yield { type: 'text-delta', choice: source.choice, delta: '', ...extras };
+    out.push({ type: 'text-delta', choice: source.choice, delta: '', ...extras });
   }
 }
 
 /** Text around tool calls streams on; each call goes out whole (`parallel_tool_calls: false`: the first only). */
-function* toolEvents(source: TextDelta, pieces: ToolStreamPiece[], parse: ChoiceParse, request: NeutralRequest): Generator<StreamEvent> {
+function toolEvents(source: TextDelta, pieces: ToolStreamPiece[], parse: ChoiceParse, request: NeutralRequest, out: StreamEvent[]): void {
   let first = true;
   for (const piece of pieces) {
     if (piece.kind === 'text') {
-      yield { type: 'text-delta', choice: source.choice, delta: piece.text, ...(first && source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(first && source.logprobs ? { logprobs: source.logprobs } : {}) };
+      out.push({ type: 'text-delta', choice: source.choice, delta: piece.text, ...(first && source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(first && source.logprobs ? { logprobs: source.logprobs } : {}) });
       first = false;
     } else if (request.parallelToolCalls !== false || parse.calls === 0) {
       const { id, name, arguments: args } = piece.call;
-      yield { type: 'tool-call-delta', choice: source.choice, index: parse.calls, id, name, argumentsDelta: args };
+      out.push({ type: 'tool-call-delta', choice: source.choice, index: parse.calls, id, name, argumentsDelta: args });
       parse.calls += 1;
     }
   }

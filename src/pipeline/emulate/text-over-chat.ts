@@ -6,7 +6,7 @@
  */
 import type { ContentPart, NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { Engine } from './engine.js';
 import { defaultThinkTags, type ThinkTags } from './split-reasoning.js';
 
@@ -19,7 +19,15 @@ export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags):
     async *stream(request, context) {
       const thinking = new Set<number>();
       for await (const event of inner.stream(toChatRequest(request), context)) {
-        yield* reasoningAsText(event, thinking, tags);
+        if (event.type === 'reasoning-delta') {
+          yield reasoningAsText(event, thinking, tags);
+          continue;
+        }
+        // The think block closes before what follows it.
+        if ((event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') && thinking.delete(event.choice)) {
+          yield { type: 'text-delta', choice: event.choice, delta: tags.close };
+        }
+        yield event;
       }
     },
   };
@@ -52,15 +60,9 @@ function withReasoningInText(choice: ResultChoice, tags: ThinkTags): ResultChoic
   return { ...rest, text: `${tags.open}${reasoning}${tags.close}${choice.text}` };
 }
 
-function* reasoningAsText(event: StreamEvent, thinking: Set<number>, tags: ThinkTags): Generator<StreamEvent> {
-  if (event.type === 'reasoning-delta') {
-    const open = thinking.has(event.choice) ? '' : tags.open;
-    thinking.add(event.choice);
-    yield { ...event, type: 'text-delta', delta: open + event.delta };
-    return;
-  }
-  if ((event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') && thinking.delete(event.choice)) {
-    yield { type: 'text-delta', choice: event.choice, delta: tags.close };
-  }
-  yield event;
+/** Reasoning as text inside the think tags, the first piece opening them. */
+function reasoningAsText(event: StreamEventOf<'reasoning-delta'>, thinking: Set<number>, tags: ThinkTags): StreamEvent {
+  const open = thinking.has(event.choice) ? '' : tags.open;
+  thinking.add(event.choice);
+  return { ...event, type: 'text-delta', delta: open + event.delta };
 }

@@ -1,9 +1,9 @@
 /** Fireworks responses and streams -> neutral: the OpenAI-compatible reader plus Fireworks' extensions. */
-import { fromWireChunks } from '../../../adapters/fireworks/from-wire-chunks.js';
+import { fireworksChunkReader } from '../../../adapters/fireworks/from-wire-chunks.js';
+import { readSse } from '../../helpers/read-chunks.js';
 import { fromWireResult } from '../../../adapters/fireworks/from-wire-result.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
-import { decodeSse } from '../../../src/streaming/decode-sse.js';
 
 const MODEL = 'accounts/fireworks/models/qwen3-8b';
 const textRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Say hi', ...extra });
@@ -15,7 +15,7 @@ async function events(chunks: unknown[], request: NeutralRequest): Promise<Strea
     yield new TextEncoder().encode(text);
   }
   const out: StreamEvent[] = [];
-  for await (const event of fromWireChunks(decodeSse(body()), request)) out.push(event);
+  for await (const event of readSse(fireworksChunkReader(request), body())) out.push(event);
   return out;
 }
 
@@ -66,7 +66,7 @@ describe('fireworks fromWireResult', () => {
   });
 });
 
-describe('fireworks fromWireChunks', () => {
+describe('fireworks chunk reader', () => {
   test('completions stream: token ids per delta, prompt ids once, raw output on the end, perf, usage in its own chunk', async () => {
     const head = { id: 'cmpl-s', object: 'text_completion', created: 7, model: MODEL };
     const out = await events([

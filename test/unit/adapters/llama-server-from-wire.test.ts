@@ -3,13 +3,13 @@ import { choicesAreNative, supports } from '../../../src/backend/capabilities.js
 import { handlingOf } from '../../../src/backend/field-support.js';
 import { unsupportedFields } from '../../helpers/unsupported-fields.js';
 import { llamaServerCapabilities } from '../../../adapters/llama-server/llama-server-adapter.js';
-import { fromWireChunks } from '../../../adapters/llama-server/from-wire-chunks.js';
+import { LlamaServerChunkReader } from '../../../adapters/llama-server/from-wire-chunks.js';
+import { readSse } from '../../helpers/read-chunks.js';
 import { fromWireResult } from '../../../adapters/llama-server/from-wire-result.js';
 import { refineError } from '../../../adapters/llama-server/refine-error.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
-import { decodeSse } from '../../../src/streaming/decode-sse.js';
 
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', 'm'), prompt: 'Once', ...extra });
 const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'm'), messages: [], ...extra });
@@ -25,7 +25,7 @@ async function events(chunks: unknown[], request: NeutralRequest): Promise<Strea
     yield new TextEncoder().encode(transcript);
   }
   const out: StreamEvent[] = [];
-  for await (const event of fromWireChunks(decodeSse(bytes()), { ...request, stream: { includeUsage: true, tokenIds: false } })) out.push(event);
+  for await (const event of readSse(new LlamaServerChunkReader({ ...request, stream: { includeUsage: true, tokenIds: false } }), bytes())) out.push(event);
   return out;
 }
 
@@ -67,7 +67,7 @@ describe('llama-server fromWireResult', () => {
   });
 });
 
-describe('llama-server fromWireChunks', () => {
+describe('llama-server chunk reader', () => {
   test('completions n: 2: usage on each finishing chunk -> the prompt once, both completions', async () => {
     const out = await events([
       { ...head, choices: [choice(1, null as unknown as string, { text: 'a' })] },

@@ -1,9 +1,9 @@
 /** OpenAI-compatible SSE streams -> StreamEvents: synthetic OpenAI streams, then real llama-server bytes. */
 import fc from 'fast-check';
-import { fromWireChunks } from '../../../adapters/openai/from-wire-chunks.js';
+import { OpenAIChunkReader } from '../../../adapters/openai/from-wire-chunks.js';
+import { readSse } from '../../helpers/read-chunks.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
-import { decodeSse } from '../../../src/streaming/decode-sse.js';
 import { capture, captureRequest, withCaptures } from './capture-request.js';
 
 const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'gpt-4o'), messages: [], stream: { includeUsage: true, tokenIds: false }, ...extra });
@@ -21,14 +21,14 @@ const sse = (...chunks: unknown[]) => chunks.map((chunk) => `data: ${typeof chun
 async function events(transcript: string | Uint8Array[], request: NeutralRequest): Promise<StreamEvent[]> {
   const pieces = typeof transcript === 'string' ? [encoder.encode(transcript)] : transcript;
   const out: StreamEvent[] = [];
-  for await (const event of fromWireChunks(decodeSse(bytes(...pieces)), request)) out.push(event);
+  for await (const event of readSse(new OpenAIChunkReader(request), bytes(...pieces))) out.push(event);
   return out;
 }
 
 const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 10, model: 'gpt-4o', system_fingerprint: 'fp_1' };
 const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ ...head, choices: [{ index: 0, delta: d, logprobs: null, finish_reason: null, ...extra }] });
 
-describe('openai fromWireChunks', () => {
+describe('openai chunk reader', () => {
   test('text, tool calls, finish, then usage from the trailing chunk with no choices', async () => {
     const transcript = sse(
       delta({ role: 'assistant', content: '' }),
@@ -102,7 +102,7 @@ describe('openai fromWireChunks', () => {
   });
 });
 
-withCaptures('openai fromWireChunks on real llama-server streams', () => {
+withCaptures('openai chunk reader on real llama-server streams', () => {
   const replay = (name: string) => events(capture(`${name}.response.sse`), captureRequest(name));
   const textOf = (out: StreamEvent[], choice = 0) => out.filter((e): e is Extract<StreamEvent, { type: 'text-delta' }> => e.type === 'text-delta' && e.choice === choice).map((e) => e.delta).join('');
 

@@ -5,7 +5,8 @@
  * message`), which the reader always reads in full.
  */
 import fc from 'fast-check';
-import { fromWireChunks } from '../../../adapters/openai/from-wire-chunks.js';
+import { OpenAIChunkReader } from '../../../adapters/openai/from-wire-chunks.js';
+import { readMessages } from '../../helpers/read-chunks.js';
 import { TextChunkTemplate } from '../../../adapters/openai/text-chunk-template.js';
 import { fireworksExtras } from '../../../adapters/fireworks/wire-extras.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
@@ -19,7 +20,7 @@ async function* messagesOf(data: readonly string[], named: boolean): AsyncGenera
 
 async function read(data: readonly string[], request: NeutralRequest, extras: WireExtras | undefined, named: boolean): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const event of fromWireChunks(messagesOf(data, named), request, extras)) out.push(event);
+  for await (const event of readMessages(new OpenAIChunkReader(request, extras), messagesOf(data, named))) out.push(event);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeSse, type SseMessage } from '../../../src/streaming/decode-sse.js';
+import { decodeSseBatches, type SseMessage } from '../../../src/streaming/decode-sse.js';
 
 const encoder = new TextEncoder();
 
@@ -9,7 +9,7 @@ async function* chunks(...pieces: (string | Uint8Array)[]): AsyncGenerator<Uint8
 
 async function collect(body: AsyncIterable<Uint8Array>): Promise<SseMessage[]> {
   const out: SseMessage[] = [];
-  for await (const message of decodeSse(body)) out.push(message);
+  for await (const messages of decodeSseBatches(body)) out.push(...messages);
   return out;
 }
 
@@ -25,10 +25,16 @@ function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
   return parts;
 }
 
-describe('decodeSse', () => {
+describe('decodeSseBatches', () => {
   test('yields each data message and stops at [DONE]', async () => {
     const body = chunks('data: {"a":1}\n\n', 'data: {"a":2}\n\ndata: [DONE]\n\n', 'data: {"after":true}\n\n');
     expect(await collect(body)).toEqual([{ data: '{"a":1}' }, { data: '{"a":2}' }]);
+  });
+
+  test('the messages of one packet come together; one split across packets comes with the packet that completes it', async () => {
+    const batches: SseMessage[][] = [];
+    for await (const messages of decodeSseBatches(chunks('data: 1\n\ndata: 2\n\ndata: ', '3\n', '\ndata: 4\n\n'))) batches.push(messages);
+    expect(batches).toEqual([[{ data: '1' }, { data: '2' }], [{ data: '3' }, { data: '4' }]]);
   });
 
   test('keeps the event name when the server sends one', async () => {
