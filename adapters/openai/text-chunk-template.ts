@@ -16,10 +16,22 @@ export class TextChunkTemplate {
   /** The text of a chunk shaped as the template, else undefined (read it in full). */
   textOf(data: string): string | undefined {
     const { prefix, suffix } = this;
-    if (prefix === undefined || data.length <= prefix.length + suffix.length + 2 || !data.startsWith(prefix) || !data.endsWith(suffix)) return undefined;
-    const literal = data.slice(prefix.length, data.length - suffix.length);
-    if (!STRING_TOKEN.test(literal)) return undefined;
-    return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
+    if (prefix === undefined) return undefined;
+    const start = prefix.length;
+    const end = data.length - suffix.length; // the closing quote is at end - 1
+    if (end - start < 3 || data.charCodeAt(start) !== QUOTE || data.charCodeAt(end - 1) !== QUOTE || !data.startsWith(prefix) || !data.endsWith(suffix)) return undefined;
+    let escaped = false;
+    for (let i = start + 1; i < end - 1; i++) {
+      const code = data.charCodeAt(i);
+      if (code === QUOTE || code < 0x20) return undefined; // not one string token
+      if (code === BACKSLASH) {
+        escaped = true;
+        i++; // an escaped character, even a quote
+      }
+    }
+    if (!escaped) return data.slice(start + 1, end - 1);
+    const token = data.slice(start, end);
+    return STRING_TOKEN.test(token) ? (JSON.parse(token) as string) : undefined;
   }
 
   /**
@@ -40,6 +52,9 @@ export class TextChunkTemplate {
     this.choice = choice;
   }
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /** One JSON string token, and nothing else (no raw control characters, valid escapes). */
 // eslint-disable-next-line no-control-regex -- raw control characters are what a JSON string may not hold

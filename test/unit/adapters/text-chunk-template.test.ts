@@ -93,6 +93,13 @@ describe('text-chunk template', () => {
     expect(template.textOf(data(' word'))).toBe(' word');
     expect(template.textOf(data('a "quoted"\nline'))).toBe('a "quoted"\nline');
     expect(template.textOf(data(''))).toBeUndefined(); // an empty text makes no event: read in full
+    expect(template.textOf(data('ends in a backslash \\'))).toBe('ends in a backslash \\');
+    // Not one string token: an escaped closing quote, a bare quote, a raw newline.
+    const raw = (token: string) => data(' a').replace('" a"', token);
+    expect(template.textOf(raw('"abc\\"'))).toBeUndefined();
+    expect(template.textOf(raw('"a"b"'))).toBeUndefined();
+    expect(template.textOf(raw('"a\nb"'))).toBeUndefined();
+    expect(template.textOf(raw('"\\u00e9"'))).toBe('é');
     expect(template.textOf(data(' b').replace('"c"', '"d"'))).toBeUndefined();
     expect(template.textOf('{"id":"c","choices":[{"index":0,"delta":{"content":"x","y":"z"},"finish_reason":null}]}')).toBeUndefined();
   });
