@@ -1,8 +1,10 @@
 /**
  * Writes SSE text to the client with back-pressure and keep-alive comments.
  * Text queued while one upstream packet is handled (which often carries many
- * events) leaves in one write: the flush waits for the pending microtasks
- * (process.nextTick), not for another turn of the event loop.
+ * events) leaves in one write, at the end of this turn of the event loop
+ * (setImmediate): a packet that also ends the upstream body is answered with
+ * its frames and the end in one write, not two (on loopback each write costs
+ * as much as reading a whole packet's events).
  */
 import type { ServerResponse } from 'node:http';
 import { keepAlive, type KeepAlive } from './keep-alive.js';
@@ -27,7 +29,7 @@ export class SseWriter {
     this.pending += text;
     if (!this.scheduled) {
       this.scheduled = true;
-      process.nextTick(this.flush);
+      setImmediate(this.flush);
     }
   }
 
