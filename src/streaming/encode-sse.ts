@@ -12,9 +12,6 @@ export interface SseFraming<Chunk = Record<string, unknown>> {
   readonly end: string;
 }
 
-/** `data:` frames and `[DONE]`, as OpenAI chat and Fireworks send them. */
-export const dataFraming: SseFraming<unknown> = { frame: encodeSseData, end: sseDone };
-
 /** A named event (`event: <type>`), as the Responses API sends every event. */
 export function encodeSseEvent(chunk: Record<string, unknown>): string {
   return `event: ${String(chunk.type)}\ndata: ${JSON.stringify(chunk)}\n\n`;

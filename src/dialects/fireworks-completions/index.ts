@@ -1,5 +1,6 @@
 /** The Fireworks Completions dialect: `POST /v1/completions`, with all its extensions. */
-import { dataFraming, encodeSseData, sseDone } from '../../streaming/encode-sse.js';
+import { encodeCompletionChunkFrame } from '../../streaming/encode-chunk-frames.js';
+import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { completionErrorBody } from './error-body.js';
 import { parseCompletionsRequest } from './parse-request.js';
@@ -12,7 +13,8 @@ export const fireworksCompletionsDialect: Dialect = {
   path: '/v1/completions',
   endpoint: 'text',
   document: 'text',
-  sse: dataFraming,
+  // `data:` frames (a text delta written without stringifying the whole chunk), then `[DONE]`.
+  sse: { frame: encodeCompletionChunkFrame, end: sseDone },
   fields: completionsFields,
   parseRequest: parseCompletionsRequest,
   serializeResult: serializeCompletionResult,

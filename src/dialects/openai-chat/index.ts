@@ -1,5 +1,6 @@
 /** The OpenAI Chat Completions dialect: `POST /v1/chat/completions`. */
-import { dataFraming, encodeSseData, sseDone } from '../../streaming/encode-sse.js';
+import { encodeChatChunkFrame } from '../../streaming/encode-chunk-frames.js';
+import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { chatErrorBody } from './error-body.js';
 import { parseChatRequest } from './parse-request.js';
@@ -12,7 +13,8 @@ export const openaiChatDialect: Dialect = {
   path: '/v1/chat/completions',
   endpoint: 'chat',
   document: 'chat',
-  sse: dataFraming,
+  // `data:` frames (a text delta written without stringifying the whole chunk), then `[DONE]`.
+  sse: { frame: encodeChatChunkFrame, end: sseDone },
   fields: chatFields,
   parseRequest: parseChatRequest,
   serializeResult: serializeChatResult,
