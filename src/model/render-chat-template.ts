@@ -11,6 +11,7 @@
 import { Template } from '@huggingface/jinja';
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { ContentPart, Message, ToolDefinition } from './request.js';
+import { renderChatml, type ChatmlMessage } from './render-chatml.js';
 
 /** ChatML; tools are described Hermes-style in the system turn (`<tool_call>{json}</tool_call>` replies). */
 export const chatmlTemplate = `{%- if tools %}<|im_start|>system
@@ -77,15 +78,20 @@ export interface RenderOptions {
 export function renderChatTemplate(messages: readonly Message[], options: RenderOptions = {}): string {
   const source = !options.template || options.template === 'chatml' ? chatmlTemplate : options.template;
   const developerRole = hasDeveloperRole(source);
-  return compile(source).render({
+  const context = {
     messages: messages.map((message, index) => templateMessage(message, index, developerRole)),
     tools: options.tools?.map((tool) => ({ type: 'function', function: tool })),
     add_generation_prompt: options.addGenerationPrompt ?? true,
     bos_token: options.bosToken ?? '',
     eos_token: options.eosToken ?? '',
     ...options.variables,
-  });
+  };
+  // ChatML written out (render-chatml.ts), unless a variable stands for one it reads.
+  if (source === chatmlTemplate && !Object.keys(options.variables ?? {}).some((key) => CHATML_READS.has(key))) return renderChatml(context);
+  return compile(source).render(context);
 }
+
+const CHATML_READS = new Set(['messages', 'tools', 'add_generation_prompt']);
 
 /**
  * Whether a template renders a `developer` role of its own: it names the role
@@ -98,10 +104,16 @@ export function hasDeveloperRole(source: string): boolean {
   return /(['"])developer\1/.test(source);
 }
 
+type TemplateMessage = ChatmlMessage & {
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: unknown } }[];
+};
+
 /** The message shape chat templates expect (OpenAI's, with arguments as objects). */
-function templateMessage(message: Message, index: number, developerRole: boolean): Record<string, unknown> {
+function templateMessage(message: Message, index: number, developerRole: boolean): TemplateMessage {
   const role = message.role === 'developer' && !developerRole ? 'system' : message.role;
-  const out: Record<string, unknown> = { role, content: textOf(message.content, index) };
+  const out: TemplateMessage = { role, content: textOf(message.content, index) };
   if (message.name) out.name = message.name;
   if (message.toolCallId) out.tool_call_id = message.toolCallId;
   if (message.reasoning) out.reasoning_content = message.reasoning;
