@@ -61,10 +61,10 @@ export class TagScanner {
   }
 }
 
-/** Length of the longest suffix of `text` that is a proper prefix of `tag`. */
+/** Length of the longest suffix of `text` that is a proper prefix of `tag` (such a suffix starts with the tag's first character). */
 function partialTagSuffix(text: string, tag: string): number {
-  for (let length = Math.min(tag.length - 1, text.length); length > 0; length--) {
-    if (tag.startsWith(text.slice(text.length - length))) return length;
+  for (let at = text.indexOf(tag[0], Math.max(0, text.length - tag.length + 1)); at >= 0; at = text.indexOf(tag[0], at + 1)) {
+    if (text.slice(at) === tag.slice(0, text.length - at)) return text.length - at;
   }
   return 0;
 }
