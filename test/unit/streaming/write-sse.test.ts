@@ -63,4 +63,22 @@ describe('SseWriter', () => {
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
     expect(body.split('\n\n').filter((frame) => frame.startsWith('data: {')).length).toBe(6);
   }, 10_000);
+
+  it('text queued in one turn of the event loop leaves in one write; with the end, in the end\'s write', async () => {
+    const calls: string[] = [];
+    const fake = { destroyed: false, writableEnded: false, writableNeedDrain: false, write: (text: string) => calls.push(`write ${text}`), end: (text: string) => calls.push(`end ${text}`) };
+    const response = fake as unknown as http.ServerResponse;
+    const writer = new SseWriter(response);
+    writer.write('a');
+    await Promise.resolve(); // a microtask later (another event of the same packet): still the same turn
+    writer.write('b');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['write ab']);
+    // The last frames and the end in the same turn: one write, the end's.
+    writer.write('c');
+    await new Promise((resolve) => process.nextTick(resolve));
+    writer.end('[DONE]');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['write ab', 'end c[DONE]']);
+  });
 });
