@@ -191,7 +191,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       dialect: dialect.name, backend: typeof log.backend === 'string' ? log.backend : NO_ROUTE, route,
       status: typeof log.status === 'number' ? log.status : 500, durationMs: meter.latencyMs, ttftMs: meter.timeToFirstTokenMs, usage: meter.usage,
     });
-    runtime.logger.info('request', {
+    // winston formats (redacts, stamps) an entry before its transports drop it for its level: not built at all then.
+    if (runtime.logger.isLevelEnabled('info')) runtime.logger.info('request', {
       ...log,
       promptTokens: meter.usage?.promptTokens,
       completionTokens: meter.usage?.completionTokens,
