@@ -44,7 +44,8 @@ export class TextChunkTemplate {
   learn(data: string, choice: number, text: string, readText: (chunk: unknown) => unknown): void {
     if (text === MARKER) return;
     const token = JSON.stringify(text);
-    const end = uniqueEnd(data, `"content":${token}`) ?? uniqueEnd(data, `"text":${token}`);
+    // Compact JSON, or Python's json.dumps spacing (`"content": "..."`).
+    const end = KEYS.reduce<number | undefined>((found, key) => found ?? uniqueEnd(data, key + token), undefined);
     if (end === undefined) return;
     const prefix = data.slice(0, end - token.length);
     const suffix = data.slice(end);
@@ -61,6 +62,8 @@ const BACKSLASH = 0x5c;
 /** One JSON string token, and nothing else (no raw control characters, valid escapes). */
 // eslint-disable-next-line no-control-regex -- raw control characters are what a JSON string may not hold
 const STRING_TOKEN = /^"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"$/;
+
+const KEYS = ['"content":', '"content": ', '"text":', '"text": '];
 
 /** A text no model sends, put where the template's text was to check which token the reader reads. */
 const MARKER = '\u0000template';
