@@ -92,6 +92,11 @@ export function clientClosedRequest(): ProxyError {
   return new ProxyError({ status: 499, type: 'server_error', code: 'client_closed_request', message: 'The request was cancelled.' });
 }
 
+/** What a failure stands for: the proxy's own abort reason (shutting down) when it aborted with one, else what was thrown. */
+export function failureOf(thrown: unknown, signal?: AbortSignal): ProxyError {
+  return signal?.reason instanceof ProxyError ? signal.reason : toProxyError(thrown);
+}
+
 /** Wraps anything thrown into a ProxyError without leaking internals. */
 export function toProxyError(error: unknown): ProxyError {
   if (error instanceof ProxyError) return error;

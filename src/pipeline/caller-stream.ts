@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { StreamSerializer } from '../dialects/stream-serializer.js';
-import { ProxyError, toProxyError } from '../errors/proxy-error.js';
+import { failureOf, ProxyError } from '../errors/proxy-error.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import { SseWriter } from '../streaming/write-sse.js';
@@ -127,8 +127,7 @@ export async function writeCallerStream(response: ServerResponse, events: AsyncI
       }
       if (!stream.ended) stream.finish(out);
     } catch (thrown) {
-      const reason = options.signal?.reason;
-      stream.fail(reason instanceof ProxyError ? reason : toProxyError(thrown), out);
+      stream.fail(failureOf(thrown, options.signal), out);
     }
     await write();
     writer.end(end);

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AFFINITY_HEADERS, type AdapterContext } from '../backend/adapter.js';
 import type { Dialect } from '../dialects/dialect.js';
-import { ProxyError, toProxyError } from '../errors/proxy-error.js';
+import { failureOf, ProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { StreamEvent } from '../model/stream-event.js';
 import { coalesceEvents } from '../streaming/coalesce-events.js';
@@ -120,7 +120,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
         // an ordinary HTTP error (and the next backend may take over); a backend that has taken the
         // request but stays silent gets the headers and a keep-alive comment instead.
         const iterator = events[Symbol.asyncIterator]();
-        const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent> => ({ done: false, value: { type: 'error', error: abortReasonOr(abort.signal, thrown) } }));
+        const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent> => ({ done: false, value: { type: 'error', error: failureOf(thrown, abort.signal) } }));
         const keepAlive = await firstEvent(first, acceptance, sseKeepAliveMs);
         if (!keepAlive) {
           const result = await first;
@@ -167,8 +167,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       sendJson(res, 200, answer, perfHeaders(result.perf));
     }
   } catch (thrown) {
-    const reason = abort.signal.reason;
-    const error = reason instanceof ProxyError ? reason : toProxyError(thrown instanceof BackendFailure ? thrown.failure : thrown);
+    const error = failureOf(thrown instanceof BackendFailure ? thrown.failure : thrown, abort.signal);
     if (thrown instanceof BackendFailure) {
       log.backend = thrown.backend.name;
       if (!res.headersSent) setBackendHeaders(res, thrown.backend.name, tried);
@@ -229,11 +228,6 @@ function setBackendHeaders(res: ServerResponse, backend: string, tried: readonly
 
 function isSse(res: ServerResponse): boolean {
   return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
-}
-
-/** What a stream's failure stands for: the pipeline's own abort reason (the proxy shutting down), else what was thrown. */
-function abortReasonOr(signal: AbortSignal, thrown: unknown): ProxyError {
-  return signal.reason instanceof ProxyError ? signal.reason : toProxyError(thrown);
 }
 
 /** The stream again, with its already-pulled first result in front (no extra generator layer per event). */
