@@ -46,13 +46,12 @@ export class OpenAIChunkReader implements ChunkReader {
   private perf?: PerfMetrics;
   private started = false;
   private readonly template = new TextChunkTemplate();
-  private readonly events: StreamEvent[] = [];
 
   constructor(private readonly request: NeutralRequest, private readonly extras: WireExtras = openAIExtras) {}
 
   push(message: SseMessage, out: StreamEvent[]): void {
     if (this.ended) return;
-    const { request, extras, template, events } = this;
+    const { request, extras, template } = this;
     const text = message.event === undefined ? template.textOf(message.data) : undefined;
     if (text !== undefined) {
       out.push({ type: 'text-delta', choice: template.choice, delta: text });
@@ -65,15 +64,14 @@ export class OpenAIChunkReader implements ChunkReader {
       out.push(responseStart(chunk, request));
     }
     const wireChoices = Array.isArray(chunk.choices) ? chunk.choices.filter(isRecord) : [];
-    events.length = 0;
+    const from = out.length; // this chunk's events start here
     try {
       for (const wire of wireChoices) {
         const index = typeof wire.index === 'number' ? wire.index : 0;
-        choiceEvents(wire, index, this.stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request, events);
+        choiceEvents(wire, index, this.stateOf(index), extras.readChoice?.(wire, chunk) ?? {}, request, out);
       }
     } catch (error) {
       if (!(error instanceof ProxyError)) throw error;
-      out.push(...events);
       return this.fail(error, out);
     }
     const usage = readWireUsage(chunk.usage);
@@ -82,10 +80,9 @@ export class OpenAIChunkReader implements ChunkReader {
     const chunkPerf = extras.readPerf?.(chunk);
     if (chunkPerf) this.perf = chunkPerf;
     // A refusal piece is kept without an event of its own: such a chunk is no template.
-    const plain = !usage && !chunkPerf && wireChoices.length === 1 && !hasRefusal(wireChoices[0]) ? plainTextDelta(events) : undefined;
+    const plain = !usage && !chunkPerf && wireChoices.length === 1 && !hasRefusal(wireChoices[0]) ? plainTextDelta(out, from) : undefined;
     const echo = plain && this.choices.get(plain.choice)?.echo;
     if (plain && (!echo || echo.done)) template.learn(message.data, plain.choice, plain.delta, readText);
-    for (const event of events) out.push(event);
   }
 
   /** The upstream stream is over: a truncation error, or the usage and perf metrics held until now. */
@@ -119,10 +116,10 @@ export class OpenAIChunkReader implements ChunkReader {
   }
 }
 
-/** The one text delta a chunk made, with nothing else on it: later chunks shaped as it may be read by the template. */
-function plainTextDelta(events: readonly StreamEvent[]): StreamEventOf<'text-delta'> | undefined {
-  const [event] = events;
-  return events.length === 1 && event.type === 'text-delta' && event.delta !== '' && Object.keys(event).length === 3 ? event : undefined;
+/** The one text delta a chunk made (its events are `events` from `from` on), with nothing else on it: later chunks shaped as it may be read by the template. */
+function plainTextDelta(events: readonly StreamEvent[], from: number): StreamEventOf<'text-delta'> | undefined {
+  const event = events[from];
+  return events.length === from + 1 && event.type === 'text-delta' && event.delta !== '' && Object.keys(event).length === 3 ? event : undefined;
 }
 
 function hasRefusal(wire: Record<string, unknown>): boolean {
