@@ -138,12 +138,12 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
       if (started.keepAlive) res.write(sseKeepAliveComment);
       const stream = new CallerStream(dialect.streamSerializer(plan.request), { meter, callerError: plan.callerError, perfMetricsInBody: plan.request.perfMetricsInBody === true });
-      const store = state?.store ? state : undefined;
+      const stored = state?.store ? state : undefined;
       await writeCallerStream(res, prepend(started.first, started.iterator), stream, {
         framing: dialect.sse,
         keepAliveMs: sseKeepAliveMs,
         signal: abort.signal,
-        ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, store, notKept) } : {}),
+        ...(stored ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, stored, notKept) } : {}),
       });
       log.status = abort.signal.aborted ? 499 : 200;
       // The status went out as 200; a stream that then failed says so in the log.
