@@ -1,8 +1,7 @@
 /**
  * An upstream stream's reader: decoded SSE messages -> neutral events, one
  * synchronous step per message. The remote adapter feeds it each packet's
- * messages and yields their events: one async step per event, where an async
- * generator per stage cost one each.
+ * messages and yields their events as one batch: one async step per packet.
  */
 import type { StreamEvent } from '../src/model/stream-event.js';
 import type { SseMessage } from '../src/streaming/decode-sse.js';

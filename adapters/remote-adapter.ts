@@ -153,25 +153,25 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
             // A JSON answer to a stream request is an error report (or a server that cannot stream).
             const body = await readJson(response, url, signal);
-            yield { type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) };
+            yield [{ type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) }];
             return;
           }
-          // Each packet's messages are read in one synchronous step; only the events leave one by one.
+          // Each packet's messages are read in one synchronous step, and its events leave together.
           const reader = codec.chunkReader(request);
-          const events: StreamEvent[] = [];
           for await (const messages of decodeSseBatches(response.body)) {
+            const events: StreamEvent[] = [];
             for (const message of messages) {
               reader.push(message, events);
               if (reader.ended) break;
             }
-            for (const event of events) yield event;
-            events.length = 0;
+            if (events.length > 0) yield events;
             if (reader.ended) return;
           }
+          const events: StreamEvent[] = [];
           reader.finish(events);
-          for (const event of events) yield event;
+          if (events.length > 0) yield events;
         } catch (error) {
-          yield { type: 'error', error: interrupted(error, url, signal) };
+          yield [{ type: 'error', error: interrupted(error, url, signal) }];
         } finally {
           // The consumer stopped early (client gone): close the upstream request now.
           if (!response.body.readableEnded) response.body.destroy();

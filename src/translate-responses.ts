@@ -19,6 +19,7 @@ import type { StreamEvent } from './model/stream-event.js';
 import { planRequest, type Plan } from './pipeline/plan.js';
 import type { Backend, RouteMatch } from './pipeline/route-table.js';
 import { sseDone } from './streaming/encode-sse.js';
+import { eachEvent } from './streaming/stream-batches.js';
 import { endpointOfDialect, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 
 /** A recording: its text and whether it is an SSE stream. */
@@ -180,7 +181,7 @@ async function startReplay(recording: Recording): Promise<Replay> {
 
 /** The replayed stream with its error events named as the caller sent them (CallerStream does this on the request path). */
 async function* callerErrorEvents(plan: Plan, context: AdapterContext): AsyncGenerator<StreamEvent> {
-  for await (const event of plan.engine.stream(plan.request, context)) {
+  for await (const event of eachEvent(plan.engine.stream(plan.request, context))) {
     yield event.type === 'error' ? { type: 'error', error: plan.callerError(event.error) } : event;
   }
 }

@@ -21,7 +21,7 @@ export function fireworksCapabilities(settings: Partial<RemoteBackendSettings>):
 /**
  * @example
  * const fireworks = createFireworksAdapter({ kind: 'fireworks', url: 'https://api.fireworks.ai/inference/v1', apiKey: process.env.FIREWORKS_API_KEY });
- * for await (const event of fireworks.stream(request, { signal, requestId: 'req-1' })) { ... }
+ * for await (const batch of fireworks.stream(request, { signal, requestId: 'req-1' })) { ... } // each packet's events
  */
 export function createFireworksAdapter(settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter {
   return createRemoteAdapter({

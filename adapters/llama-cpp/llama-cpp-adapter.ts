@@ -11,7 +11,8 @@ import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate } from 
 import { toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult } from '../../src/model/result.js';
-import type { StreamEvent } from '../../src/model/stream-event.js';
+import type { StreamBatches } from '../../src/model/stream-event.js';
+import { eachEvent } from '../../src/streaming/stream-batches.js';
 import { collectResult } from './collect-result.js';
 import { llamaCppTable, TEMPLATE_EFFORTS } from './fields.js';
 import type { LlamaCppSettings } from './settings.js';
@@ -75,14 +76,15 @@ export class LlamaCppAdapter implements Adapter {
   }
 
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {
-    return collectResult(this.stream(request, context), { logprobs: request.logprobs !== undefined });
+    return collectResult(eachEvent(this.stream(request, context)), { logprobs: request.logprobs !== undefined });
   }
 
   close(): Promise<void> {
     return this.host.close();
   }
 
-  async *stream(request: NeutralRequest, context: AdapterContext): AsyncGenerator<StreamEvent> {
+  /** One batch per event: the model makes them one at a time. */
+  async *stream(request: NeutralRequest, context: AdapterContext): StreamBatches {
     const generateRequest = this.generateRequest(request);
     let started = false;
     try {
@@ -90,13 +92,14 @@ export class LlamaCppAdapter implements Adapter {
         // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
         if (!started) {
           started = true;
-          yield { type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) };
+          yield [{ type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) }, event];
+          continue;
         }
-        yield event;
+        yield [event];
       }
     } catch (error) {
       if ((error as Error)?.name === 'AbortError') throw error;
-      yield { type: 'error', error: toProxyError(error) };
+      yield [{ type: 'error', error: toProxyError(error) }];
     }
   }
 }

@@ -9,7 +9,7 @@ import { defineKind } from '../../src/backend/backend-kind.js';
 import { optionalBoolean } from '../../src/config/config-checks.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
-import type { StreamEvent } from '../../src/model/stream-event.js';
+import type { StreamBatches } from '../../src/model/stream-event.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
 import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
 import { llamaServerTable } from './fields.js';
@@ -116,9 +116,11 @@ function templateCaps(settings: AdapterSettings<LlamaServerSettings>, ttlMs: num
   return { read, refreshIfStale: () => { if (Date.now() - readAt >= ttlMs && !reading) void read(); } };
 }
 
-async function* refinedStream(events: AsyncIterable<StreamEvent>, request: NeutralRequest): AsyncGenerator<StreamEvent> {
+async function* refinedStream(batches: StreamBatches, request: NeutralRequest): StreamBatches {
   try {
-    for await (const event of events) yield event.type === 'error' ? { type: 'error', error: refineError(event.error, request) } : event;
+    for await (const batch of batches) {
+      yield batch.map((event) => (event.type === 'error' ? { type: 'error', error: refineError(event.error, request) } : event));
+    }
   } catch (error) {
     throw refined(error, request);
   }

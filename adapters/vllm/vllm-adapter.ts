@@ -26,7 +26,7 @@ export function vllmCapabilities(settings: Partial<RemoteBackendSettings>): Back
 /**
  * @example
  * const vllm = createVllmAdapter({ kind: 'vllm', url: 'http://gpu-1:8000/v1' }, { name: 'gpu' });
- * for await (const event of vllm.stream(request, { signal, requestId: 'req-1' })) { ... }
+ * for await (const batch of vllm.stream(request, { signal, requestId: 'req-1' })) { ... } // each packet's events
  */
 export function createVllmAdapter(settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter {
   return createRemoteAdapter({

@@ -7,7 +7,7 @@
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
-import type { StreamEvent } from '../model/stream-event.js';
+import type { StreamBatches } from '../model/stream-event.js';
 import type { BackendTable } from './field-support.js';
 
 export type SpokenEndpoint = 'chat' | 'completions';
@@ -83,7 +83,7 @@ export interface Adapter {
   /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
   toWire(request: NeutralRequest): Record<string, unknown>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
-  stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
+  stream(request: NeutralRequest, context: AdapterContext): StreamBatches;
   /** Releases connections, workers and models. */
   close?(): Promise<void>;
   readonly stats?: BackendStats;

@@ -1,4 +1,4 @@
-/** Neutral stream parts, named noun-action. Every adapter yields these; every dialect serialises them. */
+/** Neutral stream parts, named noun-action. Every adapter yields these (in batches); every dialect serialises them. */
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { TokenLogprob } from './logprobs.js';
 import type { FinishReason, PerfMetrics, Usage } from './result.js';
@@ -28,3 +28,10 @@ export type StreamEvent =
   | { type: 'error'; error: ProxyError };
 
 export type StreamEventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
+
+/**
+ * A stream as engines produce it: batches of events in order, one per upstream
+ * packet (or per generated token), never empty. A packet's events then cost
+ * one async step, not one each; a consumer may keep a batch it was given.
+ */
+export type StreamBatches = AsyncIterable<StreamEvent[]>;

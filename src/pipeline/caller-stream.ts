@@ -2,13 +2,14 @@
  * A stream's events -> the caller's SSE, one synchronous step per event:
  * watch it (time to first token, usage, the error that ends it), hold choice
  * ends for `perf_metrics`, serialize in the caller's dialect, frame. One
- * async loop, at the socket: an async generator per stage cost promise turns
- * and garbage on every event of every stream.
+ * async loop, at the socket, one turn per batch (an upstream packet): an async
+ * generator per stage, or a turn per event, cost promise turns and garbage on
+ * every event of every stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { StreamSerializer } from '../dialects/stream-serializer.js';
 import { failureOf, ProxyError } from '../errors/proxy-error.js';
-import type { StreamEvent } from '../model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../model/stream-event.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import { SseWriter } from '../streaming/write-sse.js';
 import type { RequestMeter } from './measure.js';
@@ -98,11 +99,11 @@ export interface WriteStreamOptions {
 }
 
 /**
- * Writes `events` through `stream` to the client, then the closing frames.
+ * Writes `batches` through `stream` to the client, then the closing frames.
  * Returns when the stream ends or the client goes away; leaving the loop
- * returns the events' iterator, which cancels the upstream work.
+ * returns the batches' iterator, which cancels the upstream work.
  */
-export async function writeCallerStream(response: ServerResponse, events: AsyncIterable<StreamEvent>, stream: CallerStream, options: WriteStreamOptions): Promise<void> {
+export async function writeCallerStream(response: ServerResponse, batches: StreamBatches, stream: CallerStream, options: WriteStreamOptions): Promise<void> {
   const writer = new SseWriter(response, options.keepAliveMs);
   const { frame, end } = options.framing;
   const out: Chunk[] = [];
@@ -116,11 +117,17 @@ export async function writeCallerStream(response: ServerResponse, events: AsyncI
   };
   try {
     try {
-      for await (const event of events) {
+      for await (const batch of batches) {
         if (writer.closed) return;
-        stream.push(event, out);
-        if (out.length === 1 && !options.beforeWrite) writer.write(frame(out.pop()!)); // one chunk per event: the usual case
-        else if (out.length > 0) await write();
+        for (const event of batch) {
+          stream.push(event, out);
+          if (stream.ended) break;
+        }
+        if (options.beforeWrite) await write();
+        else {
+          for (const chunk of out) writer.write(frame(chunk));
+          out.length = 0;
+        }
         if (stream.ended) break;
         const wait = writer.drained();
         if (wait) await wait;

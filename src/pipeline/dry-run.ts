@@ -8,7 +8,8 @@
 import type { Adapter, AdapterContext } from '../backend/adapter.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
-import type { StreamEvent } from '../model/stream-event.js';
+import type { StreamBatches } from '../model/stream-event.js';
+import { eachEvent } from '../streaming/stream-batches.js';
 import { planRequest, type PlanOptions } from './plan.js';
 import type { RouteMatch } from './route-table.js';
 
@@ -48,10 +49,9 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
       record('complete', upstream);
       return emptyResult(upstream);
     },
-    async *stream(upstream): AsyncGenerator<StreamEvent> {
+    async *stream(upstream): StreamBatches {
       record('stream', upstream);
-      yield { type: 'response-start', id: 'dry-run', model: upstream.model, created: 0 };
-      yield { type: 'choice-end', choice: 0, finishReason: 'stop' };
+      yield [{ type: 'response-start', id: 'dry-run', model: upstream.model, created: 0 }, { type: 'choice-end', choice: 0, finishReason: 'stop' }];
     },
   };
   const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
@@ -59,7 +59,7 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {
-    for await (const event of plan.engine.stream(plan.request, context)) if (event.type === 'error') throw plan.callerError(event.error);
+    for await (const event of eachEvent(plan.engine.stream(plan.request, context))) if (event.type === 'error') throw plan.callerError(event.error);
   } else {
     await plan.engine.complete(plan.request, context);
   }

@@ -33,8 +33,8 @@ import { dryRunAnswer } from './translation-report.js';
 
 /** A stream whose backend took the request: its first event, or a keep-alive that came first. */
 interface StartedStream {
-  iterator: AsyncIterator<StreamEvent>;
-  first: Promise<IteratorResult<StreamEvent>>;
+  iterator: AsyncIterator<StreamEvent[]>;
+  first: Promise<IteratorResult<StreamEvent[]>>;
   keepAlive: boolean;
 }
 
@@ -114,20 +114,21 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       const { backend, plan, started } = await attempt(async (plan): Promise<StartedStream> => {
         let accepted: () => void = () => undefined;
         const acceptance = new Promise<void>((resolve) => { accepted = resolve; });
-        let events = plan.engine.stream(plan.request, context(accepted));
-        if (plan.request.stream?.coalesce) events = coalesceEvents(events, plan.request.stream.coalesce);
+        let batches = plan.engine.stream(plan.request, context(accepted));
+        if (plan.request.stream?.coalesce) batches = coalesceEvents(batches, plan.request.stream.coalesce);
         // Wait for the first event before sending headers, so a failure before any output is still
         // an ordinary HTTP error (and the next backend may take over); a backend that has taken the
         // request but stays silent gets the headers and a keep-alive comment instead.
-        const iterator = events[Symbol.asyncIterator]();
-        const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent> => ({ done: false, value: { type: 'error', error: failureOf(thrown, abort.signal) } }));
+        const iterator = batches[Symbol.asyncIterator]();
+        const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent[]> => ({ done: false, value: [{ type: 'error', error: failureOf(thrown, abort.signal) }] }));
         const keepAlive = await firstEvent(first, acceptance, sseKeepAliveMs);
         if (!keepAlive) {
           const result = await first;
-          if (!result.done && result.value.type === 'error') {
+          const opening = result.done ? undefined : result.value[0];
+          if (opening?.type === 'error') {
             await iterator.return?.(undefined);
             // An HTTP error (or the next backend's turn), not a broken stream.
-            throw plan.callerError(result.value.error);
+            throw plan.callerError(opening.error);
           }
         }
         return { iterator, first, keepAlive };
@@ -230,7 +231,7 @@ function isSse(res: ServerResponse): boolean {
   return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
 }
 
-/** The stream again, with its already-pulled first result in front (no extra generator layer per event). */
+/** The stream again, with its already-pulled first batch in front (no extra generator layer). */
 function prepend<T>(first: Promise<IteratorResult<T>>, rest: AsyncIterator<T>): AsyncIterable<T> {
   let pulled = false;
   const iterator: AsyncIterator<T> = {

@@ -5,7 +5,7 @@
  * reasons, tool calls, usage and errors are never held back, and the merged
  * stream assembles to exactly the unbuffered result.
  */
-import type { StreamEvent, StreamEventOf } from '../model/stream-event.js';
+import type { StreamBatches, StreamEvent, StreamEventOf } from '../model/stream-event.js';
 
 type Delta = StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>;
 
@@ -15,11 +15,11 @@ export interface CoalesceOptions {
   mode: 'any' | 'all';
 }
 
-export async function* coalesceEvents(events: AsyncIterable<StreamEvent>, options: CoalesceOptions, now: () => number = Date.now): AsyncGenerator<StreamEvent> {
+export async function* coalesceEvents(batches: StreamBatches, options: CoalesceOptions, now: () => number = Date.now): StreamBatches {
   const tokens = options.tokens ?? 0;
   const ms = options.ms ?? 0;
   if (tokens <= 0 && ms <= 0) {
-    yield* events;
+    yield* batches;
     return;
   }
   let buffered: Delta[] = [];
@@ -38,7 +38,7 @@ export async function* coalesceEvents(events: AsyncIterable<StreamEvent>, option
     return merged;
   };
 
-  const iterator = events[Symbol.asyncIterator]();
+  const iterator = batches[Symbol.asyncIterator]();
   let next = iterator.next();
   try {
     for (;;) {
@@ -46,7 +46,7 @@ export async function* coalesceEvents(events: AsyncIterable<StreamEvent>, option
       const waitMs = ms > 0 && buffered.length > 0 ? Math.max(0, since + ms - now()) : undefined;
       const step = waitMs === undefined ? await next : await raceTimeout(next, waitMs);
       if (step === 'timeout') {
-        if (due()) yield* flush();
+        if (due()) yield flush();
         // 'all' mode: the time is up, so wait for the token threshold too. (A timer that fired
         // a millisecond early by Date.now's clock just waits again for the rest.)
         else if (now() - since >= ms) await next.then(() => undefined, () => undefined);
@@ -54,18 +54,21 @@ export async function* coalesceEvents(events: AsyncIterable<StreamEvent>, option
       }
       if (step.done) break;
       next = iterator.next();
-      const event = step.value;
-      if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
-        if (buffered.length === 0) since = now();
-        buffered.push(event);
-        count += 1;
-        if (due()) yield* flush();
-      } else {
-        yield* flush();
-        yield event;
+      const out: StreamEvent[] = [];
+      for (const event of step.value) {
+        if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+          if (buffered.length === 0) since = now();
+          buffered.push(event);
+          count += 1;
+          if (due()) out.push(...flush());
+        } else {
+          out.push(...flush(), event);
+        }
       }
+      if (out.length > 0) yield out;
     }
-    yield* flush();
+    const rest = flush();
+    if (rest.length > 0) yield rest;
   } finally {
     await iterator.return?.();
   }

@@ -6,7 +6,8 @@
 import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../../model/stream-event.js';
+import { mapEvents } from '../../streaming/stream-batches.js';
 import { applyReasoningHistory } from './apply-reasoning-history.js';
 import type { Engine } from './engine.js';
 import { parseToolCalls, type ToolCallFormat } from './parse-tool-calls.js';
@@ -96,7 +97,7 @@ interface ChoiceParse {
   calls: number;
 }
 
-async function* streamChat(inner: Engine, request: NeutralRequest, context: AdapterContext, tags: ThinkTags, options: ChatOverTextOptions): AsyncGenerator<StreamEvent> {
+function streamChat(inner: Engine, request: NeutralRequest, context: AdapterContext, tags: ThinkTags, options: ChatOverTextOptions): StreamBatches {
   const withTools = Boolean(request.tools?.length) && request.toolChoice !== 'none';
   const incremental = (options.toolCallFormat ?? 'hermes') === 'hermes';
   const choices = new Map<number, ChoiceParse>();
@@ -109,9 +110,7 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
     return parse;
   };
 
-  // Each event's chat events are made in one synchronous step (no generator per event), then yielded.
-  const out: StreamEvent[] = [];
-  for await (const event of inner.stream(toTextRequest(request, options), context)) {
+  return mapEvents(inner.stream(toTextRequest(request, options), context), (event, out) => {
     if (event.type === 'text-delta') {
       const parse = parseOf(event.choice);
       chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
@@ -129,9 +128,7 @@ async function* streamChat(inner: Engine, request: NeutralRequest, context: Adap
     } else {
       out.push(event);
     }
-    for (const made of out) yield made;
-    out.length = 0;
-  }
+  });
 }
 
 type TextDelta = StreamEvent & { type: 'text-delta' };

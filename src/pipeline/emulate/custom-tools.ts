@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Message, NeutralRequest, ToolCall, ToolDefinition } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamBatches } from '../../model/stream-event.js';
+import { mapEvents } from '../../streaming/stream-batches.js';
 import type { Engine } from './engine.js';
 
 /** The one parameter a custom tool's function has. */
@@ -94,29 +95,29 @@ interface HeldCall {
   args: string;
 }
 
-async function* unwrapStream(events: AsyncIterable<StreamEvent>, names: ReadonlySet<string>): AsyncGenerator<StreamEvent> {
+function unwrapStream(batches: StreamBatches, names: ReadonlySet<string>): StreamBatches {
   /** choice -> call index -> a custom call being held (its arguments are JSON until they are whole). */
   const held = new Map<number, Map<number, HeldCall>>();
-  for await (const event of events) {
+  return mapEvents(batches, (event, out) => {
     if (event.type === 'tool-call-delta') {
       const calls = held.get(event.choice) ?? new Map<number, HeldCall>();
       const call = calls.get(event.index);
       if (call) {
         call.args += event.argumentsDelta;
         call.id ??= event.id;
-        continue;
+        return;
       }
       if (event.name !== undefined && names.has(event.name)) {
         calls.set(event.index, { name: event.name, args: event.argumentsDelta, ...(event.id !== undefined ? { id: event.id } : {}) });
         held.set(event.choice, calls);
-        continue;
+        return;
       }
     } else if (event.type === 'choice-end') {
       for (const [index, call] of held.get(event.choice) ?? []) {
-        yield { type: 'tool-call-delta', choice: event.choice, index, id: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: call.name, argumentsDelta: unwrapInput(call.args), custom: true };
+        out.push({ type: 'tool-call-delta', choice: event.choice, index, id: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: call.name, argumentsDelta: unwrapInput(call.args), custom: true });
       }
       held.delete(event.choice);
     }
-    yield event;
-  }
+    out.push(event);
+  });
 }

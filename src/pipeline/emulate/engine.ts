@@ -2,9 +2,9 @@
 import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamBatches } from '../../model/stream-event.js';
 
 export interface Engine {
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
-  stream(request: NeutralRequest, context: AdapterContext): AsyncIterable<StreamEvent>;
+  stream(request: NeutralRequest, context: AdapterContext): StreamBatches;
 }

@@ -7,8 +7,9 @@
 import type { AdapterContext } from '../../backend/adapter.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type NeutralResult, type PerfMetrics, type Usage } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../../model/stream-event.js';
 import { mergeStreams } from '../../streaming/merge-streams.js';
+import { mapEvents } from '../../streaming/stream-batches.js';
 import type { Engine } from './engine.js';
 
 export interface FanOutPart {
@@ -29,31 +30,43 @@ export async function completeFanOut(inner: Engine, parts: readonly FanOutPart[]
   };
 }
 
-export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[], context: AdapterContext): AsyncGenerator<StreamEvent> {
+export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[], context: AdapterContext): StreamBatches {
   const streams = parts.map((part) => shiftChoices(inner.stream(part.request, context), part.choiceOffset));
   let started = false;
   let usage: Usage | undefined;
   let perf: PerfMetrics | undefined;
-  for await (const event of mergeStreams(streams)) {
-    if (event.type === 'response-start') {
-      if (started) continue;
-      started = true;
-    } else if (event.type === 'usage') {
-      usage = addUsage(usage, event.usage);
-      continue;
-    } else if (event.type === 'perf') {
-      perf ??= event.perf;
-      continue;
+  for await (const batch of mergeStreams(streams)) {
+    const out: StreamEvent[] = [];
+    let failed = false;
+    for (const event of batch) {
+      if (event.type === 'response-start') {
+        if (started) continue;
+        started = true;
+      } else if (event.type === 'usage') {
+        usage = addUsage(usage, event.usage);
+        continue;
+      } else if (event.type === 'perf') {
+        perf ??= event.perf;
+        continue;
+      }
+      out.push(event);
+      if (event.type === 'error') {
+        failed = true;
+        break;
+      }
     }
-    yield event;
-    if (event.type === 'error') return;
+    if (out.length > 0) yield out;
+    if (failed) return;
   }
-  if (perf) yield { type: 'perf', perf };
-  if (usage) yield { type: 'usage', usage };
+  const end: StreamEvent[] = [];
+  if (perf) end.push({ type: 'perf', perf });
+  if (usage) end.push({ type: 'usage', usage });
+  if (end.length > 0) yield end;
 }
 
-async function* shiftChoices(events: AsyncIterable<StreamEvent>, offset: number): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    yield 'choice' in event && offset !== 0 ? { ...event, choice: event.choice + offset } : event;
-  }
+function shiftChoices(batches: StreamBatches, offset: number): StreamBatches {
+  if (offset === 0) return batches;
+  return mapEvents(batches, (event, out) => {
+    out.push('choice' in event ? { ...event, choice: event.choice + offset } : event);
+  });
 }

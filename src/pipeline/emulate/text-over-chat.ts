@@ -7,6 +7,7 @@
 import type { ContentPart, NeutralRequest } from '../../model/request.js';
 import type { ResultChoice } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import { mapEvents } from '../../streaming/stream-batches.js';
 import type { Engine } from './engine.js';
 import { defaultThinkTags, type ThinkTags } from './split-reasoning.js';
 
@@ -16,19 +17,19 @@ export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags):
       const result = await inner.complete(toChatRequest(request), context);
       return { ...result, choices: result.choices.map((choice) => withReasoningInText(choice, tags)) };
     },
-    async *stream(request, context) {
+    stream(request, context) {
       const thinking = new Set<number>();
-      for await (const event of inner.stream(toChatRequest(request), context)) {
+      return mapEvents(inner.stream(toChatRequest(request), context), (event, out) => {
         if (event.type === 'reasoning-delta') {
-          yield reasoningAsText(event, thinking, tags);
-          continue;
+          out.push(reasoningAsText(event, thinking, tags));
+          return;
         }
         // The think block closes before what follows it.
         if ((event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') && thinking.delete(event.choice)) {
-          yield { type: 'text-delta', choice: event.choice, delta: tags.close };
+          out.push({ type: 'text-delta', choice: event.choice, delta: tags.close });
         }
-        yield event;
-      }
+        out.push(event);
+      });
     },
   };
 }

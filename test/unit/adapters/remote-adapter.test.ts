@@ -13,7 +13,8 @@ import { createFireworksAdapter, fireworksCapabilities } from '../../../adapters
 import { createOpenAIAdapter, openAICapabilities } from '../../../adapters/openai/openai-adapter.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
-import type { StreamEvent } from '../../../src/model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../../../src/model/stream-event.js';
+import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
 
 const KEY = 'sk-test-KEY123';
@@ -26,9 +27,9 @@ function context(extra: Partial<AdapterContext> = {}): AdapterContext {
   return { signal: new AbortController().signal, requestId: 'req-1', ...extra };
 }
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function collect(batches: StreamBatches): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const event of eachEvent(batches)) out.push(event);
   return out;
 }
 
@@ -124,12 +125,13 @@ describe('remote adapters over HTTP', () => {
     upstream.reply({ sse: [chunk('a'), chunk('b'), chunk('c'), chunk('', 'stop'), 'data: [DONE]\n\n'], delayMs: 300 });
     const controller = new AbortController();
     const iterator = adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context({ signal: controller.signal }))[Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toMatchObject({ type: 'response-start' });
+    // The first packet's events come together: the response's start and the first chunk's text.
+    expect((await iterator.next()).value).toEqual([{ type: 'response-start', id: 'c1', model: 'gpt-4o', created: 1 }, { type: 'text-delta', choice: 0, delta: 'a' }]);
     controller.abort();
-    const rest: StreamEvent[] = [];
+    const rest: StreamEvent[][] = [];
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value);
-    // The first chunk's text was already read; then the abort ends the stream.
-    expect(rest).toEqual([{ type: 'text-delta', choice: 0, delta: 'a' }, { type: 'error', error: expect.objectContaining({ status: 499 }) }]);
+    // Then the abort ends the stream.
+    expect(rest).toEqual([[{ type: 'error', error: expect.objectContaining({ status: 499 }) }]]);
     await until(() => upstream.aborted.length === 1);
 
     const early = adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context())[Symbol.asyncIterator]();

@@ -5,6 +5,7 @@ import { unsupportedFields } from '../../helpers/unsupported-fields.js';
 import { createVllmAdapter, vllmCapabilities } from '../../../adapters/vllm/vllm-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
+import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
 
 const context = () => ({ signal: new AbortController().signal, requestId: 'req-1' });
@@ -75,7 +76,7 @@ describe('vllm adapter against a mock upstream', () => {
     const request: NeutralRequest = { ...emptyRequest('chat', 'qwen'), messages: [{ role: 'user', content: 'Hi' }], stream: { includeUsage: true, tokenIds: true } };
     const out: StreamEvent[] = [];
     try {
-      for await (const event of adapter.stream(request, context())) out.push(event);
+      for await (const event of eachEvent(adapter.stream(request, context()))) out.push(event);
     } finally {
       await adapter.close?.();
     }

@@ -2,16 +2,17 @@ import { choicesAreNative, supports } from '../../../src/backend/capabilities.js
 import { createLlamaCppAdapter, llamaCppCapabilities } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { planRequest } from '../../../src/pipeline/plan.js';
-import type { StreamEvent } from '../../../src/model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../../../src/model/stream-event.js';
+import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import { describeShared, greedyStory, storiesPath } from './helpers.js';
 
 function textRequest(patch: Partial<NeutralRequest> = {}): NeutralRequest {
   return { ...emptyRequest('text', 'stories'), prompt: 'Once upon a time', sampling: { temperature: 0 }, ...patch };
 }
 
-async function events(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function events(batches: StreamBatches): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const event of iterable) out.push(event);
+  for await (const event of eachEvent(batches)) out.push(event);
   return out;
 }
 
@@ -90,7 +91,7 @@ describeShared('LlamaCppAdapter on stories260K', () => {
     const [first] = await events(adapter.stream(textRequest(), context()));
     expect(first).toMatchObject({ type: 'error', error: { status: 429, retryAfterSeconds: expect.any(Number) } });
     controller.abort();
-    const drain = async (iterator: AsyncIterator<StreamEvent>) => {
+    const drain = async (iterator: AsyncIterator<StreamEvent[]>) => {
       for (;;) if ((await iterator.next()).done) return;
     };
     await Promise.all(busy.map((iterator) => expect(drain(iterator)).rejects.toMatchObject({ name: 'AbortError' })));

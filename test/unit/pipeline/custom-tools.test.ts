@@ -8,6 +8,7 @@ import { regexToGbnf } from '../../../src/pipeline/emulate/regex-gbnf.js';
 import { toolCallGrammar } from '../../../src/pipeline/emulate/tool-call-grammar.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
+import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import type { Engine } from '../../../src/pipeline/emulate/engine.js';
 import { LlamaWorkerHost } from '../../../adapters/llama-cpp/worker-host.js';
 import { baseRequest, describeShared, storiesPath } from '../llama-cpp/helpers.js';
@@ -42,9 +43,9 @@ describe('customToolsAsFunctions', () => {
       { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: 'ECT 1"}' },
       { type: 'choice-end', choice: 0, finishReason: 'tool_calls' },
     ];
-    const inner: Engine = { complete: () => Promise.reject(new Error('unused')), async *stream() { yield* events; } };
+    const inner: Engine = { complete: () => Promise.reject(new Error('unused')), async *stream() { yield* events.map((event) => [event]); } };
     const out: StreamEvent[] = [];
-    for await (const event of unwrapCustomCalls(inner, new Set(['sql'])).stream(emptyRequest('chat'), context)) out.push(event);
+    for await (const event of eachEvent(unwrapCustomCalls(inner, new Set(['sql'])).stream(emptyRequest('chat'), context))) out.push(event);
     expect(out.slice(1)).toEqual([
       { type: 'tool-call-delta', choice: 0, index: 1, id: 'c2', name: 'f', argumentsDelta: '{}' },
       { type: 'tool-call-delta', choice: 0, index: 0, id: 'c1', name: 'sql', argumentsDelta: 'SELECT 1', custom: true },

@@ -4,7 +4,7 @@ import type { BackendSettings } from '../../../src/configuration.js';
 import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { NeutralResult } from '../../../src/model/result.js';
-import type { StreamEvent } from '../../../src/model/stream-event.js';
+import type { StreamBatches } from '../../../src/model/stream-event.js';
 import { planRequest } from '../../../src/pipeline/plan.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
@@ -41,7 +41,7 @@ function fakeAdapter({ supported = [], nativeChoices = true, ...capabilities }: 
         usage: { promptTokens: 2, completionTokens: 1, totalTokens: 3 },
       };
     },
-    async *stream(): AsyncGenerator<StreamEvent> { /* unused */ },
+    async *stream(): StreamBatches { /* unused */ },
   };
 }
 

@@ -1,15 +1,21 @@
 import fc from 'fast-check';
-import type { StreamEvent } from '../../../src/model/stream-event.js';
+import type { StreamBatches, StreamEvent } from '../../../src/model/stream-event.js';
 import { coalesceEvents, mergeDeltas } from '../../../src/streaming/coalesce-events.js';
+import { eachEvent } from '../../../src/streaming/stream-batches.js';
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+async function collect(batches: StreamBatches): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
+  for await (const event of eachEvent(batches)) out.push(event);
   return out;
 }
 
-async function* from(events: StreamEvent[]): AsyncGenerator<StreamEvent> {
-  yield* events;
+/** The events in batches of `sizes` (cycled; one each by default), as an upstream's packets would bring them. */
+async function* from(events: StreamEvent[], sizes: number[] = [1]): StreamBatches {
+  for (let at = 0, i = 0; at < events.length; i++) {
+    const size = Math.max(1, sizes[i % sizes.length]);
+    yield events.slice(at, at + size);
+    at += size;
+  }
 }
 
 /** What a stream amounts to: the text, reasoning and token ids of each choice, and every non-delta event in order. */
@@ -48,20 +54,20 @@ describe('coalesceEvents', () => {
     let releaseB: () => void = () => undefined;
     const bReleased = new Promise<void>((resolve) => { releaseB = resolve; });
     let bSent = false;
-    async function* slow(): AsyncGenerator<StreamEvent> {
-      yield delta(0, 'a', 1);
+    async function* slow(): StreamBatches {
+      yield [delta(0, 'a', 1)];
       await bReleased;
       bSent = true;
-      yield delta(0, 'b', 2);
+      yield [delta(0, 'b', 2)];
     }
     const iterator = coalesceEvents(slow(), { ms: 30, mode: 'any' })[Symbol.asyncIterator]();
     const safety = setTimeout(releaseB, 5000); // only if the timer never fired: the test then fails below
     const first = await iterator.next();
     expect(bSent).toBe(false); // 'a' went out on the timer, not with 'b'
-    expect(first.value).toMatchObject({ delta: 'a' });
+    expect(first.value).toMatchObject([{ delta: 'a' }]);
     releaseB();
     clearTimeout(safety);
-    expect((await iterator.next()).value).toMatchObject({ delta: 'b' });
+    expect((await iterator.next()).value).toMatchObject([{ delta: 'b' }]);
   });
 
   test("mode 'all' waits for both thresholds", async () => {
@@ -79,15 +85,27 @@ describe('coalesceEvents', () => {
     ])).toEqual([{ type: 'text-delta', choice: 0, delta: 'ab' }, { type: 'text-delta', choice: 1, delta: 'x' }]);
   });
 
-  test('property: a coalesced stream assembles to exactly the unbuffered result', async () => {
+  test('the deltas of one batch (one upstream packet) are merged too', async () => {
+    const events = [delta(0, 'a', 1), delta(0, 'b', 2), delta(0, 'c', 3), { type: 'choice-end', choice: 0, finishReason: 'stop' } as StreamEvent];
+    const batches: StreamEvent[][] = [];
+    for await (const batch of coalesceEvents(from(events, [4]), { tokens: 2, mode: 'any' })) batches.push(batch);
+    expect(batches).toEqual([[
+      { type: 'text-delta', choice: 0, delta: 'ab', tokenIds: [1, 2] },
+      { type: 'text-delta', choice: 0, delta: 'c', tokenIds: [3] },
+      { type: 'choice-end', choice: 0, finishReason: 'stop' },
+    ]]);
+  });
+
+  test('property: a coalesced stream assembles to exactly the unbuffered result, however it is batched', async () => {
     const event = fc.oneof(
       fc.record({ type: fc.constant('text-delta' as const), choice: fc.integer({ min: 0, max: 2 }), delta: fc.string(), tokenIds: fc.array(fc.nat(), { maxLength: 2 }) }),
       fc.record({ type: fc.constant('reasoning-delta' as const), choice: fc.integer({ min: 0, max: 2 }), delta: fc.string() }),
       fc.record({ type: fc.constant('choice-end' as const), choice: fc.integer({ min: 0, max: 2 }), finishReason: fc.constant('stop' as const) }),
     );
-    await fc.assert(fc.asyncProperty(fc.array(event, { maxLength: 40 }), fc.integer({ min: 0, max: 6 }), fc.constantFrom('any' as const, 'all' as const), async (events, tokens, mode) => {
+    const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 5 });
+    await fc.assert(fc.asyncProperty(fc.array(event, { maxLength: 40 }), fc.integer({ min: 0, max: 6 }), fc.constantFrom('any' as const, 'all' as const), sizes, async (events, tokens, mode, batching) => {
       const plain = assemble(events as StreamEvent[]);
-      const merged = assemble(await collect(coalesceEvents(from(events as StreamEvent[]), { tokens, ms: 0, mode })));
+      const merged = assemble(await collect(coalesceEvents(from(events as StreamEvent[], batching), { tokens, ms: 0, mode })));
       expect(merged).toEqual(plain);
     }));
   });
