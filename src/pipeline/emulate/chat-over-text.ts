@@ -113,7 +113,9 @@ function streamChat(inner: Engine, request: NeutralRequest, context: AdapterCont
   return mapEvents(inner.stream(toTextRequest(request, options), context), (event, out) => {
     if (event.type === 'text-delta') {
       const parse = parseOf(event.choice);
-      chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
+      // Plain text with nothing to parse leaves as it came (chatEvents would copy it: this runs for most events).
+      if (isPlain(event) && !parse.tools && parse.held === undefined && parse.reasoning.passesThrough(event.delta)) out.push(event);
+      else chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
     } else if (event.type === 'choice-end') {
       const parse = parseOf(event.choice);
       const source = { type: 'text-delta', choice: event.choice, delta: '' } as const;
@@ -132,6 +134,11 @@ function streamChat(inner: Engine, request: NeutralRequest, context: AdapterCont
 }
 
 type TextDelta = StreamEvent & { type: 'text-delta' };
+
+/** A text delta with no more than chatEvents keeps of one (token ids, logprobs): passing it on equals copying it. */
+function isPlain(event: TextDelta): boolean {
+  return event.echo === undefined && event.promptTokenIds === undefined && event.annotations === undefined;
+}
 
 /** Reasoning and text pieces of one upstream chunk as chat events; token data rides on the first event. */
 function chatEvents(source: TextDelta, pieces: SplitPiece[], parse: ChoiceParse, request: NeutralRequest, out: StreamEvent[]): void {

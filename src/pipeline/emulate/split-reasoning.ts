@@ -28,6 +28,15 @@ export class ReasoningSplitter {
     return toPieces(this.scanner.push(chunk));
   }
 
+  /**
+   * True when push(chunk) would return it as one text piece (the usual chunk,
+   * outside a thought and with no `<`): the caller may then pass it on as it
+   * is, without pushing it.
+   */
+  passesThrough(chunk: string): boolean {
+    return this.scanner.passesThrough(chunk);
+  }
+
   /** Ends the text: whatever was held back is plain text (or reasoning, in an unclosed thought). */
   finish(): SplitPiece[] {
     return toPieces(this.scanner.finish());

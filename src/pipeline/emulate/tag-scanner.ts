@@ -49,6 +49,11 @@ export class TagScanner {
     return this.inside;
   }
 
+  /** True when push(chunk) would return it whole, outside any span: nothing held back, no tag can start in it. */
+  passesThrough(chunk: string): boolean {
+    return !this.inside && this.held === '' && chunk !== '' && !chunk.includes(this.open[0]);
+  }
+
   private emit(segments: TagSegment[], text: string, closing: boolean): void {
     if (text === '' && !closing) return;
     const last = segments[segments.length - 1];

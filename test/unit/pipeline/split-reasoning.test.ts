@@ -18,6 +18,23 @@ describe('splitReasoning', () => {
     expect(pieces).toEqual([{ kind: 'reasoning', text: 'abc' }, { kind: 'text', text: 'def' }]);
   });
 
+  test('property: a chunk said to pass through is what push returns, as one text piece', () => {
+    const piece = fc.oneof(fc.constant('<think>'), fc.constant('</think>'), fc.constant('<'), fc.constant('</th'), fc.constant('think>'), fc.string({ maxLength: 6 }));
+    fc.assert(fc.property(fc.array(fc.array(piece, { maxLength: 3 }).map((parts) => parts.join('')), { maxLength: 16 }), (chunks) => {
+      const splitter = new ReasoningSplitter();
+      for (const chunk of chunks) {
+        const passes = splitter.passesThrough(chunk);
+        const pieces = splitter.push(chunk);
+        if (passes) expect(pieces).toEqual([{ kind: 'text', text: chunk }]);
+      }
+    }));
+    // And it does say so for the usual chunk.
+    const splitter = new ReasoningSplitter();
+    expect(splitter.passesThrough('Once upon')).toBe(true);
+    splitter.push('<think>');
+    expect(splitter.passesThrough('hmm')).toBe(false);
+  });
+
   test('property: splitting over arbitrary chunk boundaries equals splitting the whole text', () => {
     const piece = fc.oneof(fc.constant('<think>'), fc.constant('</think>'), fc.constant('<'), fc.constant('</th'), fc.string({ maxLength: 6 }));
     fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
