@@ -9,7 +9,7 @@ import { internalError, type ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
-import { decodeSseBatches } from '../src/streaming/decode-sse.js';
+import { SseDecoder, type SseMessage } from '../src/streaming/decode-sse.js';
 import type { ChunkReader } from './chunk-reader.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
@@ -156,19 +156,25 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
             yield [{ type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) }];
             return;
           }
-          // Each packet's messages are read in one synchronous step, and its events leave together.
+          // Each packet is decoded and read in one synchronous step, and its events leave together.
+          const decoder = new SseDecoder();
           const reader = codec.chunkReader(request);
-          for await (const messages of decodeSseBatches(response.body)) {
+          const read = (messages: readonly SseMessage[]): StreamEvent[] => {
             const events: StreamEvent[] = [];
             for (const message of messages) {
               reader.push(message, events);
               if (reader.ended) break;
             }
+            return events;
+          };
+          for await (const bytes of response.body) {
+            if (decoder.done) continue; // after [DONE]: read to the end, so the connection is kept alive
+            const events = read(decoder.push(bytes));
             if (events.length > 0) yield events;
             if (reader.ended) return;
           }
-          const events: StreamEvent[] = [];
-          reader.finish(events);
+          const events = read(decoder.finish());
+          if (!reader.ended) reader.finish(events);
           if (events.length > 0) yield events;
         } catch (error) {
           yield [{ type: 'error', error: interrupted(error, url, signal) }];

@@ -10,45 +10,54 @@ export interface SseMessage {
   event?: string;
 }
 
-/** The OpenAI-style terminator; nothing after it is yielded. */
+/** The OpenAI-style terminator; nothing after it is returned. */
 const DONE = '[DONE]';
+const NO_MESSAGES: readonly SseMessage[] = Object.freeze([]);
 
 /**
- * Yields the SSE messages of each packet of `body`, together, until `data: [DONE]`
- * (a packet often carries many: they are handled in one step). After `[DONE]` the
- * rest of the body is read and discarded rather than abandoned, so that the
+ * The SSE messages of a body, one synchronous step per packet: `push` returns
+ * the messages a packet completes (a packet often carries many), until
+ * `data: [DONE]`; after it, `done` is set and nothing more is returned. The
+ * caller keeps reading the body to its end rather than abandon it, so that the
  * connection is released whole and kept alive for the next request.
  *
  * @example
- * for await (const messages of decodeSseBatches(response.body)) for (const { data } of messages) chunks.push(JSON.parse(data));
+ * const decoder = new SseDecoder();
+ * for await (const bytes of body) for (const { data } of decoder.push(bytes)) chunks.push(JSON.parse(data));
+ * for (const { data } of decoder.finish()) chunks.push(JSON.parse(data));
  */
-export async function* decodeSseBatches(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseMessage[], void, undefined> {
-  let pending: SseMessage[] = [];
-  let done = false;
-  const parser = createParser({
-    onEvent(message) {
-      if (done) return;
+export class SseDecoder {
+  done = false;
+  private pending: SseMessage[] = [];
+  private readonly decoder = new TextDecoder();
+  private readonly parser = createParser({
+    onEvent: (message) => {
+      if (this.done) return;
       if (message.data === DONE) {
-        done = true;
+        this.done = true;
         return;
       }
-      pending.push(message.event === undefined ? { data: message.data } : { data: message.data, event: message.event });
+      this.pending.push(message.event === undefined ? { data: message.data } : { data: message.data, event: message.event });
     },
   });
-  const decoder = new TextDecoder();
-  const take = () => {
-    const messages = pending;
-    pending = [];
-    return messages;
-  };
 
-  for await (const chunk of body) {
-    if (done) continue; // draining after [DONE]
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (pending.length > 0) yield take();
+  push(bytes: Uint8Array): readonly SseMessage[] {
+    if (this.done) return NO_MESSAGES;
+    this.parser.feed(this.decoder.decode(bytes, { stream: true }));
+    return this.take();
   }
-  if (done) return;
-  // A last message without its blank line still counts: the body ended, so it is complete.
-  parser.feed(`${decoder.decode()}\n\n`);
-  if (pending.length > 0) yield take();
+
+  /** The body ended: a last message without its blank line still counts, as it is complete. */
+  finish(): readonly SseMessage[] {
+    if (this.done) return NO_MESSAGES;
+    this.parser.feed(`${this.decoder.decode()}\n\n`);
+    return this.take();
+  }
+
+  private take(): readonly SseMessage[] {
+    if (this.pending.length === 0) return NO_MESSAGES;
+    const messages = this.pending;
+    this.pending = [];
+    return messages;
+  }
 }

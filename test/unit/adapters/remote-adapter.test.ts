@@ -188,13 +188,20 @@ describe('keep-alive', () => {
   let server: Server;
   let url: string;
   let connections = 0;
+  let lateTail = false;
   beforeAll(async () => {
     server = createServer((req: IncomingMessage, res) => {
       req.resume();
       req.on('end', () => {
         if (req.headers.accept === 'text/event-stream') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.end(streamed.join(''));
+          if (!lateTail) res.end(streamed.join(''));
+          else {
+            // Some servers send more and end the body a moment after [DONE].
+            res.write(streamed.join(''));
+            setTimeout(() => res.write('\n'), 20);
+            setTimeout(() => res.end('\n'), 40);
+          }
         } else {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(completion));
@@ -224,6 +231,23 @@ describe('keep-alive', () => {
       expect(await collect(adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context()))).toHaveLength(5);
       expect(connections).toBe(1);
     } finally {
+      await adapter.close?.();
+    }
+  });
+
+  test('a body that ends after [DONE] is read to its end: the connection is kept', async () => {
+    const adapter = createOpenAIAdapter({ kind: 'openai', url });
+    lateTail = true;
+    const before = connections;
+    try {
+      const tick = () => new Promise((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 2; i++) {
+        expect(await collect(adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context()))).toHaveLength(5);
+        await tick();
+      }
+      expect(connections - before).toBe(1);
+    } finally {
+      lateTail = false;
       await adapter.close?.();
     }
   });
