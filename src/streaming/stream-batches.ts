@@ -3,18 +3,15 @@ import type { StreamBatches, StreamEvent } from '../model/stream-event.js';
 
 /**
  * A stream transformed one event at a time, in one synchronous step per batch:
- * `step` appends what an event becomes (nothing, itself, or more) to `out`;
- * `finish` what is left once the source has ended. Empty batches are not passed on.
+ * `step` appends what an event becomes (nothing, itself, or more) to `out`.
+ * Empty batches are not passed on. The source is opened at the first pull, as
+ * a generator would: what opening it throws (a chat template that fails to
+ * render) surfaces there, where the pipeline reads a stream's failures.
  */
-export async function* mapEvents(source: StreamBatches, step: (event: StreamEvent, out: StreamEvent[]) => void, finish?: (out: StreamEvent[]) => void): StreamBatches {
-  for await (const batch of source) {
+export async function* mapEvents(open: () => StreamBatches, step: (event: StreamEvent, out: StreamEvent[]) => void): StreamBatches {
+  for await (const batch of open()) {
     const out: StreamEvent[] = [];
     for (const event of batch) step(event, out);
-    if (out.length > 0) yield out;
-  }
-  if (finish) {
-    const out: StreamEvent[] = [];
-    finish(out);
     if (out.length > 0) yield out;
   }
 }

@@ -110,7 +110,7 @@ function streamChat(inner: Engine, request: NeutralRequest, context: AdapterCont
     return parse;
   };
 
-  return mapEvents(inner.stream(toTextRequest(request, options), context), (event, out) => {
+  return mapEvents(() => inner.stream(toTextRequest(request, options), context), (event, out) => {
     if (event.type === 'text-delta') {
       const parse = parseOf(event.choice);
       // Plain text with nothing to parse leaves as it came (chatEvents would copy it: this runs for most events).

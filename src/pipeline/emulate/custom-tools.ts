@@ -84,7 +84,7 @@ export function unwrapCustomCalls(inner: Engine, names: ReadonlySet<string>): En
       return { ...result, choices: result.choices.map((choice) => unwrapChoice(choice, names)) };
     },
     stream(request, context) {
-      return unwrapStream(inner.stream(request, context), names);
+      return unwrapStream(() => inner.stream(request, context), names);
     },
   };
 }
@@ -95,10 +95,10 @@ interface HeldCall {
   args: string;
 }
 
-function unwrapStream(batches: StreamBatches, names: ReadonlySet<string>): StreamBatches {
+function unwrapStream(open: () => StreamBatches, names: ReadonlySet<string>): StreamBatches {
   /** choice -> call index -> a custom call being held (its arguments are JSON until they are whole). */
   const held = new Map<number, Map<number, HeldCall>>();
-  return mapEvents(batches, (event, out) => {
+  return mapEvents(open, (event, out) => {
     if (event.type === 'tool-call-delta') {
       const calls = held.get(event.choice) ?? new Map<number, HeldCall>();
       const call = calls.get(event.index);

@@ -66,7 +66,7 @@ export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[],
 
 function shiftChoices(batches: StreamBatches, offset: number): StreamBatches {
   if (offset === 0) return batches;
-  return mapEvents(batches, (event, out) => {
+  return mapEvents(() => batches, (event, out) => {
     out.push('choice' in event ? { ...event, choice: event.choice + offset } : event);
   });
 }

@@ -19,7 +19,7 @@ export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags):
     },
     stream(request, context) {
       const thinking = new Set<number>();
-      return mapEvents(inner.stream(toChatRequest(request), context), (event, out) => {
+      return mapEvents(() => inner.stream(toChatRequest(request), context), (event, out) => {
         if (event.type === 'reasoning-delta') {
           out.push(reasoningAsText(event, thinking, tags));
           return;
