@@ -14,7 +14,8 @@
  *
  * Reports per target: streams served, errors (must be 0: the exit code is 1
  * otherwise), time to first token p50/p99, the target's resident memory idle
- * (before the load) and at its peak (sampled every 250 ms), and CPU used. On
+ * (before the load) and at its peak (sampled every 250 ms), and CPU used (and
+ * per stream: a token per packet, the realistic case, costs per packet). On
  * Linux with taskset and two CPUs or more, the target runs alone on the first
  * CPU, the rest (mock, load generator, this process) on the others.
  *
@@ -205,15 +206,17 @@ async function main(): Promise<void> {
   const cpu = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)}%`);
   // The start (cold code, every connection opening, all clients arriving within one stream's length) apart: the steady state.
   const warmS = Math.max(1, Math.min(5, Math.floor(seconds / 3)));
-  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU |`);
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU | CPU / stream |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  // A model's stream comes a token per packet: this is what a stream costs when each event is its own read and write.
+  const perStream = (cpuPercent: number | undefined, result: Row['result']) => (cpuPercent === undefined || result.served === 0 ? 'n/a' : `${((cpuPercent / 100) * result.elapsedS * 1000 / result.served).toFixed(2)} ms`);
   const growth = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`);
   for (const { target, result, idleRss, peakRss, rssGrowth, targetCpu } of rows) {
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
     const steady = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= warmS);
-    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} |`);
+    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} | ${perStream(targetCpu, result)} |`);
   }
-  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load.`);
+  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`);
 
   let clientLimited = false;
   let failed = false;
