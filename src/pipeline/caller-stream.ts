@@ -123,11 +123,7 @@ export async function writeCallerStream(response: ServerResponse, batches: Strea
           stream.push(event, out);
           if (stream.ended) break;
         }
-        if (options.beforeWrite) await write();
-        else {
-          for (const chunk of out) writer.write(frame(chunk));
-          out.length = 0;
-        }
+        await write();
         if (stream.ended) break;
         const wait = writer.drained();
         if (wait) await wait;
