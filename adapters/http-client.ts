@@ -5,10 +5,11 @@
  * answer is read), and the caller's AbortSignal wired straight into the
  * request so an abort closes the upstream connection at once.
  */
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { mapTransportError } from './map-transport-error.js';
 import { mapUpstreamError } from './map-upstream-error.js';
 import type { RemoteRetries, RemoteTimeouts } from './remote-settings.js';
+import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
 import { retryAfterMs, retryDelay, sleep, type FailedTry } from './retry-policy.js';
 
 const NEVER = new AbortController().signal;
@@ -37,8 +38,12 @@ export interface PostJsonRequest {
   onTry?(url: string, outcome: UpstreamResponse | FailedTry): void;
 }
 
-/** The response body: an async iterable of bytes with `text()`, `dump()` and `destroy()`. */
-export type UpstreamBody = Dispatcher.ResponseData['body'];
+/** The response body: its bytes as they come, or `text()`; `destroy()` stops reading (and closes the connection if unread). */
+export interface UpstreamBody extends AsyncIterable<Buffer> {
+  text(): Promise<string>;
+  destroy(): void;
+  readonly readableEnded: boolean;
+}
 
 export interface UpstreamResponse {
   status: number;
@@ -65,28 +70,30 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   /** One try: the response (2xx, 3xx), or what failed. */
   async function send(target: URL, payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<UpstreamResponse | FailedTry> {
-    let response: Dispatcher.ResponseData;
+    const exchange = new UpstreamExchange(signal);
+    agent.dispatch({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: payload,
+    }, exchange);
+    let head: UpstreamHead;
     try {
-      response = await agent.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: payload,
-        signal,
-      });
+      head = await exchange.head;
     } catch (error) {
       return { error: mapTransportError(error, { url: target.href, signal }) };
     }
-    if (response.statusCode < 400) return { status: response.statusCode, headers: response.headers, body: response.body };
+    const { status, headers: answered } = head;
+    if (status < 400) return { status, headers: answered, body: exchange };
     let text: string;
     try {
-      text = await response.body.text();
+      text = await exchange.text();
     } catch (error) {
       return { error: mapTransportError(error, { url: target.href, signal }) };
     }
-    const failed: FailedTry = { status: response.statusCode, error: mapUpstreamError({ status: response.statusCode, headers: response.headers, body: text, secrets }) };
-    const asked = retryAfterMs(response.headers);
+    const failed: FailedTry = { status, error: mapUpstreamError({ status, headers: answered, body: text, secrets }) };
+    const asked = retryAfterMs(answered);
     if (asked !== undefined) failed.retryAfterMs = asked;
     return failed;
   }
