@@ -5,7 +5,7 @@
  * answer is read), and the caller's AbortSignal wired straight into the
  * request so an abort closes the upstream connection at once.
  */
-import { Agent } from 'undici';
+import { Agent } from './undici-agent.js';
 import { mapTransportError } from './map-transport-error.js';
 import { mapUpstreamError } from './map-upstream-error.js';
 import type { RemoteRetries, RemoteTimeouts } from './remote-settings.js';

@@ -6,7 +6,8 @@
  * server and vLLM answer `GET /health` with 200 once their model is loaded
  * (llama-server: 503 while it loads).
  */
-import { Agent } from 'undici';
+import { Agent } from './undici-agent.js';
+import { UpstreamExchange } from './upstream-exchange.js';
 import type { Replica, ReplicaPool } from './replica-pool.js';
 
 export interface HealthSettings {
@@ -46,15 +47,11 @@ export function createHealthProber(pool: ReplicaPool, settings: HealthSettings, 
     let ok: boolean;
     try {
       const target = new URL(probeUrl(replica.base, settings.path));
-      const response = await agent.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: 'GET',
-        headers,
-        signal: AbortSignal.timeout(settings.timeoutMs),
-      });
-      await response.body.dump();
-      ok = response.statusCode >= 200 && response.statusCode < 300;
+      const exchange = new UpstreamExchange(AbortSignal.timeout(settings.timeoutMs));
+      agent.dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers }, exchange);
+      const { status } = await exchange.head;
+      await exchange.text(); // read to its end, so the connection is kept for the next probe
+      ok = status >= 200 && status < 300;
     } catch {
       ok = false;
     } finally {
