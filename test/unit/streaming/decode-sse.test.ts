@@ -61,6 +61,12 @@ describe('SseDecoder', () => {
     expect(await collect(chunks(...parts))).toEqual([{ data: '{"t":"é😀"}' }]);
   });
 
+  test('a byte order mark that opens the stream is dropped, even split across packets (SSE: the stream may begin with one)', async () => {
+    const bytes = encoder.encode('\uFEFFdata: 1\n\ndata: \uFEFF2\n\n');
+    expect(await collect(chunks(bytes))).toEqual([{ data: '1' }, { data: '\uFEFF2' }]);
+    expect(await collect(chunks(bytes.slice(0, 2), bytes.slice(2)))).toEqual([{ data: '1' }, { data: '\uFEFF2' }]);
+  });
+
   test('says when [DONE] was read (the remote adapter then reads the body to its end, so the connection is reused)', () => {
     const decoder = new SseDecoder();
     expect(decoder.push(encoder.encode('data: 1\n\ndata: [DONE]\n\ndata: 2\n\n'))).toEqual([{ data: '1' }]);
