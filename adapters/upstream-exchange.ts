@@ -49,7 +49,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
   private stopFollowing?: () => void;
 
   /** `signal` aborts the request at any point: before the answer, the head rejects; after, the body's reader does. */
-  constructor(private readonly signal?: AbortSignal) {
+  constructor(signal?: AbortSignal) {
     this.head = new Promise((resolve, reject) => { this.settleHead = { resolve, reject }; });
     if (!signal) return;
     if (signal.aborted) {
