@@ -1,5 +1,4 @@
 /** Builds the runtime from a checked config: one adapter per backend, found through the kind registry. */
-import { setMaxListeners } from 'node:events';
 import { findKind } from '../adapters/registry.js';
 import type { ProxyConfig } from './config/settings.js';
 import { createLogger, type Logger } from './logger.js';
@@ -23,9 +22,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const logger = options.logger ?? createLogger({ level: config.server.logLevel });
   const validator = await createRequestValidator();
   const backends = await createBackends(config, { start: true });
-  const ending = new AbortController();
-  // Every request in flight listens for the end of a shutdown's grace: thousands, not a leak.
-  setMaxListeners(0, ending.signal);
+  const inFlight = new InFlight();
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
   const responseStore = createResponseStore(config.responses.store);
@@ -38,9 +35,8 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     backends,
     validator,
     logger,
-    inFlight: new InFlight(),
-    ending: ending.signal,
-    endRequests: () => ending.abort(proxyShuttingDown()),
+    inFlight,
+    endRequests: () => inFlight.end(proxyShuttingDown()),
     close: async () => {
       await closeBackends(backends);
       await responseStore?.close?.();

@@ -44,12 +44,9 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   res.setHeader('x-request-id', requestId);
   const log: Record<string, unknown> = { requestId, dialect: dialect.name };
   const abort = new AbortController();
-  // A client that goes away cancels the upstream work at once; so does the end of a shutdown's grace.
+  // A client that goes away cancels the upstream work at once; so does the end of a shutdown's grace (inFlight.end).
   res.on('close', () => { if (!res.writableFinished) abort.abort(); });
-  const end = () => abort.abort(runtime.ending.reason);
-  if (runtime.ending.aborted) end();
-  else runtime.ending.addEventListener('abort', end, { once: true });
-  runtime.inFlight.enter();
+  runtime.inFlight.enter(abort);
   const { sseKeepAliveMs } = runtime.config.server;
   const { metrics } = runtime;
   let route = NO_ROUTE;
@@ -181,9 +178,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     else if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
     else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? dialect.streamFailure(error) : undefined);
   } finally {
-    runtime.ending.removeEventListener('abort', end);
     if (state?.backgroundId !== undefined) runtime.backgroundRuns.delete(state.backgroundId);
-    runtime.inFlight.leave();
+    runtime.inFlight.leave(abort);
     serve(undefined);
     meter.end();
     if (tried.length > 1) log.tried = tried;

@@ -20,9 +20,7 @@ export interface ProxyRuntime {
   backgroundRuns: Map<string, AbortController>;
   /** The requests being handled. */
   inFlight: InFlight;
-  /** Aborted (with the error to answer) when the requests in flight must end now: streams get an error frame, the rest that error. */
-  ending: AbortSignal;
-  /** Ends every request in flight with a 503 `shutting_down`. */
+  /** Ends every request in flight with a 503 `shutting_down` (its abort reason: streams get an error frame, the rest that error). */
   endRequests(): void;
   close(): Promise<void>;
 }
