@@ -1,8 +1,8 @@
 /**
  * The requests being handled: a shutdown waits for them to finish, then ends
- * those still running. Each request hands in its AbortController; a Set, not a
- * listener per request on one shared AbortSignal, whose listener list Node
- * walks on every add and remove (the requests in flight long).
+ * those still running. Each request hands in its AbortController: a Set, not a
+ * listener per request on one shared AbortSignal, whose listener list (as long
+ * as the requests in flight) Node walks on every add and remove.
  */
 export class InFlight {
   private readonly requests = new Set<AbortController>();
