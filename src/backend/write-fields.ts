@@ -6,7 +6,7 @@
  * catches what the plan cannot see per endpoint (tools on legacy completions).
  */
 import { unsupportedParameter } from '../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import type { NeutralRequest } from '../model/request.js';
 import { handlingOf, type BackendTable, type WireBody, type WriteField } from './field-support.js';
 
@@ -61,6 +61,6 @@ function leftOut(spec: NeutralFieldSpec, table: BackendTable, field: NeutralFiel
 
 /** A 400 naming the caller's field: "top_k is not supported by the OpenAI chat API." */
 export function unsendable(request: NeutralRequest, field: NeutralField | string, backend: string, why?: string): ReturnType<typeof unsupportedParameter> {
-  const param = field in NEUTRAL_FIELDS ? paramOf(request, field as NeutralField) : field;
+  const param = field in NEUTRAL_FIELDS ? paramOf(request, field as NeutralField) : relayedParamOf(request, field);
   return unsupportedParameter(param, `${param} is not supported by ${backend}${why ? `: ${why}` : ''}.`);
 }

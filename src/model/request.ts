@@ -152,8 +152,8 @@ export interface NeutralRequest {
   echoedParams?: Record<string, unknown>;
   /** Wire fields relayed verbatim to a backend that speaks the caller's dialect natively, keyed by wire name. */
   passthrough: Record<string, unknown>;
-  /** Neutral path -> the wire field that set it, for error `param`s. */
-  origins: Partial<Record<NeutralPath, string>>;
+  /** Neutral path -> the wire field that set it, for error `param`s; `passthrough.<key>` for a relayed field the caller named otherwise. */
+  origins: Partial<Record<NeutralPath | `passthrough.${string}`, string>>;
   /** Lossy changes made on the way, surfaced in `x-dialect-warnings`. */
   warnings: string[];
 }

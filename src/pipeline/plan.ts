@@ -10,7 +10,7 @@ import { choicesAreNative, handlingsOf, relays, supports } from '../backend/capa
 import { handlingOf } from '../backend/field-support.js';
 import type { ModelFormat } from '../config/settings.js';
 import { invalidRequest, ProxyError, unsupportedParameter } from '../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
 import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../model/reasoning.js';
 import type { Effort, Endpoint, NeutralRequest } from '../model/request.js';
@@ -102,7 +102,8 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
   if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, custom?.grammars);
   for (const field of Object.keys(request.passthrough)) {
     if (!relays(capabilities, field)) {
-      refuse(field, `${field} is not supported by this backend`, () => delete request.passthrough[field], `${field} has no equivalent on this backend (relayed only to backends that take it as it is)`);
+      const param = relayedParamOf(request, field);
+      refuse(param, `${param} is not supported by this backend`, () => delete request.passthrough[field], `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`);
     }
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {

@@ -124,7 +124,10 @@ const text = mapWith('text.format -> responseFormat (text | json_object | json_s
     const chatShape = type === 'json_schema' ? { type, json_schema: wrapper } : value.format;
     setPath(request, 'responseFormat', parseResponseFormat(chatShape, 'text.format'), 'text.format');
   }
-  if (isSet(value.verbosity)) request.passthrough.verbosity = value.verbosity;
+  if (isSet(value.verbosity)) {
+    request.passthrough.verbosity = value.verbosity;
+    request.origins['passthrough.verbosity'] = 'text.verbosity';
+  }
 });
 
 const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']);

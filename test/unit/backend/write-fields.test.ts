@@ -82,5 +82,6 @@ describe('writeFields', () => {
     const relays = table({}, native('x'), ['web_search_options']);
     expect(writeFields({}, chat({ passthrough: { web_search_options: { a: 1 } } }), relays)).toEqual({ web_search_options: { a: 1 } });
     expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' } }), relays))).toMatchObject({ param: 'verbosity', message: 'verbosity is not supported by Test chat.' });
+    expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' }, origins: { 'passthrough.verbosity': 'text.verbosity' } }), relays))).toMatchObject({ param: 'text.verbosity', message: 'text.verbosity is not supported by Test chat.' });
   });
 });

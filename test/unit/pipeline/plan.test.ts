@@ -5,6 +5,7 @@ import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutr
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { NeutralResult } from '../../../src/model/result.js';
 import type { StreamBatches } from '../../../src/model/stream-event.js';
+import { parseResponsesRequest } from '../../../src/dialects/openai-responses/parse-request.js';
 import { planRequest } from '../../../src/pipeline/plan.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
@@ -59,6 +60,15 @@ describe('planRequest', () => {
   test('a feature the backend lacks is a 400 naming the caller field and the backend', () => {
     const request = chat({ sampling: { topK: 5 }, origins: { 'sampling.topK': 'top_k' } });
     expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'top_k', message: expect.stringContaining('backend "b"') }));
+  });
+
+  test("a relayed field the backend does not take is refused under the caller's own name (Responses' text.verbosity, relayed as verbosity)", () => {
+    const request = parseResponsesRequest({ model: 'm', input: 'Hi', text: { verbosity: 'low' } });
+    expect(request.passthrough).toEqual({ verbosity: 'low' });
+    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'text.verbosity', message: expect.stringMatching(/^text.verbosity is not supported by this backend/) }));
+    const dropped = parseResponsesRequest({ model: 'm', input: 'Hi', text: { verbosity: 'low' } });
+    planRequest(dropped, route(fakeAdapter({}), { dropUnsupported: true }));
+    expect(dropped.warnings).toEqual(['text.verbosity dropped: text.verbosity is not supported by this backend']);
   });
 
   test('dropUnsupported drops it and records a warning', () => {
