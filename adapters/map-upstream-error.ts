@@ -15,6 +15,8 @@ export interface UpstreamFailure {
   body: unknown;
   /** Strings that must never appear in a message (the backend's API key). */
   secrets?: readonly string[];
+  /** The error came inside a 200 answer (a stream's error frame): `status` is the frame's, or a default, not the HTTP status. */
+  inAnswer?: boolean;
 }
 
 interface ParsedError {
@@ -30,7 +32,7 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
   const { status } = failure;
   const parsed = parseErrorBody(failure.body);
   const message = parsed.message === undefined ? undefined : clip(redact(parsed.message, failure.secrets));
-  const upstream = message ?? `HTTP ${status} with no error message`;
+  const upstream = message ?? (failure.inAnswer ? 'an error with no message' : `HTTP ${status} with no error message`);
 
   if (status === 401 || status === 403) {
     // The proxy's own credentials failed: the caller cannot fix that, and the upstream text may quote the key.
@@ -53,9 +55,9 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
     return new ProxyError({ status: 422, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream, details: parsed.details });
   }
   if (status === 408 || status === 504) {
-    return upstreamTimeout(`The upstream backend timed out (HTTP ${status}): ${upstream}`);
+    return upstreamTimeout(`The upstream backend timed out${failure.inAnswer ? '' : ` (HTTP ${status})`}: ${upstream}`);
   }
-  return upstreamError(status, upstream, retryAfter(failure.headers));
+  return upstreamError(failure.inAnswer ? undefined : status, upstream, retryAfter(failure.headers));
 }
 
 function parseErrorBody(body: unknown): ParsedError {
@@ -139,5 +141,5 @@ function clip(text: string): string {
 export function mapErrorFrame(body: Record<string, unknown>, secrets?: readonly string[]): ProxyError {
   const error = isRecord(body.error) ? body.error : {};
   const status = [error.code, error.status, body.status].find((value): value is number => typeof value === 'number' && value >= 400 && value <= 599) ?? 500;
-  return mapUpstreamError({ status, body, secrets });
+  return mapUpstreamError({ status, body, secrets, inAnswer: true });
 }

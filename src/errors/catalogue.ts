@@ -160,12 +160,15 @@ export function upstreamAuthFailed(httpStatus: number): ProxyError {
 }
 
 /**
- * A 502 `upstream_error`: an upstream HTTP status (or an error frame's) that no
- * other mapping covers, mostly 5xx. `upstreamMessage` is already redacted and clipped.
+ * A 502 `upstream_error`: an upstream HTTP status that no other mapping covers,
+ * mostly 5xx; or, with no status, an error inside a 200 answer (a stream's error
+ * frame). `upstreamMessage` is already redacted and clipped.
  * @example upstreamError(500, 'tools param requires --jinja flag').message // 'The upstream backend failed with HTTP 500: tools param requires --jinja flag'
+ * @example upstreamError(undefined, 'slot crashed').message // 'The upstream backend answered with an error: slot crashed'
  */
-export function upstreamError(httpStatus: number, upstreamMessage: string, retryAfterSeconds?: number): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `The upstream backend failed with HTTP ${httpStatus}: ${upstreamMessage}`, retryAfterSeconds });
+export function upstreamError(httpStatus: number | undefined, upstreamMessage: string, retryAfterSeconds?: number): ProxyError {
+  const failed = httpStatus === undefined ? 'answered with an error' : `failed with HTTP ${httpStatus}`;
+  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `The upstream backend ${failed}: ${upstreamMessage}`, retryAfterSeconds });
 }
 
 /**

@@ -69,7 +69,10 @@ describe('mapUpstreamError', () => {
 
   test('an error frame inside a body takes its status from error.code', () => {
     expect(seen(mapErrorFrame({ error: { code: 400, message: 'bad n', type: 'invalid_request_error' } }))).toEqual({ status: 400, type: 'invalid_request_error', param: null, code: null, message: 'bad n' });
-    expect(mapErrorFrame({ error: { message: 'boom', code: 'internal' } })).toMatchObject({ status: 502, code: 'upstream_error', message: 'The upstream backend failed with HTTP 500: boom' });
+    // A frame comes inside a 200 answer: its message claims no HTTP status.
+    expect(mapErrorFrame({ error: { message: 'boom', code: 'internal' } })).toMatchObject({ status: 502, code: 'upstream_error', message: 'The upstream backend answered with an error: boom' });
+    expect(mapErrorFrame({ error: { code: 503 } }).message).toBe('The upstream backend answered with an error: an error with no message');
+    expect(mapErrorFrame({ error: { code: 504, message: 'slow' } }).message).toBe('The upstream backend timed out: slow');
   });
 });
 

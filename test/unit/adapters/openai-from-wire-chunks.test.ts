@@ -73,7 +73,7 @@ describe('openai chunk reader', () => {
     const transcript = sse(delta({ content: 'a' }), { error: { code: 500, message: 'slot crashed', type: 'server_error' } }, delta({ content: 'never' }));
     const out = await events(transcript, chatRequest());
     expect(out.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'error']);
-    expect(out[2]).toMatchObject({ error: { status: 502, type: 'upstream_error', message: 'The upstream backend failed with HTTP 500: slot crashed' } });
+    expect(out[2]).toMatchObject({ error: { status: 502, type: 'upstream_error', message: 'The upstream backend answered with an error: slot crashed' } });
   });
 
   test('an `event: error` frame, before anything else', async () => {

@@ -103,7 +103,7 @@ describe('openai fromWireResult', () => {
 
   test('an error object in a 200 body, and a body that is no completion', () => {
     expect(failure(() => fromWireResult({ error: { message: 'overloaded', type: 'server_error', code: 503 } }, chatRequest()))).toMatchObject({
-      status: 502, type: 'upstream_error', message: 'The upstream backend failed with HTTP 503: overloaded',
+      status: 502, type: 'upstream_error', message: 'The upstream backend answered with an error: overloaded',
     });
     expect(failure(() => fromWireResult({ hello: 1 }, chatRequest()))).toMatchObject({ status: 502, code: 'upstream_bad_response' });
   });
