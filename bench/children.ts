@@ -52,6 +52,34 @@ export function pin(pid: number, cpus: number[]): boolean {
   }
 }
 
+/**
+ * Resident memory of processes just started, in bytes: `early`, the median of
+ * the samples 1-2 s after start; `settled`, the lowest one-second median over
+ * `windowMs`. V8's memory reducer shrinks, once a process has been idle for a
+ * while (8 s at the earliest; 16-20 s and more when several processes started
+ * at once), the young generation that its start grew (dialect-proxy: ~13 MB of
+ * mostly empty semi-space, hpm ~4 MB): the settled figure is what an idle
+ * server holds, the early one what it holds while it starts.
+ */
+export async function idleRss(pids: number[], windowMs: number): Promise<{ early: number; settled: number }[]> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const secondMedians = async () => {
+    const samples = pids.map(() => [] as number[]);
+    for (let i = 0; i < 4; i++) {
+      pids.forEach((pid, index) => samples[index].push(residentBytes(pid)?.rss ?? NaN));
+      await sleep(250);
+    }
+    return samples.map(median);
+  };
+  await sleep(1000);
+  const early = await secondMedians();
+  const settled = [...early];
+  for (let elapsed = 2000; elapsed < windowMs; elapsed += 1000) {
+    (await secondMedians()).forEach((rss, index) => { settled[index] = Math.min(settled[index], rss); });
+  }
+  return pids.map((_, index) => ({ early: early[index], settled: settled[index] }));
+}
+
 /** Resident memory of `pid` in bytes, now (VmRSS) and at its highest so far (VmHWM); undefined off Linux or once it has gone. */
 export function residentBytes(pid: number): { rss: number; peak: number } | undefined {
   const status = readProc(`/proc/${pid}/status`);

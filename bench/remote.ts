@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allowedCpus, median, pin, residentBytes } from './children.js';
+import { allowedCpus, idleRss, pin } from './children.js';
 import { medianOf, runLoad, type Figures, type Scenario } from './measure.js';
 import { startCli, startHpm, startMock, startPassThrough, stop, type Running } from './targets.js';
 
@@ -51,7 +51,8 @@ export function roleName(role: Role, dialect: Scenario['dialect']): string {
 export interface Target {
   name: string;
   running: Running;
-  /** Resident memory once started and settled, before any request (median of a few samples). */
+  /** Resident memory 1-2 s after start, and idle (the lowest over 30 s), before any request (children.ts, idleRss). */
+  startRss: number;
   idleRss: number;
   /** The highest sampled during the loads (0: unknown). */
   peakRss: number;
@@ -87,15 +88,10 @@ export function scenarios(tokens: number): Scenario[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Once started processes have settled, their idle memory. */
+/** Once started processes have settled, their idle memory (children.ts, idleRss). */
 async function settle(entries: [string, Running][]): Promise<Target[]> {
-  await sleep(1000);
-  const samples = entries.map(() => [] as number[]);
-  for (let i = 0; i < 4; i++) {
-    entries.forEach(([, running], index) => samples[index].push(residentBytes(running.process.pid!)?.rss ?? NaN));
-    await sleep(250);
-  }
-  return entries.map(([name, running], index) => ({ name, running, idleRss: median(samples[index]), peakRss: 0 }));
+  const idle = await idleRss(entries.map(([, running]) => running.process.pid!), 30_000);
+  return entries.map(([name, running], index) => ({ name, running, startRss: idle[index].early, idleRss: idle[index].settled, peakRss: 0 }));
 }
 
 /** One reply, read whole and checked: the mock's text is all there (every token of a stream). Measuring a broken target is worthless. */

@@ -73,12 +73,12 @@ function printSummary(report: RemoteReport): void {
 
 function printMemory(report: RemoteReport): void {
   const hpm = report.targets.find((target) => target.name.startsWith('Express'))!;
-  console.log('\nMemory per process: resident set idle (started, settled, before any request) and at its highest sampled during the loads above\n');
-  console.log('| process | idle RSS | peak RSS |');
-  console.log('|---|---|---|');
+  console.log('\nMemory per process: resident set before any request, 1-2 s after start and idle (the lowest over its first 30 s, once V8 has given back what starting grew), and at its highest sampled during the loads above\n');
+  console.log('| process | RSS at start | idle RSS | peak RSS |');
+  console.log('|---|---|---|---|');
   for (const target of report.targets) {
     const isHpm = target === hpm;
-    console.log(`| ${target.name} | ${withRatio(mb(target.idleRss), target.idleRss, hpm.idleRss, isHpm)} | ${withRatio(mb(target.peakRss), target.peakRss, hpm.peakRss, isHpm)} |`);
+    console.log(`| ${target.name} | ${withRatio(mb(target.startRss), target.startRss, hpm.startRss, isHpm)} | ${withRatio(mb(target.idleRss), target.idleRss, hpm.idleRss, isHpm)} | ${withRatio(mb(target.peakRss), target.peakRss, hpm.peakRss, isHpm)} |`);
   }
 }
 
