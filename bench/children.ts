@@ -6,6 +6,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 /** Forks `file` (relative to bench/) and waits for the line of ports it prints once listening. */
@@ -62,7 +63,6 @@ export function pin(pid: number, cpus: number[]): boolean {
  * server holds, the early one what it holds while it starts.
  */
 export async function idleRss(pids: number[], windowMs: number): Promise<{ early: number; settled: number }[]> {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const secondMedians = async () => {
     const samples = pids.map(() => [] as number[]);
     for (let i = 0; i < 4; i++) {

@@ -28,7 +28,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allowedCpus, cpuSeconds, percentile, pin, residentBytes } from './children.js';
+import { allowedCpus, cpuSeconds, idleRss, percentile, pin, residentBytes } from './children.js';
 import type { LoadResult, LoadSettings } from './load-client.js';
 import { startCli, startHpm, startMock, stop, type Running as Started } from './targets.js';
 
@@ -40,7 +40,6 @@ const targetNames = (process.env.LOAD_TARGETS ?? 'direct,translated,same,hpm').s
 const streamMs = Math.max(0, tokens - 1) * intervalMs;
 const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream: true });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
 const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : value < 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`);
 
@@ -101,14 +100,8 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
   const pid = running.process.pid!;
   if (targetCpus) pin(pid, targetCpus); // now that all its threads exist
   try {
-    // Idle: the median of a few samples once it has settled, before any request.
-    await sleep(1000);
-    const idle: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const sample = residentBytes(pid);
-      if (sample) idle.push(sample.rss);
-      await sleep(250);
-    }
+    // Idle: 1-2 s after start, before any request (settling each target as the remote bench does would add 30 s each).
+    const [idle] = await idleRss([pid], 0);
     let peakRss: number | undefined;
     const samples: { atS: number; rss: number }[] = [];
     const samplingFrom = performance.now();
@@ -158,7 +151,7 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
     const rssGrowth = early.length && late.length ? percentile(late, 50) / percentile(early, 50) - 1 : undefined;
     return {
       target, result, logLines, othersCpu, peakRss, hwm, rssGrowth,
-      idleRss: idle.length ? idle.sort((a, b) => a - b)[Math.floor(idle.length / 2)] : undefined,
+      idleRss: Number.isNaN(idle.early) ? undefined : idle.early,
       targetCpu: percent('target'),
       upstreamCpu: running.shared ? undefined : percent('upstream'),
       clientCpu: percent('client'),

@@ -16,6 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { allowedCpus, idleRss, pin } from './children.js';
 import { medianOf, runLoad, type Figures, type Scenario } from './measure.js';
 import { startCli, startHpm, startMock, startPassThrough, stop, type Running } from './targets.js';
@@ -86,7 +87,6 @@ export function scenarios(tokens: number): Scenario[] {
   ];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Once started processes have settled, their idle memory (children.ts, idleRss). */
 async function settle(entries: [string, Running][]): Promise<Target[]> {

@@ -10,6 +10,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
 import { startChild } from './children.js';
 
@@ -20,7 +21,6 @@ export interface Running {
   log?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

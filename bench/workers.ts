@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cpuSeconds, machineSeconds, median } from './children.js';
 import { startCli, startMock, stop } from './targets.js';
 import type { ClientResult, ClientSettings } from './workers-client.js';
@@ -32,7 +33,6 @@ export interface WorkersRow {
   errors: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Proxy {
   process: ChildProcess;
