@@ -179,8 +179,8 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
         } catch (error) {
           yield [{ type: 'error', error: interrupted(error, url, signal) }];
         } finally {
-          // The consumer stopped early (client gone): close the upstream request now.
-          if (!response.body.readableEnded) response.body.destroy();
+          // The consumer stopped early (client gone): close the upstream request now (a no-op once the body was read whole).
+          response.body.destroy();
         }
       } finally {
         done();

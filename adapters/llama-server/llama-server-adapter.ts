@@ -116,10 +116,13 @@ function templateCaps(settings: AdapterSettings<LlamaServerSettings>, ttlMs: num
   return { read, refreshIfStale: () => { if (Date.now() - readAt >= ttlMs && !reading) void read(); } };
 }
 
+/** The stream with its error refined; an error ends the stream, so only a batch's last event can be one (the others pass as they are). */
 async function* refinedStream(batches: StreamBatches, request: NeutralRequest): StreamBatches {
   try {
     for await (const batch of batches) {
-      yield batch.map((event) => (event.type === 'error' ? { type: 'error', error: refineError(event.error, request) } : event));
+      const last = batch[batch.length - 1];
+      if (last?.type === 'error') batch[batch.length - 1] = { type: 'error', error: refineError(last.error, request) };
+      yield batch;
     }
   } catch (error) {
     throw refined(error, request);
