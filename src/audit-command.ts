@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './configuration.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from './pipeline/translation-report.js';
+import { progressBar, renderAudit } from './audit-output.js';
 import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 
 export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
@@ -275,69 +276,4 @@ const ACTION_RANK: Record<ChangeAction, number> = { rejected: 0, dropped: 1, con
 function byWeight(a: ChangeCount, b: ChangeCount): number {
   const rank = (change: ChangeCount) => (change.lossy ? 0 : 10) + ACTION_RANK[change.action];
   return rank(a) - rank(b) || b.requests - a.requests || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
-}
-
-/** A one-line bar redrawn at most every 100 ms: bytes read of the file, lines so far. */
-function progressBar(write: (text: string) => void, total: number): { update(bytes: number, lines: number): void; done(): void } {
-  let last = 0;
-  let drawn = false;
-  const width = 30;
-  return {
-    update(bytes, lines) {
-      const now = Date.now();
-      if (now - last < 100) return;
-      last = now;
-      drawn = true;
-      const share = total > 0 ? Math.min(1, bytes / total) : 0;
-      const filled = Math.round(share * width);
-      write(`\r  auditing [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ${lines.toLocaleString('en-US')} requests`);
-    },
-    done() {
-      if (drawn) write('\r\u001b[K');
-    },
-  };
-}
-
-/** The readable summary: one table per target. */
-export function renderAudit(summary: AuditSummary): string {
-  const lines: string[] = [];
-  const requests = summary.lines - summary.unreadable;
-  const notes = [
-    summary.unreadable > 0 ? `${summary.unreadable} unreadable line${plural(summary.unreadable)} (not a JSON object)` : '',
-    summary.malformed.requests > 0 ? `${summary.malformed.requests} malformed` : '',
-    summary.unrouted ? `${summary.unrouted} for a model no route serves` : '',
-  ].filter(Boolean);
-  lines.push(`Audit of ${summary.file}: ${requests} request${plural(requests)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
-  if (summary.malformed.requests > 0) {
-    lines.push('', `Malformed (the caller's dialect refuses them; no backend sees them): ${summary.malformed.requests}`);
-    lines.push(...table(['field', 'requests', 'first error'], summary.malformed.fields.map((field) => [field.field, String(field.requests), field.reason]), [false, true, false]));
-  }
-  for (const target of summary.targets) {
-    lines.push('', `${target.target} (kind ${target.kind}, speaks ${target.speaks.join(' and ')}): ${target.requests} request${plural(target.requests)}`);
-    const share = (n: number) => (target.requests > 0 ? `${((100 * n) / target.requests).toFixed(1)}%` : '-');
-    lines.push(...table(['', 'requests', 'share'], [
-      ['lossless', String(target.lossless), share(target.lossless)],
-      ['lossy', String(target.lossy), share(target.lossy)],
-      ['rejected', String(target.rejected), share(target.rejected)],
-    ], [false, true, true]));
-    if (target.changes.length > 0) {
-      lines.push('');
-      lines.push(...table(['field', 'change', 'requests', 'why (first seen)'], target.changes.map((change) => [
-        change.to ? `${change.field} -> ${change.to}` : change.field,
-        change.action + (change.lossy && change.action === 'converted' ? ' (lossy)' : ''),
-        String(change.requests),
-        change.reason,
-      ]), [false, false, true, false]));
-    }
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-const plural = (n: number) => (n === 1 ? '' : 's');
-
-/** Aligned columns, two spaces apart; `right` aligns a column's numbers. */
-function table(head: string[], rows: string[][], right: boolean[]): string[] {
-  const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => `  ${cells.map((cell, column) => (right[column] ? cell.padStart(widths[column]) : column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')}`.trimEnd();
-  return [line(head), ...rows.map(line)];
 }
