@@ -12,9 +12,9 @@ import type { ModelFormat } from '../config/settings.js';
 import { invalidRequest, ProxyError, unsupportedParameter } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
-import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../model/reasoning.js';
-import type { Effort, Endpoint, NeutralRequest } from '../model/request.js';
+import type { Endpoint, NeutralRequest } from '../model/request.js';
 import { callerErrors } from './caller-params.js';
+import { planReasoning } from './plan-reasoning.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
 import type { Engine } from './emulate/engine.js';
@@ -70,7 +70,6 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
   const { backend, upstreamModel } = match;
   const { adapter, settings, name } = backend;
   const capabilities = adapter.capabilities;
-  const reasoning = reasoningLimits(match);
   const format = formatOf(match);
   const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
   const mode = speaksCaller ? 'native' : request.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
@@ -110,9 +109,7 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
     throw invalidRequest(param, `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
   }
-  checkReasoningBudget(request, backend, reasoning, refuse, note);
-  const effort = request.reasoning?.effort;
-  if (effort !== undefined && !reasoning.efforts.has(effort)) mapEffort(request, effort, backend, reasoning, refuse, note);
+  planReasoning(request, match, refuse, note);
 
   request.model = upstreamModel;
   let engine = composeEngine(adapter, format, request, mode);
@@ -128,7 +125,8 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
   return { engine, request, callerError };
 }
 
-type Refuse = (param: string, why: string, drop: () => void) => void;
+/** A 400 naming the field, or with `dropUnsupported` the drop (and a warning and a note). */
+export type Refuse = (param: string, why: string, drop: () => void) => void;
 
 /**
  * A field whose values the backend knows (`service_tier`): an accepted value
@@ -201,43 +199,6 @@ function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: ke
   return names ? { names, grammars } : undefined;
 }
 
-/** Efforts from least to most thinking; `none` (off) and `adaptive` stand apart. */
-const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
-
-/**
- * An effort the backend does not take: the nearest graded effort it takes
- * (ties go to the lesser), else a thinking budget from the ladder where the
- * backend takes budgets, each named in a warning. `none` and `adaptive` have
- * no stand-in, and nothing fits a backend that takes neither: a 400 naming the caller's field.
- */
-function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend, { efforts, ladder }: ReasoningLimits, refuse: Refuse, note: (note: PlanNote) => void): void {
-  const reasoning = request.reasoning as NonNullable<NeutralRequest['reasoning']>;
-  const param = request.origins['reasoning.effort'] ?? 'reasoning_effort';
-  const accepted = efforts.size > 0 ? `accepted: ${[...efforts].join(', ')}` : 'this backend takes no reasoning effort';
-  const rank = GRADED.indexOf(effort);
-  const graded = GRADED.filter((candidate) => efforts.has(candidate));
-  const { capabilities } = adapter;
-  const distance = (other: Effort) => Math.abs(GRADED.indexOf(other) - rank);
-  if (rank >= 0 && graded.length > 0 && supports(capabilities, 'reasoning.effort')) {
-    const nearest = graded.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best));
-    reasoning.effort = nearest;
-    note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `"${effort}" was sent as "${nearest}", the nearest effort the backend takes` });
-    request.warnings.push(`${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`);
-    return;
-  }
-  if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && supports(capabilities, 'reasoning.budgetTokens')) {
-    const budget = budgetForEffort(effort, ladder) ?? ladder.reduce((best, rung) => (distance(rung.effort) < distance(best.effort) ? rung : best)).upTo;
-    delete reasoning.effort;
-    reasoning.budgetTokens = budget;
-    request.origins['reasoning.budgetTokens'] = param;
-    note({ kind: 'approximated', param, to: 'thinking budget', reason: `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)` });
-    request.warnings.push(`${param} "${effort}" was sent as a thinking budget of ${budget} tokens`);
-    return;
-  }
-  const why = effort === 'none' ? 'thinking cannot be switched off here; ' : effort === 'adaptive' ? 'it has no adaptive thinking; ' : '';
-  refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => { delete reasoning.effort; });
-}
-
 /**
  * `tool_choice: required` or a named function, when the proxy renders the
  * prompt: a grammar that only admits Hermes tool calls forces the model to
@@ -261,70 +222,11 @@ function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, 
   request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single }) };
 }
 
-/**
- * A hard thinking budget goes as-is to a budget-style backend (it must fit
- * under max_tokens there); to an effort-only backend it becomes the effort
- * the configured ladder gives, and the translation is named in a warning.
- */
-function checkReasoningBudget(
-  request: NeutralRequest,
-  { adapter }: Backend,
-  { efforts, ladder: configured }: ReasoningLimits,
-  refuse: (param: string, why: string, drop: () => void) => void,
-  note: (note: PlanNote) => void,
-): void {
-  const reasoning = request.reasoning;
-  const budget = reasoning?.budgetTokens;
-  if (!reasoning || budget === undefined) return;
-  const param = paramOf(request, 'reasoning.budgetTokens');
-  const { capabilities } = adapter;
-  if (supports(capabilities, 'reasoning.budgetTokens')) {
-    const maxTokens = request.limits.maxTokens;
-    if (maxTokens !== undefined && budget >= maxTokens) {
-      throw invalidRequest(param, `A thinking budget of ${budget} with max_tokens ${maxTokens} is not supported by this backend: the budget must be below max_tokens, or the answer has no room after the thought.`);
-    }
-    return;
-  }
-  const ladder = configured.filter((rung) => efforts.has(rung.effort));
-  if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
-    refuse(param, `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
-    return;
-  }
-  const effort = effortForBudget(budget, ladder);
-  if (reasoning.effort === undefined) {
-    reasoning.effort = effort;
-    request.origins['reasoning.effort'] = param;
-  }
-  delete reasoning.budgetTokens;
-  note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)` });
-  request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
-}
-
 /** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */
 function tableReason(capabilities: Adapter['capabilities'], field: NeutralField, endpoint: Endpoint): string | undefined {
   const handling = handlingOf(capabilities.fields, field, endpoint);
   if (handling.kind === 'unsupported') return handling.why;
   return handlingsOf(capabilities, field).find((other) => other.kind === 'unsupported')?.why;
-}
-
-interface ReasoningLimits {
-  /** Efforts the routed model accepts. */
-  efforts: ReadonlySet<string>;
-  /** Budget thresholds for turning a thinking budget into an effort. */
-  ladder: EffortLadder;
-}
-
-/** A route may narrow the efforts its model takes and set its own ladder; else the backend's apply. */
-function reasoningLimits({ backend, route }: RouteMatch): ReasoningLimits {
-  const efforts = route?.efforts ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort))) : backend.adapter.capabilities.efforts;
-  return { efforts, ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
-}
-
-function ladderOf(configured: Record<string, number> | undefined): EffortLadder {
-  if (!configured) return DEFAULT_EFFORT_LADDER;
-  return Object.entries(configured)
-    .map(([effort, upTo]) => ({ effort: effort as Effort, upTo }))
-    .sort((a, b) => a.upTo - b.upTo);
 }
 
 /** The routed model's text format: the route's settings over the backend's. */
