@@ -153,13 +153,13 @@ export function asksFor(request: NeutralRequest, field: NeutralField): boolean {
  * The caller's name for a field: the wire field that set its path (or a part
  * of it: `mirostat_target` for `sampling.mirostat`), else the usual wire name.
  */
-/** The caller's name for a field relayed as it is (`passthrough`): the Responses API's `text.verbosity` is relayed as `verbosity`. */
-export function relayedParamOf(request: NeutralRequest, key: string): string {
-  return request.origins[`passthrough.${key}`] ?? key;
-}
-
 export function paramOf(request: NeutralRequest, field: NeutralField): string {
   const { path, param }: NeutralFieldSpec = NEUTRAL_FIELDS[field];
   const origins = request.origins as Record<string, string | undefined>;
   return origins[path] ?? Object.entries(origins).find(([key]) => key.startsWith(`${path}.`))?.[1] ?? param;
+}
+
+/** The caller's name for a field relayed as it is (`passthrough`): the Responses API's `text.verbosity` is relayed as `verbosity`. */
+export function relayedParamOf(request: NeutralRequest, key: string): string {
+  return request.origins[`passthrough.${key}`] ?? key;
 }
