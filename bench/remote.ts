@@ -87,7 +87,6 @@ export function scenarios(tokens: number): Scenario[] {
   ];
 }
 
-
 /** Once started processes have settled, their idle memory (children.ts, idleRss). */
 async function settle(entries: [string, Running][]): Promise<Target[]> {
   const idle = await idleRss(entries.map(([, running]) => running.process.pid!), 30_000);

@@ -21,7 +21,6 @@ export interface Running {
   log?: string;
 }
 
-
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -33,7 +33,6 @@ export interface WorkersRow {
   errors: number;
 }
 
-
 interface Proxy {
   process: ChildProcess;
   port: number;
