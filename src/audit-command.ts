@@ -19,6 +19,7 @@ import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from './pipeline/translation-report.js';
 import { progressBar, renderAudit } from './audit-output.js';
 import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
+import { isRecord } from './model/is-record.js';
 
 export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
 
@@ -244,15 +245,13 @@ export function readRecord(line: string): { body: Record<string, unknown>; endpo
   } catch {
     return undefined;
   }
-  if (!isObject(value)) return undefined;
-  const wrapped = isObject(value.body) && !BODY_KEYS.some((key) => key in value);
+  if (!isRecord(value)) return undefined;
+  const wrapped = isRecord(value.body) && !BODY_KEYS.some((key) => key in value);
   if (!wrapped) return { body: value };
   const where = [value.endpoint, value.path].find((named): named is string => typeof named === 'string');
   const endpoint = where === undefined ? undefined : endpointNamed(where);
   return { body: value.body as Record<string, unknown>, ...(endpoint ? { endpoint } : {}) };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `messages[3].reasoning_content` and `messages[0].reasoning_content` are one field in a tally. */
 const normalise = (field: string) => field.replace(/\[\d+\]/g, '[*]');

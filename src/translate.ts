@@ -18,6 +18,7 @@ import { RouteTable, type Backend, type RouteMatch } from './pipeline/route-tabl
 import { closeBackends } from './pipeline/runtime.js';
 import { assessTranslation, type TranslationReport, type Verdict } from './pipeline/translation-report.js';
 import { createRequestValidator, type RequestValidator } from './validation/create-validator.js';
+import { isRecord } from './model/is-record.js';
 
 export type { Change, ChangeAction, TranslationReport, Verdict } from './pipeline/translation-report.js';
 
@@ -66,12 +67,12 @@ export function parseBody(validator: RequestValidator, input: unknown, options: 
   try {
     body = typeof input === 'string' ? readJson(input) : input;
     dialect = dialectFor(options.endpoint, body);
-    if (options.model !== undefined && isObject(body)) body = { ...body, model: options.model };
+    if (options.model !== undefined && isRecord(body)) body = { ...body, model: options.model };
     return { dialect, body: body as Record<string, unknown>, request: parseCallerRequest(validator, dialect, body) };
   } catch (error) {
     const failure = toProxyError(error);
     if (failure.code === 'internal_error') throw error;
-    return { dialect, body: isObject(body) ? body : {}, error: { status: failure.status, body: dialect.errorBody(failure) } };
+    return { dialect, body: isRecord(body) ? body : {}, error: { status: failure.status, body: dialect.errorBody(failure) } };
   }
 }
 
@@ -147,9 +148,9 @@ export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown):
 
 /** The caller's dialect a body looks like (`dialectFor` without an endpoint). */
 export function detectEndpoint(body: unknown): CallerEndpoint {
-  if (!isObject(body)) return 'completions';
+  if (!isRecord(body)) return 'completions';
   if ('messages' in body) return 'chat';
-  if ('prompt' in body && !isObject(body.prompt)) return 'completions';
+  if ('prompt' in body && !isRecord(body.prompt)) return 'completions';
   return 'input' in body || 'instructions' in body ? 'responses' : 'completions';
 }
 
@@ -183,8 +184,6 @@ function readJson(text: string): unknown {
     throw invalidRequest(null, `The request body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export type TranslateOutcome =
   | { ok: true; translation: TranslationReport }

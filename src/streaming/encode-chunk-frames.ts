@@ -7,6 +7,7 @@
  * encodeSseData's byte for byte: a property test checks it.
  */
 import { encodeSseData } from './encode-sse.js';
+import { isRecord } from '../model/is-record.js';
 
 type Chunk = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ export function encodeChatChunkFrame(chunk: Chunk): string {
   if (!startsWithKeys(keys, head, withUsage ? 1 : 0)) return encodeSseData(chunk);
   const choice = onlyChoice(chunk.choices, CHAT_CHOICE_KEYS);
   const delta = choice?.delta;
-  if (!isObject(delta)) return encodeSseData(chunk);
+  if (!isRecord(delta)) return encodeSseData(chunk);
   const deltaKeys = Object.keys(delta);
   const key = deltaKeys.length === 1 ? deltaKeys[0] : undefined;
   const text = key === 'content' || key === 'reasoning_content' ? delta[key] : undefined;
@@ -84,10 +85,6 @@ function startsWithKeys(keys: readonly string[], expected: readonly string[], ex
 function onlyChoice(choices: unknown, keys: readonly string[]): Chunk | undefined {
   if (!Array.isArray(choices) || choices.length !== 1) return undefined;
   const choice: unknown = choices[0];
-  if (!isObject(choice) || !startsWithKeys(Object.keys(choice), keys, 0)) return undefined;
+  if (!isRecord(choice) || !startsWithKeys(Object.keys(choice), keys, 0)) return undefined;
   return Number.isSafeInteger(choice.index) && choice.logprobs === null && choice.finish_reason === null ? choice : undefined;
-}
-
-function isObject(value: unknown): value is Chunk {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
