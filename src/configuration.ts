@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { BACKEND_KINDS, findKind, type LlamaCppSettings, type LlamaServerSettings, type RemoteBackendSettings } from '../adapters/registry.js';
 import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from './config/config-checks.js';
-import type { BackendCommon, ProxyConfig, RouteSettings } from './config/settings.js';
+import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits, type RouteSettings } from './config/settings.js';
 
 export { ConfigError } from './config/config-checks.js';
-export type { BackendCommon, ModelFormat, ProxyConfig, RouteSettings, ServerSettings } from './config/settings.js';
+export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from './config/settings.js';
 export type { LlamaCppSettings, LlamaServerSettings, RemoteBackendSettings } from '../adapters/registry.js';
 
 /** A backend of any kind the registry knows, as a config file sets it. */
@@ -44,9 +44,9 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, key: strin
 
 function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
-  allowKeys(root, '(root)', ['server', 'responses', 'backends', 'passthrough', 'routes']);
+  allowKeys(root, '(root)', ['server', 'responses', 'limits', 'backends', 'passthrough', 'routes']);
   const server = objectAt(root.server ?? {}, 'server');
-  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector']);
+  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections']);
   const backendsRaw = objectAt(root.backends, 'backends');
   const backends: Record<string, BackendCommon> = {};
   for (const [name, value] of Object.entries(backendsRaw)) backends[name] = checkBackend(value, `backends.${name}`);
@@ -70,8 +70,13 @@ function checkConfig(raw: unknown): ProxyConfig {
       shutdownGraceMs: optionalInteger(server.shutdownGraceMs, 'server.shutdownGraceMs', 0) ?? 30_000,
       allowUnauthenticated: optionalBoolean(server.allowUnauthenticated, 'server.allowUnauthenticated') ?? false,
       inspector: optionalBoolean(server.inspector, 'server.inspector') ?? true,
+      requestTimeoutMs: optionalInteger(server.requestTimeoutMs, 'server.requestTimeoutMs', 1) ?? 60_000,
+      headersTimeoutMs: optionalInteger(server.headersTimeoutMs, 'server.headersTimeoutMs', 1) ?? 20_000,
+      keepAliveTimeoutMs: optionalInteger(server.keepAliveTimeoutMs, 'server.keepAliveTimeoutMs', 1) ?? 65_000,
+      maxConnections: optionalInteger(server.maxConnections, 'server.maxConnections', 1) ?? 4096,
     },
     responses: checkResponses(root.responses),
+    limits: checkLimits(root.limits),
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),
     routes,
@@ -84,7 +89,7 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   allowKeys(responses, 'responses', ['store']);
   if (responses.store === undefined || responses.store === null) return {};
   const store = objectAt(responses.store, 'responses.store');
-  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault']);
+  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault', 'maxBytes', 'maxResponseBytes', 'maxContinuationDepth']);
   if (store.kind !== undefined && store.kind !== 'memory') throw new ConfigError('responses.store.kind', "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)");
   return {
     store: {
@@ -92,8 +97,19 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
       maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
       maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
       storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
+      maxBytes: optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024,
+      maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
+      maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
     },
   };
+}
+
+/** `limits`: every budget has a default (DEFAULT_LIMITS); a key set here replaces it. */
+function checkLimits(raw: unknown): ProxyLimits {
+  const limits = objectAt(raw ?? {}, 'limits');
+  const names = Object.keys(DEFAULT_LIMITS) as (keyof ProxyLimits)[];
+  allowKeys(limits, 'limits', names);
+  return Object.fromEntries(names.map((name) => [name, optionalInteger(limits[name], `limits.${name}`, 1) ?? DEFAULT_LIMITS[name]])) as unknown as ProxyLimits;
 }
 
 const formatKeys = ['chatTemplate', 'thinkTags', 'toolCallFormat', 'effortLadder'];

@@ -52,7 +52,53 @@ export interface ServerSettings {
   allowUnauthenticated: boolean;
   /** The inspector page at `GET /` (the standalone server; the middleware when asked): false turns it off everywhere. */
   inspector: boolean;
+  /** A request body must have arrived whole within this long (a 408), so a slow sender cannot hold a connection. */
+  requestTimeoutMs: number;
+  /** The request line and headers must have arrived within this long (the standalone server; Node closes the connection). */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long (the standalone server). */
+  keepAliveTimeoutMs: number;
+  /** Connections the standalone server holds at once; more are closed as they arrive. */
+  maxConnections: number;
 }
+
+/**
+ * Budgets on the work one request may cause, decided before the work starts:
+ * past each, the request is refused (a 4xx naming the field and the limit).
+ */
+export interface ProxyLimits {
+  /** Prompts in one completions request (`prompt` as a list). */
+  promptBatch: number;
+  /** Choices in one answer: `n` times the prompts of a batch. */
+  choices: number;
+  /** Sub-requests one request runs at once where the proxy fans out (`n` or a batch the backend cannot take whole). */
+  fanOutPerRequest: number;
+  /** Fanned-out sub-requests running at once in the process, all requests together; more wait their turn. */
+  fanOutPerProcess: number;
+  /** Nesting depth of a request body (objects and arrays). */
+  jsonDepth: number;
+  /** Size of a grammar the proxy builds from tool schemas or a regex, in bytes. */
+  grammarBytes: number;
+  /** Time spent building one such grammar. */
+  grammarMs: number;
+  /** Background responses running in the process at once; more are a 429. */
+  backgroundRuns: number;
+  /** Background responses one API key runs at once; more are a 429. */
+  backgroundRunsPerKey: number;
+}
+
+/** What each limit is when the config does not say (README, "Limits"). */
+export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
+  promptBatch: 128,
+  choices: 128,
+  fanOutPerRequest: 16,
+  fanOutPerProcess: 64,
+  jsonDepth: 64,
+  grammarBytes: 1024 * 1024,
+  grammarMs: 50,
+  backgroundRuns: 128,
+  backgroundRunsPerKey: 16,
+});
 
 /** Where the Responses API's state is kept (src/response-store/); without a store the proxy is stateless. */
 export interface ResponseStoreSettings {
@@ -63,12 +109,19 @@ export interface ResponseStoreSettings {
   maxAgeSeconds: number;
   /** Whether a request that does not say `store` is kept (OpenAI's default is true, and clients such as the AI SDK count on it). */
   storeByDefault: boolean;
+  /** Bytes kept in all (the JSON of every response and its own input); the oldest go first. */
+  maxBytes: number;
+  /** Bytes one response may take (its JSON and its own input); a larger one is not kept. */
+  maxResponseBytes: number;
+  /** How many responses a `previous_response_id` chain may hold; a longer one is a 400. */
+  maxContinuationDepth: number;
 }
 
 export interface ProxyConfig {
   server: ServerSettings;
   /** `POST /v1/responses` state: `previous_response_id`, `store`, `background`, `GET /v1/responses/{id}`. */
   responses: { store?: ResponseStoreSettings };
+  limits: ProxyLimits;
   backends: Record<string, BackendCommon>;
   /** Backend that receives every other `/v1/*` path untouched. */
   passthrough?: string;

@@ -59,6 +59,29 @@ export function methodNotAllowed(): ProxyError {
   return new ProxyError({ status: 405, type: 'invalid_request_error', message: 'Only POST is supported on this endpoint.' });
 }
 
+/**
+ * A 400 `limit_exceeded` naming the field: the request asks for more work than a configured budget allows
+ * (`limits.*` or `responses.store.*`, which `limit` names so the operator knows what to raise).
+ * @example limitExceeded('prompt', 'prompt holds 20000 prompts; at most 128 are taken in one request', 'limits.promptBatch').message
+ * // 'prompt holds 20000 prompts; at most 128 are taken in one request (limits.promptBatch).'
+ */
+export function limitExceeded(param: string | null, why: string, limit: string): ProxyError {
+  return new ProxyError({ status: 400, type: 'invalid_request_error', param, code: 'limit_exceeded', message: `${why} (${limit}).` });
+}
+
+/** A 429 `too_many_requests`: a configured count of things running at once (`limit`) is reached; retry once one has ended. */
+export function concurrencyLimitReached(param: string | null, why: string, limit: string): ProxyError {
+  return new ProxyError({ status: 429, type: 'rate_limit_error', param, code: 'too_many_requests', message: `${why} (${limit}); retry once one has finished.`, retryAfterSeconds: 1 });
+}
+
+/**
+ * A 408 `request_timeout`: the request body did not arrive whole within `server.requestTimeoutMs`.
+ * @example requestTimeout(60000).message // 'The request body did not arrive within 60000 ms (server.requestTimeoutMs).'
+ */
+export function requestTimeout(limitMs: number): ProxyError {
+  return new ProxyError({ status: 408, type: 'invalid_request_error', code: 'request_timeout', message: `The request body did not arrive within ${limitMs} ms (server.requestTimeoutMs).` });
+}
+
 // ---- Stored responses (the Responses API's state) ----
 
 /** A 404 `previous_response_not_found`: `previous_response_id` names no response of the store. */
