@@ -7,6 +7,7 @@
 import { isRecord } from '../src/model/is-record.js';
 import { upstreamAuthFailed, upstreamError, upstreamTimeout } from '../src/errors/catalogue.js';
 import { ProxyError, invalidRequest, type ErrorDetail } from '../src/errors/proxy-error.js';
+import { maskSecrets } from './mask-secrets.js';
 
 export interface UpstreamFailure {
   status: number;
@@ -123,9 +124,7 @@ function header(headers: UpstreamFailure['headers'], name: string): string | und
 }
 
 function redact(message: string, secrets: readonly string[] = []): string {
-  let out = message;
-  for (const secret of secrets) if (secret) out = out.split(secret).join('[redacted]');
-  return out;
+  return maskSecrets(message, secrets.filter((secret) => secret.length > 0));
 }
 
 function clip(text: string): string {

@@ -5,7 +5,7 @@
  * from-wire-result, from-wire-chunks) and its capabilities.
  */
 import { upstreamBadResponse, upstreamStreamInterrupted } from '../src/errors/catalogue.js';
-import { internalError, type ProxyError } from '../src/errors/proxy-error.js';
+import { internalError, ProxyError } from '../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
@@ -20,6 +20,7 @@ import type { FailedTry } from './retry-policy.js';
 import { isRecord } from '../src/model/is-record.js';
 import { connectionFailure, mapTransportError } from './map-transport-error.js';
 import { mapErrorFrame } from './map-upstream-error.js';
+import { secretsOf, withoutSecrets } from './mask-secrets.js';
 import { REMOTE_DEFAULTS, type AdapterSettings, type RemoteBackendSettings } from './remote-settings.js';
 
 export interface WireCodec {
@@ -40,7 +41,8 @@ const PATHS = { chat: '/chat/completions', completions: '/completions' } as cons
 export function createRemoteAdapter({ name, settings: config, capabilities, codec }: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
-  const client = createHttpClient({ timeouts, retries, secrets: config.apiKey ? [config.apiKey] : [] });
+  const secrets = secretsOf(config);
+  const client = createHttpClient({ timeouts, retries, secrets });
   const limit = config.maxConcurrent === undefined ? undefined : createConcurrencyLimit(name, config.maxConcurrent, config.queueLimit ?? 16 * config.maxConcurrent);
   const fixedHeaders: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
@@ -133,6 +135,8 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
         const sent = await send(request, context, false, deadline.signal);
         done = sent.done;
         return codec.fromWireResult(await readJson(sent.response, sent.url, deadline.signal), request);
+      } catch (error) {
+        throw error instanceof ProxyError ? withoutSecrets(error, secrets) : error;
       } finally {
         done();
         release();
@@ -153,7 +157,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
             // A JSON answer to a stream request is an error report (or a server that cannot stream).
             const body = await readJson(response, url, signal);
-            yield [{ type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body) : notAStream(name) }];
+            yield [{ type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body, secrets) : notAStream(name) }];
             return;
           }
           // Each packet is decoded and read in one synchronous step, and its events leave together.
@@ -165,6 +169,9 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
               reader.push(message, events);
               if (reader.ended) break;
             }
+            // An error ends the stream, so only the last event can be one: the upstream's words in it are masked.
+            const last = events[events.length - 1];
+            if (last?.type === 'error') events[events.length - 1] = { type: 'error', error: withoutSecrets(last.error, secrets) };
             return events;
           };
           for await (const bytes of response.body) {

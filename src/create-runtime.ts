@@ -26,9 +26,11 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
   const responseStore = createResponseStore(config.responses.store);
+  const backgroundRuns: ProxyRuntime['backgroundRuns'] = new Map();
+  metrics.watchResponseState({ backgroundRuns: () => backgroundRuns.size, store: () => responseStore?.usage?.() });
   return {
     ...(responseStore ? { responseStore } : {}),
-    backgroundRuns: new Map(),
+    backgroundRuns,
     metrics,
     config,
     routes: new RouteTable(config.routes, backends),
@@ -38,6 +40,8 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     inFlight,
     endRequests: () => inFlight.end(proxyShuttingDown()),
     close: async () => {
+      // A background run has no caller connection whose close would end it: without this an upstream that hangs holds close() forever.
+      for (const run of backgroundRuns.values()) run.abort.abort(proxyShuttingDown());
       await closeBackends(backends);
       await responseStore?.close?.();
     },

@@ -25,6 +25,14 @@ const redactFormat = winston.format((info) => {
   return info;
 });
 
+/** Line breaks and other control characters a caller sent (a `model` with a newline) cannot forge a line of the readable log. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+export function escapeControls(text: string): string {
+  return text.replace(controls, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export type Logger = winston.Logger;
 
 export function createLogger(options: { level?: string; json?: boolean; silent?: boolean; stream?: NodeJS.WritableStream } = {}): Logger {
@@ -40,8 +48,8 @@ export function createLogger(options: { level?: string; json?: boolean; silent?:
         : winston.format.combine(
             winston.format.colorize(),
             winston.format.printf(({ timestamp, level, message, ...rest }) => {
-              const fields = Object.entries(rest).map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
-              return `${String(timestamp)} ${level} ${String(message)} ${fields.join(' ')}`.trimEnd();
+              const fields = Object.entries(rest).map(([key, value]) => `${escapeControls(key)}=${typeof value === 'object' ? JSON.stringify(value) : escapeControls(String(value))}`);
+              return `${String(timestamp)} ${level} ${escapeControls(String(message))} ${fields.join(' ')}`.trimEnd();
             }),
           ),
     ),

@@ -50,7 +50,8 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
   const proxy = createDialectProxy(config, { inspector: true, ...options });
   app.use(proxy);
   app.use(notFound);
-  const server = createServer((req, res) => {
+  // Node checks the header and body deadlines on this interval (30 s by default, longer than a deadline itself).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     // While draining, no connection stays open for another request: one that arrives says so in
     // its answer, one already running is closed once it has finished.
     if (draining) res.setHeader('connection', 'close');
@@ -67,7 +68,13 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
     await proxy.close(); // the worker started with the proxy
     throw error;
   });
-  server.keepAliveTimeout = 65_000;
+  // Node's own limits back the proxy's: the body reader answers a slow body with a 408 in the caller's
+  // dialect (server.requestTimeoutMs); Node drops a connection whose headers or body are slower still.
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = Math.max(requestTimeoutMs + 5_000, headersTimeoutMs);
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.maxConnections = maxConnections;
   const { port } = server.address() as AddressInfo;
   let stopping: Promise<void> | undefined;
   return {

@@ -39,6 +39,17 @@ export interface AdapterContext {
   accepted?(): void;
   /** Called before each retry of the upstream request, with the failure of the try before. */
   retrying?(failure: ProxyError): void;
+  /**
+   * How many sub-requests the pipeline's fan-out (`n`, prompt batches) may run at once: per request,
+   * and the process's slots shared by every request. Adapters ignore it.
+   */
+  fanOut?: FanOutBudget;
+}
+
+export interface FanOutBudget {
+  perRequest: number;
+  /** Shared by every request of the process (`limits.fanOutPerProcess`). */
+  process?: { acquire(signal: AbortSignal): Promise<() => void> };
 }
 
 /** Numbers only the backend knows, read at each metrics scrape. */

@@ -89,6 +89,17 @@ export function previousResponseNotFound(id: string): ProxyError {
   return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found', message: `Previous response with id '${id}' not found.` });
 }
 
+/**
+ * A 404 `previous_response_not_found`: the conversation before `id` reaches `missing`, a response no
+ * longer stored (deleted, expired or pushed out by newer ones), so it cannot be rebuilt.
+ */
+export function earlierResponseNotFound(id: string, missing: string): ProxyError {
+  return new ProxyError({
+    status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found',
+    message: `Response '${id}' continues the conversation of response '${missing}', which is no longer stored (deleted or expired): the conversation cannot be rebuilt.`,
+  });
+}
+
 /** A 404 `response_not_found` for `GET`/`DELETE /v1/responses/{id}`; `why` ends the sentence (no store configured). */
 export function responseNotFound(id: string, why = ''): ProxyError {
   return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });

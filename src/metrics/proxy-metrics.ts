@@ -37,6 +37,12 @@ export interface BackendGauges {
   replicas?(): readonly ReplicaStat[];
 }
 
+/** Where the Responses API's state is counted: the background runs of this process and what the store holds. */
+export interface ResponseStateGauges {
+  backgroundRuns(): number;
+  store?(): { responses: number; bytes: number } | undefined;
+}
+
 const REPLICA_STATES = ['healthy', 'ejected', 'down'] as const;
 
 export class ProxyMetrics {
@@ -53,6 +59,7 @@ export class ProxyMetrics {
   private readonly timeouts: Counter<'backend'>;
   private readonly clientAborts: Counter<'dialect' | 'backend'>;
   private backends: readonly BackendGauges[] = [];
+  private responseState?: ResponseStateGauges;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -105,12 +112,38 @@ export class ProxyMetrics {
         for (const backend of backends()) for (const stat of backend.replicas?.() ?? []) this.inc({ backend: backend.name, replica: stat.replica }, stat.ejections);
       },
     });
+    const responseState = () => this.responseState;
+    new Gauge({
+      name: 'dialect_proxy_background_runs', help: 'Background responses (Responses API, background: true) running in this process.', registers,
+      collect() {
+        this.set(responseState()?.backgroundRuns() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'dialect_proxy_response_store_bytes', help: 'Bytes the response store holds (the JSON of every stored response), where the store counts them.', registers,
+      collect() {
+        const usage = responseState()?.store?.();
+        if (usage) this.set(usage.bytes);
+      },
+    });
+    new Gauge({
+      name: 'dialect_proxy_response_store_responses', help: 'Responses the response store holds, where the store counts them.', registers,
+      collect() {
+        const usage = responseState()?.store?.();
+        if (usage) this.set(usage.responses);
+      },
+    });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'dialect_proxy_' });
   }
 
   /** The backends whose own numbers (queue, restarts) are read at each scrape. */
   watch(backends: readonly BackendGauges[]): void {
     this.backends = backends;
+  }
+
+  /** The Responses API's state, read at each scrape. */
+  watchResponseState(state: ResponseStateGauges): void {
+    this.responseState = state;
   }
 
   started(backend: string): void {

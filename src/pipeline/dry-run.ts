@@ -55,7 +55,8 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
     },
   };
   const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
-  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, options.onNote ? { onNote: options.onNote } : {});
+  const planOptions: PlanOptions = { ...(options.onNote ? { onNote: options.onNote } : {}), ...(options.limits ? { limits: options.limits } : {}) };
+  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, planOptions);
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {

@@ -4,6 +4,7 @@
  * anew for its own kind, from the caller's request as parsed (a field the
  * fallback cannot take is its own 400 or warning, never sent blindly).
  */
+import type { ProxyLimits } from '../config/settings.js';
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import { planRequest, type Plan } from './plan.js';
@@ -26,6 +27,8 @@ export interface FallBackOptions<T> {
   onTry?(backend: Backend): void;
   /** Told before each fallback, with the failure that caused it. */
   onFallBack?(from: Backend, to: Backend, failure: ProxyError): void;
+  /** The config's budgets for each plan (PlanOptions.limits). */
+  limits?: Pick<ProxyLimits, 'grammarBytes' | 'grammarMs'>;
 }
 
 /** Backend failures another backend may not share: upstream errors and timeouts, 429, 5xx. Never the caller's own 4xx. */
@@ -34,7 +37,7 @@ export function canFallBack(failure: ProxyError): boolean {
 }
 
 /** The first backend that starts; throws the failure that ended the search (tagged with its backend): a refusal by the plan, or the last backend's failure. */
-export async function startWithFallbacks<T>({ request, match, start, signal, onTry, onFallBack }: FallBackOptions<T>): Promise<Attempt<T>> {
+export async function startWithFallbacks<T>({ request, match, start, signal, onTry, onFallBack, limits }: FallBackOptions<T>): Promise<Attempt<T>> {
   const candidates = [match.backend, ...(match.fallbacks ?? [])];
   // Planning changes the request (drops, warnings, the upstream name): each fallback starts from the caller's.
   const pristine = candidates.length > 1 ? structuredClone(request) : undefined;
@@ -44,7 +47,7 @@ export async function startWithFallbacks<T>({ request, match, start, signal, onT
     try {
       const planned = i === 0 ? request : structuredClone(pristine as NeutralRequest);
       const upstreamModel = i === 0 ? match.upstreamModel : upstreamModelFor(match.route, backend.name, planned.model);
-      const plan = planRequest(planned, { ...match, backend, upstreamModel });
+      const plan = planRequest(planned, { ...match, backend, upstreamModel }, limits ? { limits } : {});
       return { backend, plan, started: await start(plan, backend) };
     } catch (thrown) {
       const failure = toProxyError(thrown);

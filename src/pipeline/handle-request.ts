@@ -63,9 +63,10 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   let state: ResponseState | undefined;
   const notKept = (error: unknown) => runtime.logger.warn('response not kept', { requestId, store: runtime.responseStore?.kind, error: String(error) });
   try {
-    checkApiKey(req, runtime.config.server.apiKeys);
+    // Whose request this is: the state it makes (stored responses, background runs) belongs to this owner.
+    const owner = checkApiKey(req, runtime.config.server.apiKeys);
     const read = await readJsonBody(req, runtime.config.server.maxBodyBytes);
-    state = dialect.document === 'responses' ? await resolveResponseState(read, runtime.responseStore, runtime.config.responses.store?.storeByDefault) : undefined;
+    state = dialect.document === 'responses' ? await resolveResponseState(read, { store: runtime.responseStore, settings: runtime.config.responses.store, owner }) : undefined;
     const body = state ? state.body : read;
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
     if (state) repeatState(request, state);
@@ -88,7 +89,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     };
     const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, retrying, ...(accepted ? { accepted } : {}) });
     const attempt = <T>(start: (plan: Plan, backend: Backend) => Promise<T>) => startWithFallbacks({
-      request, match, signal: abort.signal, start,
+      request, match, signal: abort.signal, start, limits: runtime.config.limits,
       onTry: (backend) => {
         tried.push(backend.name);
         backendName = backend.name;

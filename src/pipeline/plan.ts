@@ -8,7 +8,7 @@
 import type { Adapter, BackendCapabilities } from '../backend/adapter.js';
 import { choicesAreNative, handlingsOf, relays, supports } from '../backend/capabilities.js';
 import { handlingOf } from '../backend/field-support.js';
-import type { ModelFormat } from '../config/settings.js';
+import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../config/settings.js';
 import { invalidRequest, ProxyError, unsupportedParameter } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
@@ -22,7 +22,7 @@ import { fanOutChoices } from './emulate/fan-out-choices.js';
 import { fanOutPrompts } from './emulate/fan-out-prompts.js';
 import { regexToGbnf } from './emulate/regex-gbnf.js';
 import { textOverChat } from './emulate/text-over-chat.js';
-import { toolCallGrammar, type GrammarTool } from './emulate/tool-call-grammar.js';
+import { toolCallGrammar, type GrammarBudget, type GrammarTool } from './emulate/tool-call-grammar.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -52,6 +52,8 @@ export interface PlanNote {
 export interface PlanOptions {
   /** Told every refusal, soft drop and approximation. */
   onNote?(note: PlanNote): void;
+  /** What a grammar built from tools may cost (`limits.grammarBytes`, `limits.grammarMs`); DEFAULT_LIMITS' by default. */
+  limits?: Pick<ProxyLimits, 'grammarBytes' | 'grammarMs'>;
 }
 
 /** Fields the proxy itself provides when it translates between endpoints, whatever the backend. */
@@ -98,7 +100,8 @@ export function planRequest(request: NeutralRequest, match: RouteMatch, options:
   }
   checkValues(request, capabilities, upstream, name, refuse, note);
   const custom = planCustomTools(request, backend, mode, format, refuse);
-  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, custom?.grammars);
+  const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
+  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, { budget: { bytes: grammarBytes, ms: grammarMs }, ...(custom ? { inputGrammars: custom.grammars } : {}) });
   for (const field of Object.keys(request.passthrough)) {
     if (!relays(capabilities, field)) {
       const param = relayedParamOf(request, field);
@@ -190,7 +193,9 @@ function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: ke
     }
     const converted = regexToGbnf(toolFormat.definition);
     if (!converted.ok) {
-      refuse(param, `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
+      refuse(param, converted.tooLarge
+        ? `the custom tool "${tool.name}" has a regex too large to hold its input to: ${converted.why}`
+        : `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
       continue;
     }
     grammars.set(tool.name, converted.expression);
@@ -206,7 +211,12 @@ function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: ke
  * Without grammar support, or with another output format asked for, a prompt
  * cannot force it: a 400.
  */
-function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, format: ModelFormat, inputGrammars: ReadonlyMap<string, string> = new Map()): void {
+function enforceToolChoice(
+  request: NeutralRequest,
+  { adapter, name }: Backend,
+  format: ModelFormat,
+  { budget, inputGrammars = new Map() }: { budget: GrammarBudget; inputGrammars?: ReadonlyMap<string, string> },
+): void {
   const choice = request.toolChoice;
   if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
   const param = request.origins.toolChoice ?? 'tool_choice';
@@ -219,7 +229,7 @@ function enforceToolChoice(request: NeutralRequest, { adapter, name }: Backend, 
   const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
   const tools = chosen.map((tool) => (inputGrammars.has(tool.name) ? { name: tool.name, inputGrammar: inputGrammars.get(tool.name) as string } : tool));
   const single = typeof choice === 'object' || request.parallelToolCalls === false;
-  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single }) };
+  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }) };
 }
 
 /** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */

@@ -1,98 +1,134 @@
 /**
- * The Responses API's state, around one request: before parsing, an earlier
- * response named by `previous_response_id` is read from the store and its
- * turns put in front of the input; `background` is taken over by the
- * pipeline; after answering, a response asked to be stored (`store: true`) is
- * kept with the input it answered. With no store configured all of this is
- * off: the dialect's table refuses `previous_response_id` and `background` by
- * name, and `store: true` leaves a warning.
+ * The Responses API's state, around one request: before parsing, the
+ * conversation named by `previous_response_id` is rebuilt from the store
+ * (conversation-before.ts) and put in front of the input; `background` is
+ * taken over by the pipeline; after answering, a response asked to be stored
+ * (`store: true`) is kept with its own request's input and the id of the
+ * response it continued, under its owner. Every Responses answer gets the
+ * proxy's own random id here, never the backend's. With no store configured
+ * the rest is off: the dialect's table refuses `previous_response_id` and
+ * `background` by name, and `store: true` leaves a warning.
  */
-import { randomUUID } from 'node:crypto';
-import { itemNotFound, previousResponseNotFound } from '../errors/catalogue.js';
+import type { ResponseStoreSettings } from '../config/settings.js';
+import { newResponseId } from '../dialects/openai-responses/response-object.js';
+import { itemNotFound, limitExceeded } from '../errors/catalogue.js';
 import { invalidRequest } from '../errors/proxy-error.js';
 import { isRecord } from '../model/is-record.js';
 import type { NeutralRequest } from '../model/request.js';
-import type { ResponseStore, StoredResponse } from '../response-store/response-store.js';
+import { jsonBytes, type ResponseStore, type StoredResponse } from '../response-store/response-store.js';
+import { conversationBefore } from './conversation-before.js';
 
 /** One Responses request's state, resolved before its body is parsed. */
 export interface ResponseState {
   /** The body to parse: without the fields the pipeline took over, with the earlier turns in its input. */
   body: unknown;
+  /** The Response's id: the proxy's own, random, whatever the backend calls its answer. */
+  responseId: string;
+  /** Who the answer belongs to (checkApiKey's owner id). */
+  owner: string;
   /** Set when the answer is to be kept. */
   store?: ResponseStore;
-  /** Every input item of the conversation so far, this request's last. */
+  /** This request's own input items (item_references resolved): what its stored entry keeps. */
   input: unknown[];
   previousResponseId?: string;
-  /** The id of a background response, answered at once as `queued`. */
+  /** Set (to responseId) for a background response, answered at once as `queued`. */
   backgroundId?: string;
+}
+
+/** Where the state is kept, and who asks. */
+export interface StateContext {
+  store?: ResponseStore;
+  settings?: Pick<ResponseStoreSettings, 'storeByDefault' | 'maxResponseBytes' | 'maxContinuationDepth'>;
+  /** The caller's owner id (checkApiKey); '' when the proxy has no keys. */
+  owner: string;
 }
 
 const isReference = (item: unknown): item is { type: 'item_reference'; id: string } => isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
 
 /** Clients that count on stored items (the AI SDK's OpenAI provider, by default) send references to them: the store has them. */
-async function referencedItem(store: ResponseStore, id: string, index: number): Promise<unknown> {
-  const item = await store.findItem(id);
+async function referencedItem(store: ResponseStore, owner: string, id: string, index: number): Promise<unknown> {
+  const item = await store.findItem(id, owner);
   if (item === undefined) throw itemNotFound(id, `input[${index}]`);
   return item;
 }
 
 const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
 
-export async function resolveResponseState(raw: unknown, store: ResponseStore | undefined, storeByDefault = false): Promise<ResponseState> {
+export async function resolveResponseState(raw: unknown, { store, settings, owner }: StateContext): Promise<ResponseState> {
+  const responseId = newResponseId();
   // Not an object: the dialect's parse says so, in its words.
-  if (!isRecord(raw)) return { body: raw, input: [] };
+  if (!isRecord(raw)) return { body: raw, responseId, owner, input: [] };
   const body = { ...raw };
-  const state: ResponseState = { body, input: asItems(body.input) };
+  const state: ResponseState = { body, responseId, owner, input: asItems(body.input) };
   // Without a store the body goes to the dialect as it came: its table refuses what needs one, and warns that nothing is kept.
   // An input of the wrong shape goes as it came too, for the validator to name.
   if (!store || !(body.input === undefined || body.input === null || typeof body.input === 'string' || Array.isArray(body.input))) return state;
-  if (typeof body.previous_response_id === 'string') {
-    const previous = await store.get(body.previous_response_id);
-    if (!previous) throw previousResponseNotFound(body.previous_response_id);
-    state.previousResponseId = body.previous_response_id;
-    // The earlier request's input (its own earlier turns included), then what it answered; instructions are not carried over (as OpenAI does).
-    const output = Array.isArray(previous.response.output) ? previous.response.output : [];
-    state.input = [...previous.input, ...output, ...state.input];
-    body.input = state.input;
-    delete body.previous_response_id;
-  }
   if (state.input.some(isReference)) {
-    state.input = await Promise.all(state.input.map((item, i) => (isReference(item) ? referencedItem(store, item.id, i) : item)));
+    state.input = await Promise.all(state.input.map((item, i) => (isReference(item) ? referencedItem(store, owner, item.id, i) : item)));
     body.input = state.input;
+  }
+  if (typeof body.previous_response_id === 'string') {
+    const earlier = await conversationBefore({ store, from: body.previous_response_id, owner, maxDepth: settings?.maxContinuationDepth ?? Infinity });
+    state.previousResponseId = body.previous_response_id;
+    body.input = [...earlier, ...state.input];
+    delete body.previous_response_id;
   }
   if (body.background === true) {
     if (body.stream === true) throw invalidRequest('background', 'background with stream is not supported by this proxy: start the response in the background and poll GET /v1/responses/{id}.', 'unsupported_parameter');
     if (body.store === false) throw invalidRequest('background', 'background requires store: a background response is fetched from the store.');
-    state.backgroundId = `resp_${randomUUID().replaceAll('-', '')}`;
+    state.backgroundId = responseId;
     body.store = true;
   }
   delete body.background;
-  if (body.store === true || ((body.store === undefined || body.store === null) && storeByDefault)) state.store = store;
+  if (body.store === true) {
+    // Asked for by name: an input the store could never keep is refused now, not answered unkept.
+    const limit = settings?.maxResponseBytes ?? Infinity;
+    const bytes = Number.isFinite(limit) ? jsonBytes(state.input) : 0;
+    if (bytes > limit) throw limitExceeded('store', `The input takes ${bytes} bytes; a stored response may take at most ${limit}`, 'responses.store.maxResponseBytes');
+    state.store = store;
+  } else if ((body.store === undefined || body.store === null) && settings?.storeByDefault) {
+    state.store = store;
+  }
   // Taken over here: the dialect's own row would warn that no store keeps it.
   delete body.store;
   return state;
 }
 
-/** What the Response repeats of the fields the pipeline took over (the dialect repeats the rest). */
+/** What the Response repeats of the fields the pipeline took over (the dialect repeats the rest), and the id it gave it. */
 export function repeatState(request: NeutralRequest, state: ResponseState): void {
   const params = (request.echoedParams ??= {});
+  params.id = state.responseId;
   if (state.previousResponseId !== undefined) params.previous_response_id = state.previousResponseId;
   if (state.backgroundId !== undefined) params.background = true;
   params.store = state.store !== undefined;
 }
 
+/** The entry that keeps `response` for this request's owner. */
+export function storedEntry(response: Record<string, unknown>, state: ResponseState): StoredResponse {
+  return {
+    response: response as StoredResponse['response'],
+    input: state.input,
+    owner: state.owner,
+    ...(state.previousResponseId !== undefined ? { previousResponseId: state.previousResponseId } : {}),
+  };
+}
+
 /**
- * Keeps the answer when the caller asked; a background response keeps the id it was given at the start.
- * A store that fails does not cost the caller the answer: it says `store: false`, and `failed` hears why.
+ * Keeps the answer when the caller asked. A store that fails, or refuses the answer as too large,
+ * does not cost the caller the answer: it says `store: false`, and `failed` hears why. A background
+ * caller hears only from the store: it keeps the response as `failed`, saying why, without its output.
  */
 export async function keepAnswer(answer: Record<string, unknown>, state: ResponseState, failed: (error: unknown) => void = () => undefined): Promise<Record<string, unknown>> {
-  if (state.backgroundId !== undefined) answer.id = state.backgroundId;
   if (!state.store) return answer;
   try {
-    await state.store.put({ response: answer as StoredResponse['response'], input: state.input });
+    await state.store.put(storedEntry(answer, state));
   } catch (error) {
     answer.store = false;
     failed(error);
+    if (state.backgroundId !== undefined) {
+      const unkept = { ...answer, store: true, status: 'failed', output: [], error: { code: 'server_error', message: `The response could not be kept: ${(error as Error)?.message ?? String(error)}` } };
+      await state.store.put(storedEntry(unkept, state)).catch(failed);
+    }
   }
   return answer;
 }

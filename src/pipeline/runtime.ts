@@ -16,13 +16,23 @@ export interface ProxyRuntime {
   metrics: ProxyMetrics;
   /** The Responses API's state (`responses.store`), absent when the proxy is stateless. */
   responseStore?: ResponseStore;
-  /** Background responses running in this process, by id: `POST /v1/responses/{id}/cancel` aborts them. */
-  backgroundRuns: Map<string, AbortController>;
+  /** Background responses running in this process, by id: `POST /v1/responses/{id}/cancel` aborts them (their owner's cancel only). */
+  backgroundRuns: Map<string, BackgroundRun>;
   /** The requests being handled. */
   inFlight: InFlight;
   /** Ends every request in flight with a 503 `shutting_down` (its abort reason: streams get an error frame, the rest that error). */
   endRequests(): void;
   close(): Promise<void>;
+}
+
+/** A background response running here: what its cancel needs, even after the store has let its entry go. */
+export interface BackgroundRun {
+  abort: AbortController;
+  /** The owner id of the caller that started it (checkApiKey). */
+  owner: string;
+  model: string;
+  /** Seconds since the epoch, as the Response's `created_at`. */
+  createdAt: number;
 }
 
 export async function closeBackends(backends: ReadonlyMap<string, Backend>): Promise<void> {

@@ -1,11 +1,16 @@
 /**
  * The Responses API's state through the running proxy: stateless by default
  * (previous_response_id and background refused by name, nothing to fetch),
- * and with `responses.store` configured: store, previous_response_id, GET,
- * input_items, DELETE, background runs and their cancel.
+ * and with `responses.store` configured: store, previous_response_id (each
+ * response keeps its own turn; the chain is walked back), GET, input_items,
+ * DELETE, background runs, their cancel, their limits and their end at a
+ * shutdown. The attacks these bound are in test/security/response-store.test.ts.
  */
+import { Writable } from 'node:stream';
 import OpenAI from 'openai';
-import type { RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/configuration.js';
+import { createLogger } from '../../src/logger.js';
+import { startServer, type RunningServer } from '../../src/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 
@@ -115,8 +120,23 @@ describe('Responses state with an in-memory store', () => {
 
     await client.responses.delete(first.id);
     await expect(client.responses.retrieve(first.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-    // The second response still has the whole conversation.
+    // The second response keeps only its own turn: it is still there, but its conversation reaches a response gone.
     expect((await client.responses.retrieve(second.id)).output_text).toBe('Berlin.');
+    const broken = await client.responses.create({ model: 'm', input: 'And of Italy?', previous_response_id: second.id }).catch((thrown: unknown) => thrown);
+    expect(broken).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((broken as Error).message).toContain(`'${first.id}', which is no longer stored`);
+  });
+
+  test('each response keeps its own turn: a long conversation is rebuilt from the chain, and listed whole', async () => {
+    let previous: string | undefined;
+    for (const city of ['Paris', 'Rome', 'Oslo']) {
+      upstream.reply({ json: completion(`chatcmpl-${city}`, `${city}.`) });
+      previous = (await client.responses.create({ model: 'm', input: `Capital ${city}?`, ...(previous ? { previous_response_id: previous } : {}) })).id;
+    }
+    const last = upstream.requests[upstream.requests.length - 1].body as { messages: { content: string }[] };
+    expect(last.messages.map((message) => message.content)).toEqual(['Capital Paris?', 'Paris.', 'Capital Rome?', 'Rome.', 'Capital Oslo?']);
+    const items = await client.responses.inputItems.list(previous as string);
+    expect(items.data).toHaveLength(5);
   });
 
   test('a streamed response with store: true is kept once it completes', async () => {
@@ -167,6 +187,86 @@ describe('Responses state with an in-memory store', () => {
   test('background with stream is refused by name', async () => {
     const error = await client.responses.create({ model: 'm', input: 'Hi', background: true, stream: true }).catch((thrown: unknown) => thrown);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('background');
+  });
+});
+
+describe('Responses state: what the store keeps, and the background runs of each key', () => {
+  let upstream: MockUpstream;
+  let proxy: RunningServer;
+  const logs: Record<string, unknown>[] = [];
+  const call = (key: string, body: Record<string, unknown>) => fetch(`${proxy.url}/v1/responses`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'm', ...body }),
+  });
+  beforeAll(async () => {
+    upstream = await startMockUpstream((request) => (JSON.stringify(request.body).includes('slow') ? { hang: true } : { json: completion('chatcmpl-k', 'x'.repeat(4096)) }));
+    const config = loadConfig({
+      server: { apiKeys: ['key-a', 'key-b'] },
+      backends: { upstream: { url: upstream.url, kind: 'openai' } },
+      routes: [{ model: '*', backend: 'upstream' }],
+      responses: { store: { maxResponseBytes: 2048 } },
+      limits: { backgroundRunsPerKey: 2 },
+    });
+    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk)) as Record<string, unknown>); done(); } });
+    proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ json: true, stream: sink, level: 'warn' }) });
+    await proxy.proxy.ready;
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test('store: true with an input larger than a stored response may be is a 400 naming the limit, before anything goes upstream', async () => {
+    upstream.requests.length = 0;
+    const response = await call('key-a', { input: 'y'.repeat(4096), store: true });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; param: string; message: string } };
+    expect(error).toMatchObject({ code: 'limit_exceeded', param: 'store' });
+    expect(error.message).toContain('(responses.store.maxResponseBytes).');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  test('an answer too large to keep goes out with store: false, and the log says it was not kept', async () => {
+    const response = await call('key-a', { input: 'Hi' });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { id: string; store: boolean };
+    expect(answer.store).toBe(false);
+    expect(logs.some((entry) => entry.message === 'response not kept' && /maxResponseBytes/.test(String(entry.error)))).toBe(true);
+    expect((await fetch(`${proxy.url}/v1/responses/${answer.id}`, { headers: { authorization: 'Bearer key-a' } })).status).toBe(404);
+  });
+
+  test('one key runs at most limits.backgroundRunsPerKey background responses; another key still may', async () => {
+    const first = await Promise.all([call('key-a', { input: 'slow 1', background: true }), call('key-a', { input: 'slow 2', background: true })]);
+    expect(first.map((response) => response.status)).toEqual([200, 200]);
+    const third = await call('key-a', { input: 'slow 3', background: true });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(((await third.json()) as { error: { message: string } }).error.message).toContain('limits.backgroundRunsPerKey');
+    expect((await call('key-b', { input: 'slow 4', background: true })).status).toBe(200);
+  });
+});
+
+describe('Responses state: a shutdown ends background runs', () => {
+  let upstream: MockUpstream;
+  let proxy: RunningServer;
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ hang: true });
+    proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { responses: { store: {} } });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test('a background run is a request in flight: the drain waits out its grace, then aborts it, and the store says it failed', async () => {
+    const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0 });
+    const queued = await client.responses.create({ model: 'm', input: 'Work', background: true });
+    await until(async () => upstream.requests.length, (count) => count > 0);
+    const outcome = await proxy.proxy.drain(100);
+    expect(outcome.ended).toBe(1);
+    await until(async () => upstream.aborted.length, (count) => count > 0);
+    const after = await client.responses.retrieve(queued.id);
+    expect(after.status).toBe('failed');
+    expect(after.error?.message).toMatch(/shut/i);
   });
 });
 

@@ -103,15 +103,29 @@ function endpointOf(dir: string): string {
 const CLOCK_KEYS = new Set(['completed_at']);
 
 /**
- * Timings, the proxy's clock and the ids the proxy gives tool calls it parses differ
- * on every run; everything else must match exactly.
+ * A Responses answer's id is the proxy's own and random (`resp_<base>`), and its items are
+ * named after the same base (`msg_<base>`, `rs_<base>`, `fc_<base>_<i>`, `call_<base>_<i>`).
  */
-function normalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalize);
+const RESPONSE_ID = /^(resp|msg|rs)_([A-Za-z0-9-]+)$|^(fc|call)_([A-Za-z0-9-]+)(_\d+)$/;
+
+/**
+ * Timings, the proxy's clock, the ids the proxy gives tool calls it parses and a Responses
+ * answer's random id differ on every run; everything else must match exactly. Each id base
+ * becomes `<id-1>`, `<id-2>`... in order of appearance (`bases`, one map per document), so
+ * the comparison still checks that an answer's items share its id's base.
+ */
+function normalize(value: unknown, bases = new Map<string, string>()): unknown {
+  if (Array.isArray(value)) return value.map((item) => normalize(item, bases));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, (/time/.test(key) || CLOCK_KEYS.has(key)) && typeof item === 'number' ? '<seconds>' : normalize(item)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, (/time/.test(key) || CLOCK_KEYS.has(key)) && typeof item === 'number' ? '<seconds>' : normalize(item, bases)]));
   }
-  return typeof value === 'string' && /^call_[0-9a-f]{24}$/.test(value) ? '<call-id>' : value;
+  if (typeof value !== 'string') return value;
+  if (/^call_[0-9a-f]{24}$/.test(value)) return '<call-id>';
+  const id = RESPONSE_ID.exec(value);
+  if (!id) return value;
+  const base = id[2] ?? id[4];
+  if (!bases.has(base)) bases.set(base, `<id-${bases.size + 1}>`);
+  return `${id[1] ?? id[3]}_${bases.get(base)}${id[5] ?? ''}`;
 }
 
 /**

@@ -1,17 +1,27 @@
 /**
  * The Responses API's `Response` object and its output items, shared by the
- * plain answer and the stream (whose first and last events carry the object),
- * named after the backend's id (response-id.ts).
+ * plain answer and the stream (whose first and last events carry the object).
+ * A Response's id is the proxy's own, random (newResponseId), never the
+ * backend's: a stored response is found by it, so it must be unguessable and
+ * unique whatever the backend sends. Its items are named after the same base.
  */
+import { randomBytes } from 'node:crypto';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import { toChatLogprobs, type ChatLogprobEntry, type TokenLogprob } from '../../model/logprobs.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, Usage } from '../../model/result.js';
-import { idBase } from '../response-id.js';
 
 export type OutputItem = Record<string, unknown> & { type: string; id: string };
 
 export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+/**
+ * A fresh Response id: `resp_` and 128 random bits in hex.
+ * @example newResponseId() // 'resp_9f86d081884c7d659a2feaa0c55ad015'
+ */
+export function newResponseId(): string {
+  return `resp_${randomBytes(16).toString('hex')}`;
+}
 
 export const itemIds = {
   message: (base: string) => `msg_${base}`,
@@ -29,14 +39,16 @@ export function statusOf(reason: FinishReason | null): { status: ResponseStatus;
 
 /**
  * The object with everything but its output and usage: the caller's parameters
- * repeated as sent, OpenAI's defaults where the caller sent none.
+ * repeated as sent, OpenAI's defaults where the caller sent none. Its id is the
+ * one the pipeline gave the request (`echoedParams.id`, response-state.ts), or
+ * a fresh one.
  */
-export function responseHead(request: NeutralRequest, at: { id: string; model: string; created: number }): Record<string, unknown> {
+export function responseHead(request: NeutralRequest, at: { model: string; created: number }): Record<string, unknown> {
   const params = request.echoedParams ?? {};
   const text = (params.text ?? {}) as Record<string, unknown>;
   const reasoning = (params.reasoning ?? {}) as Record<string, unknown>;
   return {
-    id: `resp_${idBase(at.id)}`,
+    id: typeof params.id === 'string' ? params.id : newResponseId(),
     object: 'response',
     created_at: at.created,
     status: 'in_progress',

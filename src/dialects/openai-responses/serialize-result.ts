@@ -11,7 +11,7 @@ import { callItem, itemIds, logprobsBody, messageItem, outputTextPart, reasoning
 
 /**
  * @example serializeResponsesResult({id: 'chatcmpl-1', model: 'm', created: 1, choices: [{index: 0, text: 'Hi', finishReason: 'stop'}]}, request)
- * // {id: 'resp_1', object: 'response', status: 'completed', output: [{type: 'message', content: [{type: 'output_text', text: 'Hi', ...}], ...}], ...}
+ * // {id: 'resp_<32 random hex>', object: 'response', status: 'completed', output: [{type: 'message', content: [{type: 'output_text', text: 'Hi', ...}], ...}], ...}
  */
 export function serializeResponsesResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown> {
   const choice: ResultChoice = result.choices[0] ?? { index: 0, text: '', finishReason: 'stop' };
@@ -20,7 +20,8 @@ export function serializeResponsesResult(result: NeutralResult, request: Neutral
   body.status = status;
   body.incomplete_details = incomplete_details;
   body.completed_at = status === 'completed' ? Math.floor(Date.now() / 1000) : null;
-  body.output = outputItems(choice, idBase(result.id), request);
+  // The items are named after the Response's own id, never the backend's (response-object.ts).
+  body.output = outputItems(choice, idBase(body.id as string), request);
   body.usage = usageBody(result.usage);
   if (result.serviceTier !== undefined) body.service_tier = result.serviceTier;
   return body;

@@ -78,7 +78,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private start(event: StreamEventOf<'response-start'>): void {
     if (this.head) return;
     this.head = responseHead(this.request, event);
-    this.base = idBase(event.id);
+    this.base = idBase(this.head.id as string);
     this.emit('response.created', { response: this.head });
     this.emit('response.in_progress', { response: this.head });
   }

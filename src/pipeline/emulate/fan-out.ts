@@ -2,15 +2,19 @@
  * Runs several sub-requests as one: used for `n` on backends without native
  * choices and for prompt batches on chat-only backends. Sub-request `i`'s
  * choice `c` becomes choice `offsets[i] + c`; usage is summed; streams are
- * interleaved with one `response-start` and one `usage` at the end.
+ * interleaved with one `response-start` and one `usage` at the end. At most
+ * `context.fanOut.perRequest` sub-requests run at once, each also holding a
+ * slot of the process's (`limits.fanOut*`); the others wait their turn.
  */
 import type { AdapterContext } from '../../backend/adapter.js';
+import { DEFAULT_LIMITS } from '../../config/settings.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type NeutralResult, type PerfMetrics, type Usage } from '../../model/result.js';
 import type { StreamBatches, StreamEvent } from '../../model/stream-event.js';
 import { mergeStreams } from '../../streaming/merge-streams.js';
 import { mapEvents } from '../../streaming/stream-batches.js';
 import type { Engine } from './engine.js';
+import { Slots } from './slots.js';
 
 export interface FanOutPart {
   request: NeutralRequest;
@@ -18,8 +22,44 @@ export interface FanOutPart {
   choiceOffset: number;
 }
 
+/** Takes a slot of the request's, then one of the process's; resolves with the release of both. */
+type TakeSlots = (signal: AbortSignal) => Promise<() => void>;
+
+function slotsFor(context: AdapterContext): TakeSlots {
+  const own = new Slots(context.fanOut?.perRequest ?? DEFAULT_LIMITS.fanOutPerRequest);
+  const shared = context.fanOut?.process;
+  return async (signal) => {
+    const releaseOwn = await own.acquire(signal);
+    if (!shared) return releaseOwn;
+    try {
+      const releaseShared = await shared.acquire(signal);
+      return () => {
+        releaseShared();
+        releaseOwn();
+      };
+    } catch (error) {
+      releaseOwn();
+      throw error;
+    }
+  };
+}
+
 export async function completeFanOut(inner: Engine, parts: readonly FanOutPart[], context: AdapterContext): Promise<NeutralResult> {
-  const results = await Promise.all(parts.map((part) => inner.complete(part.request, context)));
+  const take = slotsFor(context);
+  // A part that fails aborts the ones still waiting or running: the answer is lost anyway.
+  const abort = new AbortController();
+  const signal = AbortSignal.any([context.signal, abort.signal]);
+  const results = await Promise.all(parts.map(async (part) => {
+    const release = await take(signal);
+    try {
+      return await inner.complete(part.request, { ...context, signal });
+    } catch (error) {
+      abort.abort(error);
+      throw error;
+    } finally {
+      release();
+    }
+  }));
   const first = results[0];
   let usage: Usage | undefined;
   for (const result of results) if (result.usage) usage = addUsage(usage, result.usage);
@@ -31,37 +71,58 @@ export async function completeFanOut(inner: Engine, parts: readonly FanOutPart[]
 }
 
 export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[], context: AdapterContext): StreamBatches {
-  const streams = parts.map((part) => shiftChoices(inner.stream(part.request, context), part.choiceOffset));
+  const take = slotsFor(context);
+  // Ended with the stream (an error, or the consumer closing it): parts still waiting for a slot
+  // give up at once instead of opening upstream requests nobody reads.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([context.signal, stop.signal]);
+  const streams = parts.map((part) => shiftChoices(whenSlotFree(() => take(signal), () => inner.stream(part.request, { ...context, signal })), part.choiceOffset));
+  const merged = mergeStreams(streams);
   let started = false;
   let usage: Usage | undefined;
   let perf: PerfMetrics | undefined;
-  for await (const batch of mergeStreams(streams)) {
-    const out: StreamEvent[] = [];
-    let failed = false;
-    for (const event of batch) {
-      if (event.type === 'response-start') {
-        if (started) continue;
-        started = true;
-      } else if (event.type === 'usage') {
-        usage = addUsage(usage, event.usage);
-        continue;
-      } else if (event.type === 'perf') {
-        perf ??= event.perf;
-        continue;
+  try {
+    for (let next = await merged.next(); !next.done; next = await merged.next()) {
+      const out: StreamEvent[] = [];
+      let failed = false;
+      for (const event of next.value) {
+        if (event.type === 'response-start') {
+          if (started) continue;
+          started = true;
+        } else if (event.type === 'usage') {
+          usage = addUsage(usage, event.usage);
+          continue;
+        } else if (event.type === 'perf') {
+          perf ??= event.perf;
+          continue;
+        }
+        out.push(event);
+        if (event.type === 'error') {
+          failed = true;
+          break;
+        }
       }
-      out.push(event);
-      if (event.type === 'error') {
-        failed = true;
-        break;
-      }
+      if (out.length > 0) yield out;
+      if (failed) return;
     }
-    if (out.length > 0) yield out;
-    if (failed) return;
+  } finally {
+    stop.abort();
+    await merged.return(undefined);
   }
   const end: StreamEvent[] = [];
   if (perf) end.push({ type: 'perf', perf });
   if (usage) end.push({ type: 'usage', usage });
   if (end.length > 0) yield end;
+}
+
+/** The stream, opened once a slot is free and holding it until it ends (or is closed). */
+async function* whenSlotFree(take: () => Promise<() => void>, open: () => StreamBatches): StreamBatches {
+  const release = await take();
+  try {
+    yield* open();
+  } finally {
+    release();
+  }
 }
 
 function shiftChoices(batches: StreamBatches, offset: number): StreamBatches {

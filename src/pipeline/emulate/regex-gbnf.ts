@@ -9,11 +9,17 @@
  * Unicode classes (`\d`, `\w`, `\s`, `\p{..}`: Unicode-aware in OpenAI's regex
  * dialect, so an ASCII reading would not be exact), word boundaries,
  * look-arounds, back-references, inline flags, possessive quantifiers.
+ * The work a pattern may cause is bounded before it is done: groups nest at
+ * most 32 deep (the parser recurses once per group), and the pattern unrolls
+ * to at most 10,000 elements (a literal, a class range; counted repetitions
+ * multiply what they repeat, `*` and `+` count once): a pattern as short as
+ * `((a{1000}){1000}){1000}` stands for 10^9.
  *
  * @example regexToGbnf('[a-z]+@example\\.com') // {ok: true, expression: '( [\\u0061-\\u007A] )+ "@example.com"'}
  */
 
-export type RegexGbnf = { ok: true; expression: string } | { ok: false; why: string };
+/** `tooLarge`: refused for the work it would cause, not for its form. */
+export type RegexGbnf = { ok: true; expression: string } | { ok: false; why: string; tooLarge?: true };
 
 type Range = readonly [number, number];
 
@@ -21,12 +27,26 @@ type Range = readonly [number, number];
 type Node =
   | { kind: 'literal'; char: number }
   | { kind: 'set'; ranges: Range[]; negated: boolean }
-  | { kind: 'group'; alternatives: Node[][] }
-  | { kind: 'repeat'; node: Node; min: number; max: number | undefined };
+  | Group
+  | { kind: 'repeat'; node: Node; min: number; max: number | undefined; size: number };
 
-class Refused extends Error {}
+/** `size`: the elements it unrolls to. */
+type Group = { kind: 'group'; alternatives: Node[][]; size: number };
+
+class Refused extends Error {
+  constructor(why: string, readonly tooLarge = false) {
+    super(why);
+  }
+}
 
 const MAX_REPEAT = 1000;
+const MAX_NESTING = 32;
+const MAX_ELEMENTS = 10_000;
+
+/** The elements a node unrolls to. */
+function sizeOf(node: Node): number {
+  return node.kind === 'literal' ? 1 : node.kind === 'set' ? Math.max(1, node.ranges.length) : node.size;
+}
 
 export function regexToGbnf(pattern: string): RegexGbnf {
   try {
@@ -34,13 +54,14 @@ export function regexToGbnf(pattern: string): RegexGbnf {
     const alternatives = parser.parse();
     return { ok: true, expression: alternativesGbnf(alternatives) };
   } catch (error) {
-    if (error instanceof Refused) return { ok: false, why: error.message };
+    if (error instanceof Refused) return { ok: false, why: error.message, ...(error.tooLarge ? { tooLarge: true as const } : {}) };
     throw error;
   }
 }
 
 class Parser {
   private at = 0;
+  private depth = 0;
   private readonly chars: string[];
 
   constructor(pattern: string) {
@@ -49,7 +70,7 @@ class Parser {
 
   parse(): Node[][] {
     if (this.peek() === '^') this.at++;
-    const alternatives = this.alternatives();
+    const { alternatives } = this.alternatives();
     if (this.at < this.chars.length) throw new Refused(`unexpected "${this.chars[this.at]}" at ${this.at}`);
     return alternatives;
   }
@@ -58,18 +79,25 @@ class Parser {
     return this.chars[this.at + offset];
   }
 
-  private alternatives(): Node[][] {
-    const out: Node[][] = [this.sequence()];
-    while (this.peek() === '|') {
+  private alternatives(): Group {
+    const group: Group = { kind: 'group', alternatives: [], size: 0 };
+    for (;;) {
+      const sequence = this.sequence();
+      group.alternatives.push(sequence);
+      // An empty alternative is `""`, one element.
+      group.size += Math.max(1, sequence.reduce((sum, node) => sum + sizeOf(node), 0));
+      if (group.size > MAX_ELEMENTS) throw tooManyElements();
+      if (this.peek() !== '|') return group;
       this.at++;
-      out.push(this.sequence());
     }
-    return out;
   }
 
+  /** Refused as soon as it holds too many elements: a long flat pattern is not parsed to its end. */
   private sequence(): Node[] {
     const nodes: Node[] = [];
+    let size = 0;
     for (;;) {
+      if (size > MAX_ELEMENTS) throw tooManyElements();
       const c = this.peek();
       if (c === undefined || c === '|' || c === ')') return nodes;
       if (c === '$') {
@@ -79,7 +107,9 @@ class Parser {
         return nodes;
       }
       if (c === '^') throw new Refused('"^" other than at the start');
-      nodes.push(this.quantified(this.atom()));
+      const node = this.quantified(this.atom());
+      nodes.push(node);
+      size += sizeOf(node);
     }
   }
 
@@ -91,9 +121,11 @@ class Parser {
           if (this.peek(1) !== ':') throw new Refused('look-arounds, named groups and inline flags');
           this.at += 2;
         }
-        const alternatives = this.alternatives();
+        if (++this.depth > MAX_NESTING) throw new Refused(`groups nested more than ${MAX_NESTING} deep`, true);
+        const group = this.alternatives();
         if (this.chars[this.at++] !== ')') throw new Refused('an unclosed group');
-        return { kind: 'group', alternatives };
+        this.depth--;
+        return group;
       }
       case '[':
         return this.set();
@@ -154,6 +186,7 @@ class Parser {
         break;
       }
       first = false;
+      if (ranges.length >= MAX_ELEMENTS) throw tooManyElements();
       if (c === '[') throw new Refused('nested classes and [:name:] classes');
       if ((c === '&' && this.peek(1) === '&') || (c === '-' && this.peek(1) === '-') || (c === '~' && this.peek(1) === '~')) throw new Refused('class set operations');
       const low = this.classChar();
@@ -202,8 +235,15 @@ class Parser {
     else if (this.peek() === '+') throw new Refused('possessive quantifiers');
     const next = this.peek();
     if (next !== undefined && '*+?{'.includes(next)) throw new Refused('a quantifier on a quantifier');
-    return { kind: 'repeat', node, min, max };
+    // Repetitions multiply: the body as often as the bound says, once for `*` and `+`.
+    const size = (max ?? Math.max(min, 1)) * sizeOf(node);
+    if (size > MAX_ELEMENTS) throw tooManyElements();
+    return { kind: 'repeat', node, min, max, size };
   }
+}
+
+function tooManyElements(): Refused {
+  return new Refused(`a pattern that unrolls to more than ${MAX_ELEMENTS} elements (counted repetitions multiply what they repeat)`, true);
 }
 
 // ---- GBNF, inside a JSON string ----

@@ -7,7 +7,14 @@
  * integers, booleans, null, enum, const, arrays, type lists) is enforced, with
  * declared properties only, required ones first, and bounded sizes; any other
  * part (anyOf, $ref, patterns, free-form objects) admits any bounded JSON value.
+ *
+ * Each schema node is walked once per type and its rule shared by name, so the
+ * grammar grows linearly with the schema (a `type` list of k objects nested
+ * nine deep must not make k^9 rules); a budget in bytes and time, decided
+ * before the work starts, ends it with a 400 naming the caller's field.
  */
+import { DEFAULT_LIMITS } from '../../config/settings.js';
+import { limitExceeded } from '../../errors/catalogue.js';
 import { isRecord } from '../../model/is-record.js';
 
 export interface GrammarTool {
@@ -20,15 +27,30 @@ export interface GrammarTool {
   inputGrammar?: string;
 }
 
-export function toolCallGrammar(tools: readonly GrammarTool[], options: { single: boolean }): string {
-  const rules = new Rules();
+/** What building one grammar may cost (`limits.grammarBytes`, `limits.grammarMs`). */
+export interface GrammarBudget {
+  bytes: number;
+  ms: number;
+}
+
+export interface ToolCallGrammarOptions {
+  /** One call only (a named function, or `parallel_tool_calls: false`). */
+  single: boolean;
+  /** Past it, a 400 `limit_exceeded`; by default DEFAULT_LIMITS'. */
+  budget?: GrammarBudget;
+  /** The caller's field named by that 400. */
+  param?: string;
+}
+
+export function toolCallGrammar(tools: readonly GrammarTool[], options: ToolCallGrammarOptions): string {
+  const rules = new Rules(options.budget ?? { bytes: DEFAULT_LIMITS.grammarBytes, ms: DEFAULT_LIMITS.grammarMs }, options.param ?? 'tools');
   const calls = tools.map((tool, i) => {
     const args = tool.inputGrammar !== undefined
       ? rules.add(`args${i}`, `"{" ws "\\"input\\"" ws ":" ws "\\"" ( ${tool.inputGrammar} ) "\\"" ws "}" ws`)
       : tool.parameters ? schemaRule(tool.parameters, `args${i}`, rules, 0) : 'object';
     return rules.add(`call${i}`, `"<tool_call>\\n{\\"name\\": " ${gbnfString(JSON.stringify(tool.name))} ", \\"arguments\\": " ${args} "}\\n</tool_call>"`);
   });
-  return [
+  const grammar = [
     // At most 16 calls in a turn: the grammar itself ends every answer.
     `root ::= call${options.single ? '' : ' ( "\\n" call ){0,15}'}`,
     `call ::= ${calls.join(' | ')}`,
@@ -45,18 +67,61 @@ export function toolCallGrammar(tools: readonly GrammarTool[], options: { single
     // At most one space: a model must not be able to pad forever.
     'ws ::= " "?',
   ].join('\n');
+  return rules.checked(grammar);
 }
 
+/** The rules so far, their size and the time taken, checked against the budget as they grow. */
 class Rules {
   private readonly bodies = new Map<string, string>();
+  /** Each schema node's rule per type and depth: a node reached again (a `type` list) is not walked again. */
+  private readonly built = new WeakMap<object, Map<string, string>>();
+  private readonly started = performance.now();
+  private visits = 0;
+  private size = 0;
+
+  constructor(private readonly budget: GrammarBudget, private readonly param: string) {}
 
   add(name: string, body: string): string {
+    this.fits(name.length + body.length + 5);
+    this.size += name.length + body.length + 5;
     this.bodies.set(name, body);
     return name;
   }
 
+  /** The rule for `node` under `key`, built the first time only. */
+  shared(node: object, key: string, build: () => string): string {
+    let byKey = this.built.get(node);
+    if (!byKey) this.built.set(node, (byKey = new Map()));
+    const known = byKey.get(key);
+    if (known !== undefined) return known;
+    const name = build();
+    byKey.set(key, name);
+    return name;
+  }
+
+  /** Throws the 400 if `more` bytes would not fit. */
+  fits(more: number): void {
+    if (this.size + more > this.budget.bytes) {
+      throw limitExceeded(this.param, `the grammar that holds tool calls to the tools' parameters would exceed ${this.budget.bytes} bytes`, 'limits.grammarBytes');
+    }
+  }
+
+  /** Counts a schema node; every 256, looks at the clock. */
+  visit(): void {
+    if (++this.visits % 256 === 0 && performance.now() - this.started > this.budget.ms) {
+      throw limitExceeded(this.param, `building the grammar that holds tool calls to the tools' parameters would take over ${this.budget.ms} ms`, 'limits.grammarMs');
+    }
+  }
+
   lines(): string[] {
     return [...this.bodies].map(([name, body]) => `${name} ::= ${body}`);
+  }
+
+  /** The whole grammar, measured in bytes once (the rules were counted in UTF-16 units as they came). */
+  checked(grammar: string): string {
+    this.size = Buffer.byteLength(grammar);
+    this.fits(0);
+    return grammar;
   }
 }
 
@@ -69,21 +134,30 @@ const primitives: Record<string, string> = { string: 'string', number: 'number',
 
 /** The name of a rule for values of `schema` (followed by optional whitespace), adding the rules it needs. */
 function schemaRule(schema: unknown, name: string, rules: Rules, depth: number): string {
+  rules.visit();
   if (!isRecord(schema) || depth > maxDepth) return 'value';
   if ('const' in schema) return rules.add(name, `${literal(schema.const)} ws`);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return rules.add(name, `( ${schema.enum.map(literal).join(' | ')} ) ws`);
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? (isRecord(schema.properties) ? 'object' : undefined)];
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type ?? (isRecord(schema.properties) ? 'object' : undefined)];
   if (types.length > 1) {
-    const alternatives = types.map((type, i) => schemaRule({ ...schema, type }, `${name}-${i}`, rules, depth));
-    return alternatives.includes('value') ? 'value' : rules.add(name, alternatives.join(' | '));
+    const alternatives = types.map((type, i) => typedRule(schema, type, `${name}-${i}`, rules, depth));
+    // A type named twice is one alternative.
+    return alternatives.includes('value') ? 'value' : rules.add(name, [...new Set(alternatives)].join(' | '));
   }
-  const [type] = types;
-  if (type === 'object') return objectRule(schema, name, rules, depth);
+  return typedRule(schema, types[0], name, rules, depth);
+}
+
+/** Values of `schema` read as one `type` (a type list is not nested: any other entry admits any value). */
+function typedRule(schema: Record<string, unknown>, type: unknown, name: string, rules: Rules, depth: number): string {
+  if (type === 'object') return rules.shared(schema, `object ${depth}`, () => objectRule(schema, name, rules, depth));
   if (type === 'array') {
-    const item = schemaRule(schema.items, `${name}-item`, rules, depth + 1);
-    return rules.add(name, `"[" ws ( ${item} ( "," ws ${item} ){0,31} )? "]" ws`);
+    return rules.shared(schema, `array ${depth}`, () => {
+      const item = schemaRule(schema.items, `${name}-item`, rules, depth + 1);
+      return rules.add(name, `"[" ws ( ${item} ( "," ws ${item} ){0,31} )? "]" ws`);
+    });
   }
-  return typeof type === 'string' && primitives[type] ? primitives[type] : 'value';
+  // Own keys only: `toString` is no type.
+  return typeof type === 'string' && Object.hasOwn(primitives, type) ? primitives[type] : 'value';
 }
 
 /**
@@ -105,6 +179,8 @@ function objectRule(schema: Record<string, unknown>, name: string, rules: Rules,
     return rules.add(name, `"{" ws ${mandatory.join(' "," ws ')}${rest} "}" ws`);
   }
   // No required property: any in-order subset, the first one chosen without a comma before it.
+  // Its size grows with the square of the properties: measured before it is written.
+  rules.fits(optional.reduce((sum, text, i) => sum + (i + 1) * (text.length + 12), 0));
   const subsets = optional.map((text, i) => `${text}${optional.slice(i + 1).map((later) => ` ( "," ws ${later} )?`).join('')}`);
   return rules.add(name, `"{" ws ( ${subsets.map((subset) => `( ${subset} )`).join(' | ')} )? "}" ws`);
 }
