@@ -4,6 +4,7 @@ import type { ProxyConfig } from './config/settings.js';
 import { createLogger, type Logger } from './logger.js';
 import { proxyShuttingDown } from './errors/catalogue.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
+import { Slots } from './pipeline/emulate/slots.js';
 import { InFlight } from './pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
 import { RouteTable, type Backend } from './pipeline/route-table.js';
@@ -31,6 +32,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   return {
     ...(responseStore ? { responseStore } : {}),
     backgroundRuns,
+    fanOut: { perRequest: config.limits.fanOutPerRequest, process: new Slots(config.limits.fanOutPerProcess) },
     metrics,
     config,
     routes: new RouteTable(config.routes, backends),

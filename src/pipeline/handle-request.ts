@@ -22,6 +22,8 @@ import { RequestMeter, perfHeaders } from './measure.js';
 import { parseCallerRequest } from './parse-caller-request.js';
 import type { Plan } from './plan.js';
 import { readJsonBody } from './read-json-body.js';
+import { checkJsonDepth } from './json-depth.js';
+import { checkRequestLimits } from './request-limits.js';
 import { requestIdOf } from './request-id.js';
 import { sendError, sendJson } from './send-json.js';
 import { failBackground, startBackground } from './background-response.js';
@@ -65,10 +67,14 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   try {
     // Whose request this is: the state it makes (stored responses, background runs) belongs to this owner.
     const owner = checkApiKey(req, runtime.config.server.apiKeys);
-    const read = await readJsonBody(req, runtime.config.server.maxBodyBytes);
+    const { server, limits } = runtime.config;
+    const read = await readJsonBody(req, server.maxBodyBytes, server.requestTimeoutMs);
+    // Before anything walks it: the proxy's walkers recurse.
+    checkJsonDepth(read, limits.jsonDepth);
     state = dialect.document === 'responses' ? await resolveResponseState(read, { store: runtime.responseStore, settings: runtime.config.responses.store, owner }) : undefined;
     const body = state ? state.body : read;
     const request = parseCallerRequest(runtime.validator, dialect, body, req.headers);
+    checkRequestLimits(request, limits);
     if (state) repeatState(request, state);
     log.model = request.model;
     const match = runtime.routes.match(request.model);
@@ -87,7 +93,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       metrics.retried(backendName, failure);
       runtime.logger.info('retrying', { requestId, backend: backendName, status: failure.status, reason: failure.code ?? failure.type });
     };
-    const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, retrying, ...(accepted ? { accepted } : {}) });
+    const context = (accepted?: () => void): AdapterContext => ({ signal: abort.signal, requestId, headers, retrying, fanOut: runtime.fanOut, ...(accepted ? { accepted } : {}) });
     const attempt = <T>(start: (plan: Plan, backend: Backend) => Promise<T>) => startWithFallbacks({
       request, match, signal: abort.signal, start, limits: runtime.config.limits,
       onTry: (backend) => {
@@ -176,7 +182,11 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (thrown instanceof BackendFailure && (error.status === 429 || error.status >= 500)) metrics.failed(thrown.backend.name, error);
     logFailure(runtime, requestId, log, error, thrown);
     if (state?.backgroundId !== undefined && res.headersSent) await failBackground(runtime, state, error);
-    else if (!res.headersSent && !res.destroyed) sendError(res, dialect, error);
+    else if (!res.headersSent && !res.destroyed) {
+      // The rest of a body too large or too slow is left unread: this connection takes no next request.
+      if (error.code === 'request_timeout' || error.code === 'request_too_large') res.setHeader('connection', 'close');
+      sendError(res, dialect, error);
+    }
     else if (!res.writableEnded && !res.destroyed) res.end(isSse(res) ? dialect.streamFailure(error) : undefined);
   } finally {
     if (state?.backgroundId !== undefined) runtime.backgroundRuns.delete(state.backgroundId);

@@ -1,4 +1,5 @@
 /** Everything built once at start-up and shared by every request (built by src/create-runtime.ts). */
+import type { FanOutBudget } from '../backend/adapter.js';
 import type { ProxyConfig } from '../config/settings.js';
 import type { Logger } from '../logger.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
@@ -18,6 +19,8 @@ export interface ProxyRuntime {
   responseStore?: ResponseStore;
   /** Background responses running in this process, by id: `POST /v1/responses/{id}/cancel` aborts them (their owner's cancel only). */
   backgroundRuns: Map<string, BackgroundRun>;
+  /** Fan-out's budget (`limits.fanOutPerRequest`, and the process's slots shared by every request). */
+  fanOut: FanOutBudget;
   /** The requests being handled. */
   inFlight: InFlight;
   /** Ends every request in flight with a 503 `shutting_down` (its abort reason: streams get an error frame, the rest that error). */

@@ -17,11 +17,18 @@ async function slowChatUpstream(delayMs: number) {
     counts.now += 1;
     counts.total += 1;
     counts.peak = Math.max(counts.peak, counts.now);
-    req.resume();
+    let body = '';
+    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
     let finished = false;
     const done = () => { if (!finished) { finished = true; counts.now -= 1; } };
     res.on('close', done);
     setTimeout(() => {
+      if (body.includes('"stream":true')) {
+        const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(chunk({ role: 'assistant', content: 'ok' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+        done();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
         id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
         choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
