@@ -1,8 +1,10 @@
 /**
  * Response ids carry their object's prefix (`chatcmpl-` for chat, `cmpl-` for
  * completions, `resp_` for a Responses answer, whose items add their own:
- * `msg_`, `rs_`, `fc_`). A translated answer keeps the backend's id with the
- * prefix swapped, so logs on both sides still match.
+ * `msg_`, `rs_`, `fc_`). A translated chat or completions answer keeps the
+ * backend's id with the prefix swapped, so logs on both sides still match; a
+ * Responses answer is named by the proxy (a stored id must be unguessable and
+ * unique, whatever the upstream sends).
  */
 const prefixes = { chat: 'chatcmpl-', text: 'cmpl-' } as const;
 

@@ -80,7 +80,7 @@ function broken({ body, status, text }: Outcome): string | undefined {
   if (status === 200) return undefined;
   if (status >= 500) return `a ${status}`;
   if (status < 400) return `status ${status}`;
-  let error: { param?: unknown; message?: unknown } = {};
+  let error: { param?: unknown; message?: unknown; code?: unknown } = {};
   try {
     error = (JSON.parse(text) as { error: typeof error }).error;
   } catch {
@@ -89,6 +89,8 @@ function broken({ body, status, text }: Outcome): string | undefined {
   const param = typeof error.param === 'string' ? error.param : '';
   const head = param.split(/[.[]/)[0];
   if (!(head in body)) return `param ${JSON.stringify(error.param)} names no field of the request`;
+  // A spec-valid request may still ask for more than a configured budget allows (README, Limits): that refusal names its setting.
+  if (error.code === 'limit_exceeded' && typeof error.message === 'string' && /\((limits|responses\.store)\.\w+\)\.$/.test(error.message)) return undefined;
   if (typeof error.message !== 'string' || !/not supported by/i.test(error.message)) return `a refusal that does not say the backend does not support it: ${String(error.message)}`;
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, substituteEnv } from '../../src/configuration.js';
+import { DEFAULT_LIMITS } from '../../src/config/settings.js';
 
 const minimal = { backends: { up: { kind: 'openai', url: 'https://example.test/v1' } }, routes: [{ model: '*', backend: 'up' }] };
 
@@ -8,8 +9,16 @@ describe('loadConfig', () => {
     expect(config.server).toEqual({
       host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info',
       sseKeepAliveMs: 15_000, shutdownGraceMs: 30_000, allowUnauthenticated: false, inspector: true,
+      requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 4096,
     });
+    expect(config.limits).toEqual(DEFAULT_LIMITS);
     expect(Object.isFrozen(config.backends.up)).toBe(true);
+  });
+
+  test('limits: a key set replaces its default, an unknown or non-positive one stops start-up naming it', () => {
+    expect(loadConfig({ ...minimal, limits: { promptBatch: '16' } }, {}).limits).toEqual({ ...DEFAULT_LIMITS, promptBatch: 16 });
+    expect(() => loadConfig({ ...minimal, limits: { promptBatches: 16 } }, {})).toThrow(/limits\.promptBatches: unknown key/);
+    expect(() => loadConfig({ ...minimal, limits: { choices: 0 } }, {})).toThrow(/limits\.choices: must be an integer >= 1/);
   });
 
   test('substitutes ${ENV} and ${ENV:-default}, turning numeric settings into numbers', () => {
@@ -80,6 +89,9 @@ describe('loadConfig', () => {
 describe('config/examples', () => {
   test('remote.yaml loads, its response store included', () => {
     const config = loadConfig('config/examples/remote.yaml', { PROXY_API_KEY: 'k', OPENAI_API_KEY: 'o', FIREWORKS_API_KEY: 'f' });
-    expect(config.responses.store).toEqual({ kind: 'memory', maxResponses: 10000, maxAgeSeconds: 86400, storeByDefault: true });
+    expect(config.responses.store).toEqual({
+      kind: 'memory', maxResponses: 10000, maxAgeSeconds: 86400, storeByDefault: true,
+      maxBytes: 256 * 1024 * 1024, maxResponseBytes: 16 * 1024 * 1024, maxContinuationDepth: 1000,
+    });
   });
 });
