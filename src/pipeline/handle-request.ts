@@ -82,7 +82,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (isDryRun(req)) {
       log.backend = match.backend.name;
       log.dryRun = true;
-      const answer = await dryRunAnswer({ request, body: body as Record<string, unknown>, dialect, match });
+      const answer = await dryRunAnswer({ request, body: body as Record<string, unknown>, dialect, match, limits });
       sendJson(res, answer.status, answer.body);
       log.status = answer.status;
       return;

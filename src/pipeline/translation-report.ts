@@ -22,7 +22,7 @@ import { ProxyError } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELDS, asksFor } from '../model/neutral-fields.js';
 import type { NeutralRequest } from '../model/request.js';
 import { dryRun, type DryRun } from './dry-run.js';
-import type { PlanNote } from './plan.js';
+import type { PlanNote, PlanOptions } from './plan.js';
 import type { RouteMatch } from './route-table.js';
 import { fieldsNamed, wireChanges } from './wire-changes.js';
 
@@ -79,6 +79,8 @@ export interface AssessInput {
   body: Readonly<Record<string, unknown>>;
   dialect: Dialect;
   match: RouteMatch;
+  /** The grammar budgets to plan under (the config's; the defaults without one). */
+  limits?: PlanOptions['limits'];
 }
 
 /**
@@ -86,11 +88,11 @@ export interface AssessInput {
  * and lists every change. Throws only what is not a ProxyError (a bug).
  * @example const report = await assessTranslation({ request, body, dialect, match }); report.verdict // 'lossy'
  */
-export async function assessTranslation({ request, body, dialect, match }: AssessInput): Promise<TranslationReport> {
+export async function assessTranslation({ request, body, dialect, match, limits }: AssessInput): Promise<TranslationReport> {
   const pristine = structuredClone(request);
   const attempt = async (working: NeutralRequest, dropUnsupported?: boolean) => {
     const notes: PlanNote[] = [];
-    const run = await dryRun(structuredClone(working), match, { onNote: (note) => notes.push(note), ...(dropUnsupported ? { dropUnsupported } : {}) });
+    const run = await dryRun(structuredClone(working), match, { onNote: (note) => notes.push(note), ...(dropUnsupported ? { dropUnsupported } : {}), ...(limits ? { limits } : {}) });
     return { run, notes };
   };
 
