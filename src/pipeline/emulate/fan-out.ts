@@ -6,6 +6,7 @@
  * `context.fanOut.perRequest` sub-requests run at once, each also holding a
  * slot of the process's (`limits.fanOut*`); the others wait their turn.
  */
+import { setMaxListeners } from 'node:events';
 import type { AdapterContext } from '../../backend/adapter.js';
 import { DEFAULT_LIMITS } from '../../config/settings.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -48,7 +49,7 @@ export async function completeFanOut(inner: Engine, parts: readonly FanOutPart[]
   const take = slotsFor(context);
   // A part that fails aborts the ones still waiting or running: the answer is lost anyway.
   const abort = new AbortController();
-  const signal = AbortSignal.any([context.signal, abort.signal]);
+  const signal = partsSignal(context.signal, abort.signal);
   const results = await Promise.all(parts.map(async (part) => {
     const release = await take(signal);
     try {
@@ -75,7 +76,7 @@ export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[],
   // Ended with the stream (an error, or the consumer closing it): parts still waiting for a slot
   // give up at once instead of opening upstream requests nobody reads.
   const stop = new AbortController();
-  const signal = AbortSignal.any([context.signal, stop.signal]);
+  const signal = partsSignal(context.signal, stop.signal);
   const streams = parts.map((part) => shiftChoices(whenSlotFree(() => take(signal), () => inner.stream(part.request, { ...context, signal })), part.choiceOffset));
   const merged = mergeStreams(streams);
   let started = false;
@@ -113,6 +114,13 @@ export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[],
   if (perf) end.push({ type: 'perf', perf });
   if (usage) end.push({ type: 'usage', usage });
   if (end.length > 0) yield end;
+}
+
+/** Aborted with the caller or the fan-out; every part (and its wait for a slot) listens to it, so no listener cap applies. */
+function partsSignal(caller: AbortSignal, fanOut: AbortSignal): AbortSignal {
+  const signal = AbortSignal.any([caller, fanOut]);
+  setMaxListeners(0, signal);
+  return signal;
 }
 
 /** The stream, opened once a slot is free and holding it until it ends (or is closed). */
