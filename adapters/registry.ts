@@ -1,13 +1,13 @@
 /**
  * Every backend kind the proxy knows, found by its `kind:` name. A new kind is
- * one folder under adapters/ and one line here.
+ * one folder under adapters/ (its `BackendKind` in kind.ts) and one line here.
  */
 import type { BackendKind } from '../src/backend/backend-kind.js';
-import { fireworksKind } from './fireworks/fireworks-adapter.js';
-import { llamaCppKind } from './llama-cpp/settings.js';
-import { llamaServerKind } from './llama-server/llama-server-adapter.js';
-import { openaiKind } from './openai/openai-adapter.js';
-import { vllmKind } from './vllm/vllm-adapter.js';
+import { fireworksKind } from './fireworks/kind.js';
+import { llamaCppKind } from './llama-cpp/kind.js';
+import { llamaServerKind } from './llama-server/kind.js';
+import { openaiKind } from './openai/kind.js';
+import { vllmKind } from './vllm/kind.js';
 
 export const BACKEND_KINDS: readonly BackendKind[] = [llamaCppKind, openaiKind, fireworksKind, llamaServerKind, vllmKind];
 

@@ -4,6 +4,9 @@ import { allowKeys, ConfigError, integerField, objectAt, optionalString, stringL
 import type { BackendCommon } from '../src/config/settings.js';
 import { HEALTH_DEFAULTS, type HealthSettings } from './replica-health.js';
 import { EJECTION_DEFAULTS, type EjectionSettings } from './replica-pool.js';
+import type { RemoteRetries } from './retry-policy.js';
+
+export type { RemoteRetries } from './retry-policy.js';
 
 /**
  * One remote backend.
@@ -51,15 +54,6 @@ export interface RemoteTimeouts {
   idleMs: number;
   /** The whole exchange, stream included. */
   totalMs: number;
-}
-
-export interface RemoteRetries {
-  /** Tries after the first, on connection errors, timeouts before the headers, 429 and 500/502/503/504. 0: none. */
-  attempts: number;
-  /** The first back-off; each next one doubles, with full jitter. */
-  initialDelayMs: number;
-  /** The longest back-off; a 429 whose `Retry-After` asks for longer goes to the caller with it. */
-  maxDelayMs: number;
 }
 
 /**

@@ -5,11 +5,20 @@
  * upstream's own `Retry-After` when it gives one.
  */
 import type { ProxyError } from '../src/errors/proxy-error.js';
-import type { RemoteRetries } from './remote-settings.js';
 
 /** Retried: the connection failed, no headers in time, 429, and the 5xx statuses that say "try again". */
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 const RETRIED_CODES = new Set(['upstream_unreachable', 'upstream_timeout']);
+
+/** A remote backend's `retries` (REMOTE_DEFAULTS.retries in remote-settings.ts when unset). */
+export interface RemoteRetries {
+  /** Tries after the first, on connection errors, timeouts before the headers, 429 and 500/502/503/504. 0: none. */
+  attempts: number;
+  /** The first back-off; each next one doubles, with full jitter. */
+  initialDelayMs: number;
+  /** The longest back-off; a 429 whose `Retry-After` asks for longer goes to the caller with it. */
+  maxDelayMs: number;
+}
 
 /** The upstream's answer or the transport's failure, as the HTTP client saw it. */
 export interface FailedTry {

@@ -8,17 +8,18 @@
  * - `GET /metrics`, whichever worker it reaches, answers for all of them: the
  *   worker asks the primary, which gathers every worker's registry and sums them
  *   (prom-client's AggregatorRegistry).
- * - A `llama-cpp` backend loads its model once, in an engine the primary owns,
- *   which every worker uses (adapters/llama-cpp/shared-host.ts); with
+ * - A kind that runs its model in the proxy may load it once, in an engine the
+ *   primary owns, which every worker uses: its `sharedEngine` (BackendKind). A
+ *   `llama-cpp` backend does (adapters/llama-cpp/shared-host.ts); with
  *   `perWorker: true` each worker loads its own copy instead.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism, constants as osConstants } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
-import type { LlamaCppSettings } from '../adapters/registry.js';
-import type { SharedLlamaHosts } from '../adapters/llama-cpp/shared-host.js';
+import { findKind } from '../adapters/registry.js';
+import type { ServedEngines, SharedEngine } from './backend/backend-kind.js';
 import { ConfigError } from './config/config-checks.js';
-import type { ProxyConfig } from './config/settings.js';
+import type { BackendCommon, ProxyConfig } from './config/settings.js';
 import type { RuntimeOptions } from './create-runtime.js';
 import type { Logger } from './logger.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
@@ -36,12 +37,25 @@ export function parseWorkers(value: string | undefined): number {
   return count;
 }
 
-/** The `llama-cpp` backends whose engine the workers share (those without `perWorker: true`). */
-export function sharedLlamaBackends(config: ProxyConfig): string[] {
-  return Object.entries(config.backends)
-    .filter(([, settings]) => settings.kind === 'llama-cpp' && !(settings as LlamaCppSettings).perWorker)
-    .map(([name]) => name);
+/** The backends whose engine the workers share, by kind (in the config's order): a kind's `sharedEngine` says which. */
+function sharedEngines(config: ProxyConfig): { engine: SharedEngine; backends: Map<string, BackendCommon> }[] {
+  const byKind = new Map<SharedEngine, Map<string, BackendCommon>>();
+  for (const [name, settings] of Object.entries(config.backends)) {
+    const engine = findKind(settings.kind)?.sharedEngine;
+    if (!engine?.shares(settings)) continue;
+    if (!byKind.has(engine)) byKind.set(engine, new Map());
+    byKind.get(engine)?.set(name, settings);
+  }
+  return [...byKind].map(([engine, backends]) => ({ engine, backends }));
 }
+
+/** The backends whose engine the workers share: today the `llama-cpp` ones without `perWorker: true`. */
+export function sharedEngineBackends(config: ProxyConfig): string[] {
+  return sharedEngines(config).flatMap(({ backends }) => [...backends.keys()]);
+}
+
+/** The name callers and tests know. */
+export const sharedLlamaBackends = sharedEngineBackends;
 
 /** Messages between the primary and its workers, besides prom-client's and the shared engine's. */
 type ClusterMessage =
@@ -79,14 +93,17 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
   checkOpenRelay(host, config.server); // before forking: each worker would refuse the same way
   checkResponseStoreShared(config, count);
   const aggregator = new AggregatorRegistry();
-  const shared = sharedLlamaBackends(config);
-  let engines: SharedLlamaHosts | undefined;
-  if (shared.length > 0) {
-    const [{ serveSharedLlamaHosts }, { engineOptions }] = await Promise.all([import('../adapters/llama-cpp/shared-host.js'), import('../adapters/llama-cpp/llama-cpp-adapter.js')]);
-    engines = serveSharedLlamaHosts(new Map(shared.map((name) => [name, engineOptions(config.backends[name] as LlamaCppSettings)])));
-    logger.info(`llama.cpp backend${shared.length === 1 ? '' : 's'} ${shared.join(', ')}: one model in memory, shared by the ${count} workers`);
-    engines.start().catch((error: unknown) => logger.error(`the shared llama.cpp engine failed to start: ${(error as Error).message}`));
+  const served: ServedEngines[] = [];
+  for (const { engine, backends } of sharedEngines(config)) {
+    const engines = await engine.serve(backends);
+    served.push(engines);
+    const shared = [...backends.keys()];
+    logger.info(`${engine.label} backend${shared.length === 1 ? '' : 's'} ${shared.join(', ')}: one model in memory, shared by the ${count} workers`);
+    engines.start().catch((error: unknown) => logger.error(`the shared ${engine.label} engine failed to start: ${(error as Error).message}`));
   }
+  const closeEngines = async (): Promise<void> => {
+    await Promise.all(served.map((engines) => engines.close()));
+  };
 
   const listening = new Set<number>();
   const ready = new Set<number>();
@@ -97,7 +114,7 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
 
   const fork = (): Worker => {
     const worker = cluster.fork();
-    engines?.watch(worker);
+    for (const engines of served) engines.watch(worker);
     worker.on('message', (message: unknown) => {
       if (!isClusterMessage(message)) return;
       if (message.dialectProxy === 'metrics') {
@@ -127,7 +144,7 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
 
   const done = new Promise<number>((resolve) => {
     const finish = async () => {
-      await engines?.close();
+      await closeEngines();
       resolve(failed ? 1 : 0);
     };
     cluster.on('exit', (worker, code, signal) => {
@@ -173,7 +190,7 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
     if (signalled) {
       logger.warn(`${signal} again: exiting now`);
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
-      void engines?.close().finally(() => process.exit(128 + osConstants.signals[signal]));
+      if (served.length > 0) void closeEngines().finally(() => process.exit(128 + osConstants.signals[signal]));
       return;
     }
     signalled = Date.now();
@@ -205,11 +222,7 @@ export async function setUpWorker(config: ProxyConfig): Promise<WorkerSetup> {
   const metrics = new ProxyMetrics();
   AggregatorRegistry.setRegistries([metrics.registry]);
   new AggregatorRegistry(); // answers the primary's requests for this worker's metrics
-  const shared = new Set(sharedLlamaBackends(config));
-  if (shared.size > 0) {
-    const { RelayedLlamaHost, useLlamaHosts } = await import('../adapters/llama-cpp/shared-host.js');
-    useLlamaHosts((backend) => (shared.has(backend) ? new RelayedLlamaHost(backend) : undefined));
-  }
+  for (const { engine, backends } of sharedEngines(config)) await engine.relay(new Set(backends.keys()));
   const waiting = new Map<number, { resolve(text: string): void; reject(error: Error): void }>();
   let nextCall = 1;
   process.on('message', (message: unknown) => {

@@ -1,5 +1,4 @@
 /** `kind: llama-cpp` in a config file: its settings and their check. Loads nothing (node-llama-cpp stays unloaded until a backend is built). */
-import { defineKind } from '../../src/backend/backend-kind.js';
 import { ConfigError, integerField, optionalBoolean } from '../../src/config/config-checks.js';
 import type { BackendCommon } from '../../src/config/settings.js';
 import { configurableLlamaOptions, type ConfigurableLlamaOptions } from './types.js';
@@ -13,23 +12,16 @@ export interface LlamaCppSettings extends BackendCommon, ConfigurableLlamaOption
   perWorker?: boolean;
 }
 
-export const llamaCppKind = defineKind<LlamaCppSettings>({
-  name: 'llama-cpp',
-  remote: false,
-  keys: [...configurableLlamaOptions, 'perWorker'],
-  check(backend, key) {
-    if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
-    integerField(backend, 'contextSize', key, 16);
-    integerField(backend, 'parallel', key, 1, 64);
-    integerField(backend, 'queueLimit', key, 0);
-    integerField(backend, 'threads', key, 1, 256);
-    integerField(backend, 'streamBatchMs', key, 0, 1000);
-    optionalBoolean(backend.perWorker, `${key}.perWorker`);
-    return backend as unknown as LlamaCppSettings;
-  },
-  defaults: { kind: 'llama-cpp', model: 'builtin' },
-  async create(name, settings) {
-    const { createLlamaCppAdapter } = await import('./llama-cpp-adapter.js');
-    return createLlamaCppAdapter(name, settings);
-  },
-});
+/** The keys `checkLlamaCppSettings` reads. */
+export const LLAMA_CPP_KEYS: readonly string[] = [...configurableLlamaOptions, 'perWorker'];
+
+export function checkLlamaCppSettings(backend: Record<string, unknown>, key: string): LlamaCppSettings {
+  if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
+  integerField(backend, 'contextSize', key, 16);
+  integerField(backend, 'parallel', key, 1, 64);
+  integerField(backend, 'queueLimit', key, 0);
+  integerField(backend, 'threads', key, 1, 256);
+  integerField(backend, 'streamBatchMs', key, 0, 1000);
+  optionalBoolean(backend.perWorker, `${key}.perWorker`);
+  return backend as unknown as LlamaCppSettings;
+}

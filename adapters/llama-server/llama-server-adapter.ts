@@ -5,13 +5,11 @@
  * server-schema.cpp, checked against the captures in shared/captures/llama-server).
  */
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
-import { defineKind } from '../../src/backend/backend-kind.js';
-import { optionalBoolean } from '../../src/config/config-checks.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { StreamBatches } from '../../src/model/stream-event.js';
 import { createRemoteAdapter } from '../remote-adapter.js';
-import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
+import type { AdapterSettings, RemoteBackendSettings } from '../remote-settings.js';
 import { llamaServerTable } from './fields.js';
 import { LlamaServerChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
@@ -132,15 +130,3 @@ async function* refinedStream(batches: StreamBatches, request: NeutralRequest): 
 function refined(error: unknown, request: NeutralRequest): unknown {
   return error instanceof ProxyError ? refineError(error, request) : error;
 }
-
-export const llamaServerKind = defineKind<LlamaServerSettings>({
-  name: 'llama-server',
-  remote: true,
-  keys: [...REMOTE_KEYS, 'jinja'],
-  check(raw, key) {
-    optionalBoolean(raw.jinja, `${key}.jinja`);
-    return checkRemoteSettings(raw, key);
-  },
-  defaults: { kind: 'llama-server', url: NOWHERE },
-  create: (name, settings) => createLlamaServerAdapter(settings, { name }),
-});

@@ -3,6 +3,7 @@
  * config is checked, its default settings, and how its adapter is built. A new
  * kind is one folder under adapters/ plus one line in the registry.
  */
+import type { Worker } from 'node:cluster';
 import type { BackendCommon } from '../config/settings.js';
 import type { Adapter } from './adapter.js';
 
@@ -19,6 +20,35 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
   defaults: Settings;
   /** Builds the adapter; nothing loads or connects before `start`. */
   create(name: string, settings: Settings): Adapter | Promise<Adapter>;
+  /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/cluster.ts). */
+  sharedEngine?: SharedEngine<Settings>;
+}
+
+/**
+ * Under `dialect-proxy --workers N` (src/cluster.ts): one engine per backend, owned
+ * by the primary process, which every worker's adapter uses over the cluster's IPC
+ * channel, instead of N engines (N copies of the model). `serve` and `relay` load
+ * the kind's engine modules only when called: a config without such a backend
+ * loads nothing.
+ */
+export interface SharedEngine<Settings extends BackendCommon = BackendCommon> {
+  /** What the log calls the engine: `llama.cpp`. */
+  label: string;
+  /** Whether this backend's engine is shared (otherwise each worker builds its own, as in one process). */
+  shares(settings: Settings): boolean;
+  /** In the primary: one engine per backend named, served to the workers; nothing starts before `start`. */
+  serve(backends: ReadonlyMap<string, Settings>): Promise<ServedEngines>;
+  /** In a worker, before its adapters are built: the backends named use the primary's engine. */
+  relay(backends: ReadonlySet<string>): Promise<void>;
+}
+
+/** The primary's engines: `watch` each worker forked, `close` once they have all exited. */
+export interface ServedEngines {
+  /** Starts every engine now (the model loads while the workers come up); rejects with the first failure. */
+  start(): Promise<void>;
+  /** Answers this worker's requests for the engines. */
+  watch(worker: Pick<Worker, 'id' | 'on' | 'send' | 'isConnected'>): void;
+  close(): Promise<void>;
 }
 
 /** Erases a kind's settings type for the registry: its `check` made the settings its `create` receives. */

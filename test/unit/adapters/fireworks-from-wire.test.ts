@@ -1,10 +1,10 @@
 /** Fireworks responses and streams -> neutral: the OpenAI-compatible reader plus Fireworks' extensions. */
-import { fireworksChunkReader } from '../../../adapters/fireworks/from-wire-chunks.js';
+import { fireworksCodec } from '../../../adapters/fireworks/kind.js';
 import { readSse } from '../../helpers/read-chunks.js';
-import { fromWireResult } from '../../../adapters/fireworks/from-wire-result.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
 
+const { fromWireResult, chunkReader: fireworksChunkReader } = fireworksCodec;
 const MODEL = 'accounts/fireworks/models/qwen3-8b';
 const textRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Say hi', ...extra });
 const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', MODEL), messages: [], ...extra });

@@ -2,7 +2,7 @@
 import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
 import { handlingOf } from '../../../src/backend/field-support.js';
 import { unsupportedFields } from '../../helpers/unsupported-fields.js';
-import { createVllmAdapter, vllmCapabilities } from '../../../adapters/vllm/vllm-adapter.js';
+import { createVllmAdapter, vllmCapabilities } from '../../../adapters/vllm/kind.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
 import { eachEvent } from '../../../src/streaming/stream-batches.js';
