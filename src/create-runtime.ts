@@ -9,6 +9,7 @@ import { InFlight } from './pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from './pipeline/runtime.js';
 import { RouteTable, type Backend } from './pipeline/route-table.js';
 import { createResponseStore } from './response-store/create-store.js';
+import { BackgroundRuns } from './response-store/background-runs.js';
 import { createRequestValidator } from './validation/create-validator.js';
 
 export interface RuntimeOptions {
@@ -27,7 +28,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
   const responseStore = createResponseStore(config.responses.store);
-  const backgroundRuns: ProxyRuntime['backgroundRuns'] = new Map();
+  const backgroundRuns = new BackgroundRuns(config.limits);
   metrics.watchResponseState({ backgroundRuns: () => backgroundRuns.size, store: () => responseStore?.usage?.() });
   return {
     ...(responseStore ? { responseStore } : {}),
@@ -43,7 +44,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     endRequests: () => inFlight.end(proxyShuttingDown()),
     close: async () => {
       // A background run has no caller connection whose close would end it: without this an upstream that hangs holds close() forever.
-      for (const run of backgroundRuns.values()) run.abort.abort(proxyShuttingDown());
+      backgroundRuns.abortAll(proxyShuttingDown());
       await closeBackends(backends);
       await responseStore?.close?.();
     },

@@ -11,9 +11,8 @@ import { DIALECTS } from './dialects/registry.js';
 import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from './errors/catalogue.js';
 import { internalError, type ProxyError } from './errors/proxy-error.js';
 import { checkApiKey } from './pipeline/check-api-key.js';
-import { handleRequest } from './pipeline/handle-request.js';
+import { answerStateRoute, handleRequest } from './pipeline/handle-request.js';
 import { sendError, sendJson } from './pipeline/send-json.js';
-import { serveStoredResponse, type StoredResponseAction } from './pipeline/stored-responses.js';
 import { createRuntime, type RuntimeOptions } from './create-runtime.js';
 import { ProxyMetrics } from './metrics/proxy-metrics.js';
 import type { ProxyRuntime } from './pipeline/runtime.js';
@@ -88,16 +87,15 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
     sendError(res, undefined, methodNotAllowed());
   });
-  const stored = (action: StoredResponseAction) => (req: express.Request, res: express.Response) => {
-    starting.then(
-      (built) => serveStoredResponse(built, action, String(req.params.id), req, res),
-      (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
-    );
-  };
-  router.get('/v1/responses/:id', stored('get'));
-  router.get('/v1/responses/:id/input_items', stored('input_items'));
-  router.delete('/v1/responses/:id', stored('delete'));
-  router.post('/v1/responses/:id/cancel', stored('cancel'));
+  // A stateful dialect's own routes (the Responses API's GET, DELETE and cancel), keyed like the rest.
+  for (const route of DIALECTS.flatMap((dialect) => dialect.state?.routes ?? [])) {
+    router[route.method](route.path, (req, res) => {
+      starting.then(
+        (built) => answerStateRoute(built, route, String(req.params.id), req, res),
+        (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
+      );
+    });
+  }
   router.get('/v1/models', (req, res) => {
     // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
     try {

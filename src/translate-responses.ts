@@ -15,8 +15,7 @@ import type { BackendCommon } from './config/settings.js';
 import type { Dialect } from './dialects/dialect.js';
 import { ProxyError, toProxyError } from './errors/proxy-error.js';
 import type { NeutralRequest } from './model/request.js';
-import type { StreamEvent } from './model/stream-event.js';
-import { planRequest, type Plan } from './pipeline/plan.js';
+import { planRequest } from './pipeline/plan.js';
 import type { Backend, RouteMatch } from './pipeline/route-table.js';
 import { sseDone } from './streaming/encode-sse.js';
 import { eachEvent } from './streaming/stream-batches.js';
@@ -110,7 +109,7 @@ export async function translateResponse(translator: Translator, input: unknown, 
       const chunks: unknown[] = [];
       let ok = true;
       let sse = '';
-      for await (const chunk of serializeEvents(dialect.streamSerializer(plan.request), callerErrorEvents(plan, context))) {
+      for await (const chunk of serializeEvents(dialect.streamSerializer(plan.request), eachEvent(plan.engine.stream(plan.request, context)))) {
         chunks.push(chunk);
         sse += dialect.sse.frame(chunk);
         if ('error' in chunk || chunk.type === 'error' || chunk.type === 'response.failed') ok = false;
@@ -177,11 +176,4 @@ async function startReplay(recording: Recording): Promise<Replay> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** The replayed stream with its error events named as the caller sent them (CallerStream does this on the request path). */
-async function* callerErrorEvents(plan: Plan, context: AdapterContext): AsyncGenerator<StreamEvent> {
-  for await (const event of eachEvent(plan.engine.stream(plan.request, context))) {
-    yield event.type === 'error' ? { type: 'error', error: plan.callerError(event.error) } : event;
-  }
 }

@@ -1,11 +1,13 @@
 /**
  * A dialect turns wire JSON into the neutral request, and neutral results and
- * stream events back into wire JSON. Dialects are pure: no I/O.
+ * stream events back into wire JSON. Dialects are pure: no I/O, but through
+ * the state hooks a stateful dialect is given (dialect-state.ts).
  */
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
+import type { DialectState } from './dialect-state.js';
 import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
@@ -35,4 +37,6 @@ export interface Dialect {
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
   readonly validationStatus: number;
+  /** A dialect with state of its own (the Responses API's stored responses): the hooks the pipeline calls around its requests. */
+  readonly state?: DialectState;
 }

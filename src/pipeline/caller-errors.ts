@@ -11,6 +11,8 @@ import { handlingOf } from '../backend/field-support.js';
 import { ProxyError } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, paramOf } from '../model/neutral-fields.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { StreamBatches, StreamEvent } from '../model/stream-event.js';
+import type { Engine } from './emulate/engine.js';
 
 /** The caller's name for an upstream `param`, or null when the caller sent no such field. */
 export function callerParam(param: string, request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint): string | null {
@@ -31,11 +33,7 @@ export function callerParam(param: string, request: NeutralRequest, capabilities
   return null;
 }
 
-/**
- * The refusal as the caller should read it: its `param` one the caller sent,
- * or none. Applied where errors surface (the engine's `complete`, the stream
- * consumers' error events), not as a stage every streamed event crosses.
- */
+/** The refusal as the caller should read it: its `param` one the caller sent, or none. */
 export function callerErrors(capabilities: BackendCapabilities, upstream: Endpoint): (error: ProxyError, request: NeutralRequest) => ProxyError {
   return (error, request) => {
     if (error.param === null || error.status < 400 || error.status >= 500) return error;
@@ -47,5 +45,42 @@ export function callerErrors(capabilities: BackendCapabilities, upstream: Endpoi
       ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
       cause: error,
     });
+  };
+}
+
+/**
+ * The engine whose failures name the caller's fields: `complete`'s rejection
+ * and a stream's error events. The one place an upstream error is renamed; a
+ * batch without an error passes untouched, with no generator layer.
+ */
+export function inCallerTerms(inner: Engine, rename: (error: ProxyError) => ProxyError): Engine {
+  return {
+    complete: (request, context) => inner.complete(request, context).catch((error: unknown) => {
+      throw error instanceof ProxyError ? rename(error) : error;
+    }),
+    stream: (request, context) => renamedStream(inner.stream(request, context), rename),
+  };
+}
+
+function renamedStream(batches: StreamBatches, rename: (error: ProxyError) => ProxyError): StreamBatches {
+  const renameErrors = (result: IteratorResult<StreamEvent[]>) => {
+    if (result.done) return result;
+    const batch = result.value;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i];
+      if (event.type === 'error') batch[i] = { type: 'error', error: rename(event.error) };
+    }
+    return result;
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = batches[Symbol.asyncIterator]();
+      return {
+        next: () => iterator.next().then(renameErrors, (thrown: unknown) => {
+          throw thrown instanceof ProxyError ? rename(thrown) : thrown;
+        }),
+        return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value: undefined },
+      };
+    },
   };
 }

@@ -12,14 +12,12 @@ import { failureOf, ProxyError } from '../errors/proxy-error.js';
 import type { StreamBatches, StreamEvent } from '../model/stream-event.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import { SseWriter } from '../streaming/write-sse.js';
-import type { RequestMeter } from './measure.js';
+import type { RequestMeter } from './request-meter.js';
 
 type Chunk = Record<string, unknown>;
 
 export interface CallerStreamOptions {
   meter: RequestMeter;
-  /** The backend's error named as the caller sent the request (plan.callerError). */
-  callerError(error: ProxyError): ProxyError;
   /** `perf_metrics_in_response`: Fireworks puts the metrics on the chunk that carries the last `finish_reason`. */
   perfMetricsInBody: boolean;
 }
@@ -62,8 +60,8 @@ export class CallerStream {
         }
         break;
       case 'error':
-        meter.streamError = this.options.callerError(event.error);
-        this.fail(meter.streamError, out);
+        meter.streamError = event.error;
+        this.fail(event.error, out);
         return;
     }
     this.serializer.push(event, out);

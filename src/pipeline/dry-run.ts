@@ -10,6 +10,7 @@ import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamBatches } from '../model/stream-event.js';
 import { eachEvent } from '../streaming/stream-batches.js';
+import type { PlanNote } from './plan-notes.js';
 import { planRequest, type PlanOptions } from './plan.js';
 import type { RouteMatch } from './route-table.js';
 
@@ -26,6 +27,8 @@ export interface DryRun {
   sent: SentCall[];
   /** Every warning the request collected, parsing included. */
   warnings: string[];
+  /** The plan's notes (plan-notes.ts). */
+  notes: readonly PlanNote[];
 }
 
 /**
@@ -55,16 +58,15 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
     },
   };
   const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
-  const planOptions: PlanOptions = { ...(options.onNote ? { onNote: options.onNote } : {}), ...(options.limits ? { limits: options.limits } : {}) };
-  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, planOptions);
+  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, options.limits ? { limits: options.limits } : {});
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {
-    for await (const event of eachEvent(plan.engine.stream(plan.request, context))) if (event.type === 'error') throw plan.callerError(event.error);
+    for await (const event of eachEvent(plan.engine.stream(plan.request, context))) if (event.type === 'error') throw event.error;
   } else {
     await plan.engine.complete(plan.request, context);
   }
-  return { received, sent, warnings: [...request.warnings] };
+  return { received, sent, warnings: plan.warnings, notes: plan.notes };
 }
 
 function emptyResult(request: NeutralRequest): NeutralResult {

@@ -1,8 +1,8 @@
 /**
  * A route's backends in order: the first serves; when it fails before anything
- * has reached the caller, the next takes over. Each gets the request planned
- * anew for its own kind, from the caller's request as parsed (a field the
- * fallback cannot take is its own 400 or warning, never sent blindly).
+ * has reached the caller, the next takes over. Each plans the caller's request
+ * as parsed for its own kind (a field the fallback cannot take is its own 400
+ * or warning, never sent blindly).
  */
 import type { ProxyLimits } from '../config/settings.js';
 import { ProxyError, toProxyError } from '../errors/proxy-error.js';
@@ -39,15 +39,12 @@ export function canFallBack(failure: ProxyError): boolean {
 /** The first backend that starts; throws the failure that ended the search (tagged with its backend): a refusal by the plan, or the last backend's failure. */
 export async function startWithFallbacks<T>({ request, match, start, signal, onTry, onFallBack, limits }: FallBackOptions<T>): Promise<Attempt<T>> {
   const candidates = [match.backend, ...(match.fallbacks ?? [])];
-  // Planning changes the request (drops, warnings, the upstream name): each fallback starts from the caller's.
-  const pristine = candidates.length > 1 ? structuredClone(request) : undefined;
   for (let i = 0; ; i++) {
     const backend = candidates[i];
     onTry?.(backend);
     try {
-      const planned = i === 0 ? request : structuredClone(pristine as NeutralRequest);
-      const upstreamModel = i === 0 ? match.upstreamModel : upstreamModelFor(match.route, backend.name, planned.model);
-      const plan = planRequest(planned, { ...match, backend, upstreamModel }, limits ? { limits } : {});
+      const upstreamModel = i === 0 ? match.upstreamModel : upstreamModelFor(match.route, backend.name, request.model);
+      const plan = planRequest(request, { ...match, backend, upstreamModel }, limits ? { limits } : {});
       return { backend, plan, started: await start(plan, backend) };
     } catch (thrown) {
       const failure = toProxyError(thrown);

@@ -8,15 +8,15 @@ import { invalidRequest } from '../errors/proxy-error.js';
 import { paramOf } from '../model/neutral-fields.js';
 import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../model/reasoning.js';
 import type { Effort, NeutralRequest } from '../model/request.js';
-import type { PlanNote, Refuse } from './plan.js';
+import type { PlanNotes } from './plan-notes.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 /** The budget first (it may become an effort), then an effort the model does not take. */
-export function planReasoning(request: NeutralRequest, match: RouteMatch, refuse: Refuse, note: (note: PlanNote) => void): void {
+export function planReasoning(request: NeutralRequest, match: RouteMatch, notes: PlanNotes): void {
   const limits = reasoningLimits(match);
-  checkReasoningBudget(request, match.backend, limits, refuse, note);
+  checkReasoningBudget(request, match.backend, limits, notes);
   const effort = request.reasoning?.effort;
-  if (effort !== undefined && !limits.efforts.has(effort)) mapEffort(request, effort, match.backend, limits, refuse, note);
+  if (effort !== undefined && !limits.efforts.has(effort)) mapEffort(request, effort, match.backend, limits, notes);
 }
 
 /** Efforts from least to most thinking; `none` (off) and `adaptive` stand apart. */
@@ -28,7 +28,7 @@ const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 
  * backend takes budgets, each named in a warning. `none` and `adaptive` have
  * no stand-in, and nothing fits a backend that takes neither: a 400 naming the caller's field.
  */
-function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend, { efforts, ladder }: ReasoningLimits, refuse: Refuse, note: (note: PlanNote) => void): void {
+function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend, { efforts, ladder }: ReasoningLimits, notes: PlanNotes): void {
   const reasoning = request.reasoning as NonNullable<NeutralRequest['reasoning']>;
   const param = request.origins['reasoning.effort'] ?? 'reasoning_effort';
   const accepted = efforts.size > 0 ? `accepted: ${[...efforts].join(', ')}` : 'this backend takes no reasoning effort';
@@ -39,8 +39,7 @@ function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend
   if (rank >= 0 && graded.length > 0 && supports(capabilities, 'reasoning.effort')) {
     const nearest = graded.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best));
     reasoning.effort = nearest;
-    note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `"${effort}" was sent as "${nearest}", the nearest effort the backend takes` });
-    request.warnings.push(`${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`);
+    notes.approximated(param, 'reasoning_effort', `"${effort}" was sent as "${nearest}", the nearest effort the backend takes`, `${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`);
     return;
   }
   if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && supports(capabilities, 'reasoning.budgetTokens')) {
@@ -48,12 +47,11 @@ function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend
     delete reasoning.effort;
     reasoning.budgetTokens = budget;
     request.origins['reasoning.budgetTokens'] = param;
-    note({ kind: 'approximated', param, to: 'thinking budget', reason: `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)` });
-    request.warnings.push(`${param} "${effort}" was sent as a thinking budget of ${budget} tokens`);
+    notes.approximated(param, 'thinking budget', `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)`, `${param} "${effort}" was sent as a thinking budget of ${budget} tokens`);
     return;
   }
   const why = effort === 'none' ? 'thinking cannot be switched off here; ' : effort === 'adaptive' ? 'it has no adaptive thinking; ' : '';
-  refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => { delete reasoning.effort; });
+  notes.refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => { delete reasoning.effort; });
 }
 
 /**
@@ -65,8 +63,7 @@ function checkReasoningBudget(
   request: NeutralRequest,
   { adapter }: Backend,
   { efforts, ladder: configured }: ReasoningLimits,
-  refuse: Refuse,
-  note: (note: PlanNote) => void,
+  notes: PlanNotes,
 ): void {
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
@@ -82,7 +79,7 @@ function checkReasoningBudget(
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
-    refuse(param, `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
+    notes.refuse(param, `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
     return;
   }
   const effort = effortForBudget(budget, ladder);
@@ -91,8 +88,7 @@ function checkReasoningBudget(
     request.origins['reasoning.effort'] = param;
   }
   delete reasoning.budgetTokens;
-  note({ kind: 'approximated', param, to: 'reasoning_effort', reason: `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)` });
-  request.warnings.push(`${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
+  notes.approximated(param, 'reasoning_effort', `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)`, `${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
 }
 
 interface ReasoningLimits {

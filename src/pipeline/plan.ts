@@ -3,17 +3,19 @@
  * backend. It checks the request against the backend's capabilities (400 or,
  * with `dropUnsupported`, a warning), and wraps the adapter in the emulations
  * the backend needs: chat over completions, completions over chat, prompt
- * batches and `n` fanned out.
+ * batches and `n` fanned out. It plans on its own copy: the caller's request
+ * is never changed, so each fallback plans from it again.
  */
 import type { Adapter, BackendCapabilities } from '../backend/adapter.js';
 import { choicesAreNative, handlingsOf, relays, supports } from '../backend/capabilities.js';
 import { handlingOf } from '../backend/field-support.js';
 import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../config/settings.js';
-import { invalidRequest, ProxyError, unsupportedParameter } from '../errors/proxy-error.js';
+import { invalidRequest } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
 import { isPromptBatch } from '../model/prompt.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
-import { callerErrors } from './caller-params.js';
+import { callerErrors, inCallerTerms } from './caller-errors.js';
+import { PlanNotes, type PlanNote } from './plan-notes.js';
 import { planReasoning } from './plan-reasoning.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
@@ -26,32 +28,17 @@ import { toolCallGrammar, type GrammarBudget, type GrammarTool } from './emulate
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
-  /** Its `complete` rejects with callerError applied; a stream's error events are the consumer's to pass through it. */
+  /** Its failures name the caller's fields (caller-errors.ts): `complete`'s rejections and a stream's error events alike. */
   engine: Engine;
-  /** The request as the engine receives it (upstream model name set). */
+  /** The plan's own copy of the request, as the engine receives it (upstream model name set, drops made). */
   request: NeutralRequest;
-  /** An upstream's refusal renamed to the caller's own field, or to none (caller-params.ts). */
-  callerError(error: ProxyError): ProxyError;
-}
-
-/**
- * What the plan changed or refused, as data, for whoever reports a
- * translation (pipeline/translation-report.ts); the warnings say the same in words.
- */
-export interface PlanNote {
-  /** `refused`: the backend cannot take it (a 400, or a drop under dropUnsupported); `not-sent`: a soft field left out; `approximated`: sent in another, less exact form. */
-  kind: 'refused' | 'not-sent' | 'approximated';
-  /** The caller's wire field. */
-  param: string;
-  /** Why, in the backend table's words where it has some. */
-  reason: string;
-  /** The wire field it went out as (`approximated`). */
-  to?: string;
+  /** What it refused, left out or approximated, as data (the translation report's). */
+  notes: readonly PlanNote[];
+  /** The parse's warnings, then the plan's; the adapter adds its own as it builds the wire body. */
+  warnings: string[];
 }
 
 export interface PlanOptions {
-  /** Told every refusal, soft drop and approximation. */
-  onNote?(note: PlanNote): void;
   /** What a grammar built from tools may cost (`limits.grammarBytes`, `limits.grammarMs`); DEFAULT_LIMITS' by default. */
   limits?: Pick<ProxyLimits, 'grammarBytes' | 'grammarMs'>;
 }
@@ -68,75 +55,79 @@ const EMULATED = {
 /** Checked on their own below: an effort against the accepted efforts, a budget through the effort ladder. */
 const CHECKED_APART: ReadonlySet<NeutralField> = new Set(['reasoning.effort', 'reasoning.budgetTokens']);
 
-export function planRequest(request: NeutralRequest, match: RouteMatch, options: PlanOptions = {}): Plan {
+/** Throws the caller's 400 when the backend cannot take the request (unless it drops what it cannot take). */
+export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: PlanOptions = {}): Plan {
   const { backend, upstreamModel } = match;
   const { adapter, settings, name } = backend;
   const capabilities = adapter.capabilities;
   const format = formatOf(match);
-  const speaksCaller = capabilities.speaks.includes(request.endpoint === 'chat' ? 'chat' : 'completions');
-  const mode = speaksCaller ? 'native' : request.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
-  const upstream: Endpoint = speaksCaller ? request.endpoint : request.endpoint === 'chat' ? 'text' : 'chat';
-
-  const note = options.onNote ?? (() => undefined);
-  /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. */
-  const refuse = (param: string, why: string, drop: () => void, reason = why) => {
-    note({ kind: 'refused', param, reason });
-    if (!settings.dropUnsupported) throw unsupportedParameter(param, `${why} (backend "${name}", kind ${settings.kind}).`);
-    request.warnings.push(`${param} dropped: ${why}`);
-    drop();
-  };
+  const speaksCaller = capabilities.speaks.includes(parsed.endpoint === 'chat' ? 'chat' : 'completions');
+  const mode = speaksCaller ? 'native' : parsed.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const upstream: Endpoint = speaksCaller ? parsed.endpoint : parsed.endpoint === 'chat' ? 'text' : 'chat';
+  const request = planCopy(parsed);
+  const notes = new PlanNotes(request.warnings, backend);
 
   for (const field of NEUTRAL_FIELD_NAMES) {
     if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field) || supports(capabilities, field)) continue;
     const spec = NEUTRAL_FIELDS[field];
     const param = paramOf(request, field);
     if ('soft' in spec && spec.soft) {
-      note({ kind: 'not-sent', param, reason: `backend "${name}" has no such field` });
-      request.warnings.push(`${param} not sent: backend "${name}" has no such field`);
+      notes.notSent(param, `backend "${name}" has no such field`);
       spec.drop(request);
     } else {
-      refuse(param, `${param} is not supported by this backend`, () => spec.drop(request), tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`);
+      notes.refuse(param, `${param} is not supported by this backend`, () => spec.drop(request), tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`);
     }
   }
-  checkValues(request, capabilities, upstream, name, refuse, note);
-  const custom = planCustomTools(request, backend, mode, format, refuse);
+  checkValues(request, capabilities, upstream, name, notes);
+  const custom = planCustomTools(request, backend, mode, format, notes);
   const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
   if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, { budget: { bytes: grammarBytes, ms: grammarMs }, ...(custom ? { inputGrammars: custom.grammars } : {}) });
   for (const field of Object.keys(request.passthrough)) {
     if (!relays(capabilities, field)) {
       const param = relayedParamOf(request, field);
-      refuse(param, `${param} is not supported by this backend`, () => delete request.passthrough[field], `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`);
+      notes.refuse(param, `${param} is not supported by this backend`, () => delete request.passthrough[field], `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`);
     }
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
     throw invalidRequest(param, `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
   }
-  planReasoning(request, match, refuse, note);
+  planReasoning(request, match, notes);
 
   request.model = upstreamModel;
   let engine = composeEngine(adapter, format, request, mode);
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
-  // An upstream's refusal names the caller's field, or none (caller-params.ts).
+  // An upstream's refusal names the caller's field, or none (caller-errors.ts).
   const rename = callerErrors(capabilities, upstream);
-  const callerError = (error: ProxyError) => rename(error, request);
-  const inner = engine;
-  engine = {
-    complete: (planned, context) => inner.complete(planned, context).catch((error: unknown) => { throw error instanceof ProxyError ? callerError(error) : error; }),
-    stream: (planned, context) => inner.stream(planned, context),
-  };
-  return { engine, request, callerError };
+  engine = inCallerTerms(engine, (error) => rename(error, request));
+  return { engine, request, notes: notes.notes, warnings: notes.warnings };
 }
 
-/** A 400 naming the field, or with `dropUnsupported` the drop (and a warning and a note). */
-export type Refuse = (param: string, why: string, drop: () => void) => void;
+/**
+ * The request's parts the plan may change, copied (a shallow copy each: the
+ * plan replaces what it changes below them, such as `tools` and `messages`);
+ * what it only reads is shared. A test plans a frozen request on every kind.
+ */
+function planCopy(parsed: NeutralRequest): NeutralRequest {
+  return {
+    ...parsed,
+    sampling: { ...parsed.sampling },
+    limits: { ...parsed.limits },
+    origins: { ...parsed.origins },
+    passthrough: { ...parsed.passthrough },
+    warnings: [...parsed.warnings],
+    ...(parsed.reasoning ? { reasoning: { ...parsed.reasoning } } : {}),
+    ...(parsed.stream ? { stream: { ...parsed.stream } } : {}),
+    ...(parsed.tools ? { tools: parsed.tools.map((tool) => (tool.custom ? { ...tool, custom: { ...tool.custom } } : tool)) } : {}),
+  };
+}
 
 /**
  * A field whose values the backend knows (`service_tier`): an accepted value
  * goes as it is, a value the backend names differently goes under its name
  * with a warning, any other is refused naming the caller's field.
  */
-function checkValues(request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint, name: string, refuse: Refuse, note: (note: PlanNote) => void): void {
+function checkValues(request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint, name: string, notes: PlanNotes): void {
   for (const field of NEUTRAL_FIELD_NAMES) {
     const handling = handlingOf(capabilities.fields, field, upstream);
     if (handling.kind !== 'copy' || !handling.values || !asksFor(request, field)) continue;
@@ -148,11 +139,10 @@ function checkValues(request: NeutralRequest, capabilities: BackendCapabilities,
     const standIn = mapped?.[value];
     if (standIn !== undefined && spec.set) {
       spec.set(request, standIn);
-      note({ kind: 'approximated', param, to: handling.wire, reason: `"${value}" is "${standIn}" at this backend` });
-      request.warnings.push(`${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`);
+      notes.approximated(param, handling.wire, `"${value}" is "${standIn}" at this backend`, `${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`);
       continue;
     }
-    refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () => spec.drop(request));
+    notes.refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () => spec.drop(request));
   }
 }
 
@@ -166,7 +156,7 @@ function checkValues(request: NeutralRequest, capabilities: BackendCapabilities,
  * converts exactly to GBNF (a regular expression, emulate/regex-gbnf.ts; never
  * Lark, whose lexer has no exact GBNF form): otherwise a 400 naming the caller's `tools`.
  */
-function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: keyof typeof EMULATED, format: ModelFormat, refuse: Refuse): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
+function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: keyof typeof EMULATED, format: ModelFormat, notes: PlanNotes): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
   const hasCustom = request.tools?.some((tool) => tool.custom) || request.messages?.some((message) => message.toolCalls?.some((call) => call.custom));
   if (!hasCustom) return undefined;
   if (mode === 'native' && request.endpoint === 'chat' && handlingOf(adapter.capabilities.fields, 'tools:custom', 'chat').kind !== 'emulate') return undefined;
@@ -184,16 +174,16 @@ function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: ke
       const where = rendered
         ? "the proxy renders this backend's prompt and can hold a tool's input to a grammar only when tool_choice forces the call, on a backend that takes grammars"
         : 'it takes function tools, whose arguments take no grammar';
-      refuse(param, `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`, drop);
+      notes.refuse(param, `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`, drop);
       continue;
     }
     if (toolFormat.syntax === 'lark') {
-      refuse(param, `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`, drop);
+      notes.refuse(param, `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`, drop);
       continue;
     }
     const converted = regexToGbnf(toolFormat.definition);
     if (!converted.ok) {
-      refuse(param, converted.tooLarge
+      notes.refuse(param, converted.tooLarge
         ? `the custom tool "${tool.name}" has a regex too large to hold its input to: ${converted.why}`
         : `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
       continue;

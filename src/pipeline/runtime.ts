@@ -3,6 +3,7 @@ import type { FanOutBudget } from '../backend/adapter.js';
 import type { ProxyConfig } from '../config/settings.js';
 import type { Logger } from '../logger.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import type { BackgroundRuns } from '../response-store/background-runs.js';
 import type { ResponseStore } from '../response-store/response-store.js';
 import type { RequestValidator } from '../validation/create-validator.js';
 import type { InFlight } from './in-flight.js';
@@ -17,8 +18,8 @@ export interface ProxyRuntime {
   metrics: ProxyMetrics;
   /** The Responses API's state (`responses.store`), absent when the proxy is stateless. */
   responseStore?: ResponseStore;
-  /** Background responses running in this process, by id: `POST /v1/responses/{id}/cancel` aborts them (their owner's cancel only). */
-  backgroundRuns: Map<string, BackgroundRun>;
+  /** Background responses running in this process (`POST /v1/responses/{id}/cancel` aborts them). */
+  backgroundRuns: BackgroundRuns;
   /** Fan-out's budget (`limits.fanOutPerRequest`, and the process's slots shared by every request). */
   fanOut: FanOutBudget;
   /** The requests being handled. */
@@ -26,16 +27,6 @@ export interface ProxyRuntime {
   /** Ends every request in flight with a 503 `shutting_down` (its abort reason: streams get an error frame, the rest that error). */
   endRequests(): void;
   close(): Promise<void>;
-}
-
-/** A background response running here: what its cancel needs, even after the store has let its entry go. */
-export interface BackgroundRun {
-  abort: AbortController;
-  /** The owner id of the caller that started it (checkApiKey). */
-  owner: string;
-  model: string;
-  /** Seconds since the epoch, as the Response's `created_at`. */
-  createdAt: number;
 }
 
 export async function closeBackends(backends: ReadonlyMap<string, Backend>): Promise<void> {

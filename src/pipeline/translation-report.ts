@@ -22,7 +22,8 @@ import { ProxyError } from '../errors/proxy-error.js';
 import { NEUTRAL_FIELDS, asksFor } from '../model/neutral-fields.js';
 import type { NeutralRequest } from '../model/request.js';
 import { dryRun, type DryRun } from './dry-run.js';
-import type { PlanNote, PlanOptions } from './plan.js';
+import type { PlanNote } from './plan-notes.js';
+import type { PlanOptions } from './plan.js';
 import type { RouteMatch } from './route-table.js';
 import { fieldsNamed, wireChanges } from './wire-changes.js';
 
@@ -88,15 +89,13 @@ export interface AssessInput {
  * and lists every change. Throws only what is not a ProxyError (a bug).
  * @example const report = await assessTranslation({ request, body, dialect, match }); report.verdict // 'lossy'
  */
-export async function assessTranslation({ request, body, dialect, match, limits }: AssessInput): Promise<TranslationReport> {
-  const pristine = structuredClone(request);
+export async function assessTranslation({ request: pristine, body, dialect, match, limits }: AssessInput): Promise<TranslationReport> {
   const attempt = async (working: NeutralRequest, dropUnsupported?: boolean) => {
-    const notes: PlanNote[] = [];
-    const run = await dryRun(structuredClone(working), match, { onNote: (note) => notes.push(note), ...(dropUnsupported ? { dropUnsupported } : {}), ...(limits ? { limits } : {}) });
-    return { run, notes };
+    const run = await dryRun(working, match, { ...(dropUnsupported ? { dropUnsupported } : {}), ...(limits ? { limits } : {}) });
+    return { run, notes: run.notes };
   };
 
-  let outcome: { run: DryRun; notes: PlanNote[] } | undefined;
+  let outcome: { run: DryRun; notes: readonly PlanNote[] } | undefined;
   let refusal: ProxyError | undefined;
   const refusedOnTheWire: Change[] = [];
   try {

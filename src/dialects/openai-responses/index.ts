@@ -6,6 +6,8 @@ import { parseResponsesRequest } from './parse-request.js';
 import { responsesFields } from './request-fields.js';
 import { serializeResponsesResult } from './serialize-result.js';
 import { ResponsesStreamSerializer } from './serialize-stream.js';
+import { beginResponseState } from './state/response-state.js';
+import { STORED_RESPONSE_ROUTES } from './state/stored-responses.js';
 
 export const openaiResponsesDialect: Dialect = {
   name: 'openai-responses',
@@ -22,4 +24,5 @@ export const openaiResponsesDialect: Dialect = {
   errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
   validationStatus: 400,
+  state: { begin: beginResponseState, routes: STORED_RESPONSE_ROUTES },
 };

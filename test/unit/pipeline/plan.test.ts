@@ -67,15 +67,19 @@ describe('planRequest', () => {
     expect(request.passthrough).toEqual({ verbosity: 'low' });
     expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'text.verbosity', message: expect.stringMatching(/^text.verbosity is not supported by this backend/) }));
     const dropped = parseResponsesRequest({ model: 'm', input: 'Hi', text: { verbosity: 'low' } });
-    planRequest(dropped, route(fakeAdapter({}), { dropUnsupported: true }));
-    expect(dropped.warnings).toEqual(['text.verbosity dropped: text.verbosity is not supported by this backend']);
+    expect(planRequest(dropped, route(fakeAdapter({}), { dropUnsupported: true })).warnings).toEqual(['text.verbosity dropped: text.verbosity is not supported by this backend']);
+    expect(dropped.passthrough).toEqual({ verbosity: 'low' });
   });
 
   test('dropUnsupported drops it and records a warning', () => {
     const request = chat({ sampling: { topK: 5 } });
     const plan = planRequest(request, route(fakeAdapter({}), { dropUnsupported: true }));
     expect(plan.request.sampling.topK).toBeUndefined();
-    expect(request.warnings).toEqual(['top_k dropped: top_k is not supported by this backend']);
+    expect(plan.warnings).toEqual(['top_k dropped: top_k is not supported by this backend']);
+    expect(plan.notes).toEqual([{ kind: 'refused', param: 'top_k', reason: 'fake' }]);
+    // The caller's request is the plan's input, never changed: a fallback plans it again.
+    expect(request.sampling.topK).toBe(5);
+    expect(request.warnings).toEqual([]);
   });
 
   test('top logprobs beyond the backend limit is a 400, never clamped', () => {
@@ -87,7 +91,7 @@ describe('planRequest', () => {
     const request = chat({ reasoning: { budgetTokens: 3000 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } });
     const plan = planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] })));
     expect(plan.request.reasoning).toEqual({ effort: 'medium' });
-    expect(request.warnings[0]).toMatch(/budget of 3000 thinking tokens was sent as reasoning_effort "medium"/);
+    expect(plan.warnings[0]).toMatch(/budget of 3000 thinking tokens was sent as reasoning_effort "medium"/);
   });
 
   test('a budget must leave room under max_tokens on a budget backend', () => {
@@ -99,16 +103,19 @@ describe('planRequest', () => {
     const adapter = fakeAdapter({ supported: ['reasoning.effort'] });
     const match = { ...route(adapter), route: { model: 'o*', backend: 'b', efforts: ['high'], effortLadder: { high: 100000 } } };
     const low = chat({ reasoning: { effort: 'low' } });
-    expect(planRequest(low, match).request.reasoning).toEqual({ effort: 'high' });
-    expect(low.warnings).toEqual(['reasoning_effort "low" was sent as "high", the nearest effort this backend takes']);
+    const planned = planRequest(low, match);
+    expect(planned.request.reasoning).toEqual({ effort: 'high' });
+    expect(planned.warnings).toEqual(['reasoning_effort "low" was sent as "high", the nearest effort this backend takes']);
     const plan = planRequest(chat({ reasoning: { budgetTokens: 3000 } }), match);
     expect(plan.request.reasoning).toEqual({ effort: 'high' });
   });
 
   test('an effort the backend does not take: the nearest one it takes, with a warning', () => {
     const request = chat({ reasoning: { effort: 'max' } });
-    expect(planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] }))).request.reasoning).toEqual({ effort: 'high' });
-    expect(request.warnings).toEqual(['reasoning_effort "max" was sent as "high", the nearest effort this backend takes']);
+    const plan = planRequest(request, route(fakeAdapter({ supported: ['reasoning.effort'] })));
+    expect(plan.request.reasoning).toEqual({ effort: 'high' });
+    expect(request.reasoning).toEqual({ effort: 'max' });
+    expect(plan.warnings).toEqual(['reasoning_effort "max" was sent as "high", the nearest effort this backend takes']);
   });
 
   test('"none" and "adaptive" have no stand-in: a 400 naming the caller\'s field', () => {
@@ -121,7 +128,7 @@ describe('planRequest', () => {
     const request = chat({ reasoning: { effort: 'xhigh' } });
     const plan = planRequest(request, route(fakeAdapter({ supported: ['reasoning.budgetTokens'], efforts: new Set() })));
     expect(plan.request.reasoning).toEqual({ budgetTokens: 32768 });
-    expect(request.warnings).toEqual(['reasoning_effort "xhigh" was sent as a thinking budget of 32768 tokens']);
+    expect(plan.warnings).toEqual(['reasoning_effort "xhigh" was sent as a thinking budget of 32768 tokens']);
   });
 
   test('an effort where the backend takes neither an effort nor a budget: a 400', () => {

@@ -4,8 +4,8 @@
  * a response are found by walking that chain back, at most `maxDepth`
  * responses (`responses.store.maxContinuationDepth`).
  */
-import { earlierResponseNotFound, limitExceeded, previousResponseNotFound } from '../errors/catalogue.js';
-import type { ResponseStore, StoredResponse } from '../response-store/response-store.js';
+import { earlierResponseNotFound, limitExceeded, previousResponseNotFound } from '../../../errors/catalogue.js';
+import type { ResponseStore, StoredResponse } from '../../../response-store/response-store.js';
 
 export interface ConversationQuery {
   store: ResponseStore;

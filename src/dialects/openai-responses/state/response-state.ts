@@ -1,26 +1,28 @@
 /**
- * The Responses API's state, around one request: before parsing, the
- * conversation named by `previous_response_id` is rebuilt from the store
- * (conversation-before.ts) and put in front of the input; `background` is
- * taken over by the pipeline; after answering, a response asked to be stored
+ * The Responses API's state, around one request (the dialect's hooks,
+ * src/dialects/dialect-state.ts): before parsing, the conversation named by
+ * `previous_response_id` is rebuilt from the store (conversation-before.ts)
+ * and put in front of the input; `background` answers at once and runs on
+ * (background.ts); after answering, a response asked to be stored
  * (`store: true`) is kept with its own request's input and the id of the
  * response it continued, under its owner. Every Responses answer gets the
  * proxy's own random id here, never the backend's. With no store configured
  * the rest is off: the dialect's table refuses `previous_response_id` and
  * `background` by name, and `store: true` leaves a warning.
  */
-import type { ResponseStoreSettings } from '../config/settings.js';
-import { newResponseId } from '../dialects/openai-responses/response-object.js';
-import { itemNotFound, limitExceeded } from '../errors/catalogue.js';
-import { invalidRequest } from '../errors/proxy-error.js';
-import { isRecord } from '../model/is-record.js';
-import type { NeutralRequest } from '../model/request.js';
-import { jsonBytes, type ResponseStore, type StoredResponse } from '../response-store/response-store.js';
+import type { RequestState, StateServices } from '../../dialect-state.js';
+import { itemNotFound, limitExceeded } from '../../../errors/catalogue.js';
+import { invalidRequest, type ProxyError } from '../../../errors/proxy-error.js';
+import { isRecord } from '../../../model/is-record.js';
+import type { NeutralRequest } from '../../../model/request.js';
+import { jsonBytes, type ResponseStore, type StoredResponse } from '../../../response-store/response-store.js';
+import { newResponseId } from '../response-object.js';
+import { detachRun, failRun } from './background.js';
 import { conversationBefore } from './conversation-before.js';
 
 /** One Responses request's state, resolved before its body is parsed. */
 export interface ResponseState {
-  /** The body to parse: without the fields the pipeline took over, with the earlier turns in its input. */
+  /** The body to parse: without the fields the state took over, with the earlier turns in its input. */
   body: unknown;
   /** The Response's id: the proxy's own, random, whatever the backend calls its answer. */
   responseId: string;
@@ -35,14 +37,6 @@ export interface ResponseState {
   backgroundId?: string;
 }
 
-/** Where the state is kept, and who asks. */
-export interface StateContext {
-  store?: ResponseStore;
-  settings?: Pick<ResponseStoreSettings, 'storeByDefault' | 'maxResponseBytes' | 'maxContinuationDepth'>;
-  /** The caller's owner id (checkApiKey); '' when the proxy has no keys. */
-  owner: string;
-}
-
 const isReference = (item: unknown): item is { type: 'item_reference'; id: string } => isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
 
 /** Clients that count on stored items (the AI SDK's OpenAI provider, by default) send references to them: the store has them. */
@@ -54,7 +48,25 @@ async function referencedItem(store: ResponseStore, owner: string, id: string, i
 
 const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
 
-export async function resolveResponseState(raw: unknown, { store, settings, owner }: StateContext): Promise<ResponseState> {
+/** The dialect's hooks (DialectState.begin) over the resolved state. */
+export async function beginResponseState(raw: unknown, services: StateServices): Promise<RequestState> {
+  const state = await resolveResponseState(raw, services);
+  const { notKept } = services;
+  const { store, backgroundId } = state;
+  return {
+    body: state.body,
+    echo: (request) => repeatState(request, state),
+    ...(backgroundId !== undefined ? { detach: (request: NeutralRequest, abort: AbortController) => detachRun(request, abort, state, services) } : {}),
+    keep: (answer) => keepAnswer(answer, state, notKept),
+    ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, state, notKept) } : {}),
+    fail: (error: ProxyError) => failRun(error, state, notKept),
+    end: () => {
+      if (backgroundId !== undefined) services.runs.end(backgroundId);
+    },
+  };
+}
+
+export async function resolveResponseState(raw: unknown, { store, settings, owner }: Pick<StateServices, 'store' | 'settings' | 'owner'>): Promise<ResponseState> {
   const responseId = newResponseId();
   // Not an object: the dialect's parse says so, in its words.
   if (!isRecord(raw)) return { body: raw, responseId, owner, input: [] };
@@ -94,7 +106,7 @@ export async function resolveResponseState(raw: unknown, { store, settings, owne
   return state;
 }
 
-/** What the Response repeats of the fields the pipeline took over (the dialect repeats the rest), and the id it gave it. */
+/** What the Response repeats of the fields the state took over (the dialect repeats the rest), and the id it gave it. */
 export function repeatState(request: NeutralRequest, state: ResponseState): void {
   const params = (request.echoedParams ??= {});
   params.id = state.responseId;

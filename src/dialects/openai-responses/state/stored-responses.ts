@@ -6,59 +6,60 @@
  * another's reads as an id that does not exist. Without a store every id is
  * unknown: a 404 that says why.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { responseCancelled, responseNotFound, responseNotRunning } from '../errors/catalogue.js';
-import { toProxyError } from '../errors/proxy-error.js';
-import { isRecord } from '../model/is-record.js';
-import type { ResponseStore } from '../response-store/response-store.js';
-import { checkApiKey } from './check-api-key.js';
+import type { StateRoute, StateServices } from '../../dialect-state.js';
+import { responseCancelled, responseNotFound, responseNotRunning } from '../../../errors/catalogue.js';
+import { isRecord } from '../../../model/is-record.js';
+import type { ResponseStore } from '../../../response-store/response-store.js';
 import { conversationBefore } from './conversation-before.js';
-import type { ProxyRuntime } from './runtime.js';
-import { sendError, sendJson } from './send-json.js';
 
-export type StoredResponseAction = 'get' | 'input_items' | 'delete' | 'cancel';
+export const STORED_RESPONSE_ROUTES: readonly StateRoute[] = [
+  { method: 'get', path: '/v1/responses/:id', answer: async (id, services) => (await ownEntry(id, services)).entry.response },
+  { method: 'get', path: '/v1/responses/:id/input_items', answer: inputItems },
+  { method: 'delete', path: '/v1/responses/:id', answer: remove },
+  { method: 'post', path: '/v1/responses/:id/cancel', answer: cancel },
+];
 
-export async function serveStoredResponse(runtime: ProxyRuntime, action: StoredResponseAction, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  try {
-    const owner = checkApiKey(req, runtime.config.server.apiKeys);
-    const store = runtime.responseStore;
-    if (!store) throw responseNotFound(id, ': no response store is configured, so the proxy keeps no responses (responses.store in the README)');
-    if (action === 'delete') {
-      if (!(await store.delete(id, owner))) throw responseNotFound(id);
-      sendJson(res, 200, { id, object: 'response', deleted: true });
-    } else if (action === 'cancel') {
-      sendJson(res, 200, await cancel(runtime, store, id, owner));
-    } else {
-      const stored = await store.get(id, owner);
-      if (!stored) throw responseNotFound(id);
-      if (action === 'get') {
-        sendJson(res, 200, stored.response);
-        return;
-      }
-      // The whole conversation's input, as OpenAI lists it: the earlier responses' turns, then its own.
-      const maxDepth = runtime.config.responses.store?.maxContinuationDepth ?? Infinity;
-      const earlier = stored.previousResponseId === undefined ? [] : await conversationBefore({ store, from: stored.previousResponseId, owner, maxDepth });
-      const data = [...earlier, ...stored.input].map(listedItem).reverse();
-      sendJson(res, 200, { object: 'list', data, first_id: itemId(data[0]), last_id: itemId(data[data.length - 1]), has_more: false });
-    }
-  } catch (error) {
-    sendError(res, undefined, toProxyError(error));
-  }
+/** The store, and the entry when it is the caller's: a 404 otherwise, as for an id that does not exist. */
+async function ownEntry(id: string, { store, owner }: StateServices) {
+  const kept = storeOf(id, store);
+  const entry = await kept.get(id, owner);
+  if (!entry) throw responseNotFound(id);
+  return { store: kept, entry };
+}
+
+function storeOf(id: string, store: ResponseStore | undefined): ResponseStore {
+  if (!store) throw responseNotFound(id, ': no response store is configured, so the proxy keeps no responses (responses.store in the README)');
+  return store;
+}
+
+/** The whole conversation's input, as OpenAI lists it: the earlier responses' turns, then its own. */
+async function inputItems(id: string, services: StateServices): Promise<Record<string, unknown>> {
+  const { store, entry } = await ownEntry(id, services);
+  const maxDepth = services.settings?.maxContinuationDepth ?? Infinity;
+  const earlier = entry.previousResponseId === undefined ? [] : await conversationBefore({ store, from: entry.previousResponseId, owner: services.owner, maxDepth });
+  const data = [...earlier, ...entry.input].map(listedItem).reverse();
+  return { object: 'list', data, first_id: itemId(data[0]), last_id: itemId(data[data.length - 1]), has_more: false };
+}
+
+async function remove(id: string, { store, owner }: StateServices): Promise<Record<string, unknown>> {
+  if (!(await storeOf(id, store).delete(id, owner))) throw responseNotFound(id);
+  return { id, object: 'response', deleted: true };
 }
 
 /**
  * The run is looked up first: one the store has already let go (evicted, expired) still runs and
  * is still cancelled, answered with a minimal cancelled Response. Only its owner may cancel it.
  */
-async function cancel(runtime: ProxyRuntime, store: ResponseStore, id: string, owner: string): Promise<Record<string, unknown>> {
-  const run = runtime.backgroundRuns.get(id);
-  const stored = await store.get(id, owner);
-  if (!run || run.owner !== owner) throw stored ? responseNotRunning(id) : responseNotFound(id);
+async function cancel(id: string, { store, owner, runs, notKept }: StateServices): Promise<Record<string, unknown>> {
+  const kept = storeOf(id, store);
+  const run = runs.find(id, owner);
+  const stored = await kept.get(id, owner);
+  if (!run) throw stored ? responseNotRunning(id) : responseNotFound(id);
   const response = stored?.response ?? {
     id, object: 'response', created_at: run.createdAt, model: run.model, background: true, error: null, incomplete_details: null, output: [], usage: null,
   };
   response.status = 'cancelled';
-  if (stored) await store.put(stored).catch((failure: unknown) => runtime.logger.warn('response not kept', { id, error: String(failure) }));
+  if (stored) await kept.put(stored).catch(notKept);
   run.abort.abort(responseCancelled());
   return response;
 }

@@ -1,7 +1,8 @@
-import { ProxyError } from '../../../src/errors/proxy-error.js';
-import { keepAnswer, resolveResponseState, type StateContext } from '../../../src/pipeline/response-state.js';
-import { MemoryResponseStore } from '../../../src/response-store/memory-store.js';
-import type { ResponseStore } from '../../../src/response-store/response-store.js';
+import { ProxyError } from '../../../../src/errors/proxy-error.js';
+import type { StateServices } from '../../../../src/dialects/dialect-state.js';
+import { keepAnswer, resolveResponseState } from '../../../../src/dialects/openai-responses/state/response-state.js';
+import { MemoryResponseStore } from '../../../../src/response-store/memory-store.js';
+import type { ResponseStore } from '../../../../src/response-store/response-store.js';
 
 const failing: ResponseStore = {
   kind: 'broken',
@@ -13,7 +14,7 @@ const failing: ResponseStore = {
 
 const settings = { storeByDefault: true, maxResponseBytes: 4096, maxContinuationDepth: 3 };
 const memoryStore = () => new MemoryResponseStore({ maxResponses: 100, maxAgeSeconds: 60, maxBytes: 1024 * 1024, maxResponseBytes: 4096 });
-const context = (store: ResponseStore, owner = 'a'): StateContext => ({ store, settings, owner });
+const context = (store: ResponseStore, owner = 'a'): Pick<StateServices, 'store' | 'settings' | 'owner'> => ({ store, settings, owner });
 
 /** One stored turn: `text` asked, `answer` answered, continuing `previous` when given. */
 async function turn(store: ResponseStore, text: string, answer: string, previous?: string, owner = 'a'): Promise<string> {

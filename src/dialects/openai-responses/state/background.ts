@@ -1,0 +1,43 @@
+/**
+ * `background: true` (with a response store): the caller gets the Response at
+ * once, `queued`; the request runs on whatever the caller does next, and the
+ * store holds its outcome for `GET /v1/responses/{id}`. A cancel
+ * (`POST /v1/responses/{id}/cancel`, stored-responses.ts) aborts a run of this
+ * process. They are requests in flight like any other: a shutdown's drain
+ * waits for them, then aborts them.
+ */
+import type { StateServices } from '../../dialect-state.js';
+import { limitExceeded } from '../../../errors/catalogue.js';
+import type { ProxyError } from '../../../errors/proxy-error.js';
+import type { NeutralRequest } from '../../../model/request.js';
+import { ResponseTooLarge } from '../../../response-store/response-store.js';
+import { errorBody } from '../response-object.js';
+import { serializeResponsesResult } from '../serialize-result.js';
+import { storedEntry, type ResponseState } from './response-state.js';
+
+/** Counts the run in (or refuses it with a 429), keeps it `queued` and returns it: the caller's answer. */
+export async function detachRun(request: NeutralRequest, abort: AbortController, state: ResponseState, { runs }: StateServices): Promise<Record<string, unknown>> {
+  const id = state.backgroundId as string;
+  const created = Math.floor(Date.now() / 1000);
+  // Counted before the first await, so requests arriving together cannot all slip under the limit.
+  runs.admit(id, { abort, owner: state.owner, model: request.model, createdAt: created });
+  const queued = serializeResponsesResult({ id, model: request.model, created, choices: [] }, request);
+  Object.assign(queued, { status: 'queued', output: [], usage: null, completed_at: null });
+  try {
+    await state.store?.put(storedEntry(queued, state));
+  } catch (error) {
+    // Its instructions or tools made it too large: the same refusal as an input too large (response-state.ts).
+    if (error instanceof ResponseTooLarge) throw limitExceeded('store', `The response takes ${error.bytes} bytes; a stored response may take at most ${error.limit}`, 'responses.store.maxResponseBytes');
+    throw error;
+  }
+  return queued;
+}
+
+/** A run that failed is kept as `failed`, with the error the caller would have had. */
+export async function failRun(error: ProxyError, state: ResponseState, notKept: (error: unknown) => void): Promise<void> {
+  if (error.code === 'response_cancelled' || !state.store || state.backgroundId === undefined) return;
+  const stored = await state.store.get(state.backgroundId, state.owner);
+  if (!stored) return;
+  Object.assign(stored.response, { status: 'failed', error: errorBody(error) });
+  await state.store.put(stored).catch(notKept);
+}
