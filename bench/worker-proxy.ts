@@ -2,9 +2,9 @@
  * Bench child: dialect-proxy on the bundled worker, in its own process so the
  * bench's HTTP client does not share its event loop. Prints its port.
  */
-import { loadConfig } from '../src/configuration.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
+import { loadConfig } from '../src/runtime/configuration.js';
+import { createLogger } from '../src/logging/logger.js';
+import { startServer } from '../src/http/server.js';
 
 const modelPath = process.argv[2];
 // BENCH_STREAM_BATCH_MS compares batch windows; unset, the backend's default.

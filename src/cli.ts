@@ -3,11 +3,11 @@
 import cluster from 'node:cluster';
 import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './configuration.js';
-import { createLogger } from './logger.js';
-import { isLoopbackHost } from './open-relay.js';
-import { startServer } from './server.js';
-import { parseWorkers, runPrimary, setUpWorker } from './cluster.js';
+import { ConfigError, loadConfig } from './runtime/configuration.js';
+import { createLogger } from './logging/logger.js';
+import { isLoopbackHost } from './http/open-relay.js';
+import { startServer } from './http/server.js';
+import { parseWorkers, runPrimary, setUpWorker } from './http/cluster.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]
        dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
@@ -22,17 +22,17 @@ const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--worke
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'translate') {
-    const { runTranslateCommand } = await import('./translate-command.js');
+    const { runTranslateCommand } = await import('./commands/translate-command.js');
     process.exitCode = await runTranslateCommand(process.argv.slice(3));
     return;
   }
   if (process.argv[2] === 'audit') {
-    const { runAuditCommand } = await import('./audit-command.js');
+    const { runAuditCommand } = await import('./commands/audit-command.js');
     process.exitCode = await runAuditCommand(process.argv.slice(3));
     return;
   }
   if (process.argv[2] === 'fields') {
-    const { runFieldsCommand } = await import('./fields/fields-command.js');
+    const { runFieldsCommand } = await import('./commands/fields/fields-command.js');
     process.exitCode = await runFieldsCommand(process.argv.slice(3));
     return;
   }

@@ -1,9 +1,9 @@
 /** Public API of dialect-proxy. */
-export { createDialectProxy, type DialectProxy } from './middleware.js';
-export { loadConfig, ConfigError } from './configuration.js';
-export type { ProxyConfig, BackendSettings, BackendCommon, RemoteBackendSettings, LlamaServerSettings, LlamaCppSettings, RouteSettings, ServerSettings } from './configuration.js';
-export { startServer, type RunningServer } from './server.js';
-export { translate, type TranslateOutcome } from './translate.js';
+export { createDialectProxy, type DialectProxy } from './http/middleware.js';
+export { loadConfig, ConfigError } from './runtime/configuration.js';
+export type { ProxyConfig, BackendSettings, BackendCommon, RemoteBackendSettings, LlamaServerSettings, LlamaCppSettings, RouteSettings, ServerSettings } from './runtime/configuration.js';
+export { startServer, type RunningServer } from './http/server.js';
+export { translate, type TranslateOutcome } from './commands/translate.js';
 export { ProxyError } from './errors/proxy-error.js';
 export type { NeutralRequest, Message } from './model/request.js';
 export type { NeutralResult, Usage, FinishReason } from './model/result.js';

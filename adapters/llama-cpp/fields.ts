@@ -92,7 +92,7 @@ export function llamaCppTable({ templateThinks = false, thinkTags = defaultThink
       returnTokenIds: native('the worker returns token ids with every token'),
       'stream.tokenIds': native('the worker returns token ids with every token'),
       rawOutput: unsupported('no raw output'),
-      perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/measure.ts)'),
+      perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/answer/request-meter.ts)'),
       samplingMask: unsupported('no sampling mask'),
       promptCacheIsolationKey: unsupported('no prompt cache isolation key'),
       metadata: unsupported('no metadata'),

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findPackageRoot } from '../../src/package-root.js';
+import { findPackageRoot } from '../../src/config/package-root.js';
 
 export async function resolveWorkerScript(): Promise<URL> {
   const built = new URL('./worker-main.js', import.meta.url);

@@ -140,7 +140,7 @@ export function llamaServerTable({ jinja = false, templateTools = true }: LlamaS
       returnTokenIds: unsupported('token ids only come from its native /completion (return_tokens), never from the OpenAI endpoints'),
       'stream.tokenIds': unsupported('token ids only come from its native /completion (return_tokens), never from the OpenAI endpoints'),
       rawOutput: unsupported('no raw output'),
-      perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/measure.ts)'),
+      perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/answer/request-meter.ts)'),
       samplingMask: unsupported('no sampling mask'),
       promptCacheIsolationKey: unsupported('no prompt cache isolation key'),
       metadata: unsupported('no metadata'),

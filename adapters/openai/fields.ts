@@ -80,7 +80,7 @@ const FIELDS: FieldSupport = {
   returnTokenIds: unsupported('OpenAI returns no token ids'),
   'stream.tokenIds': unsupported('OpenAI returns no token ids'),
   rawOutput: unsupported('OpenAI returns no raw output'),
-  perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/measure.ts)'),
+  perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/answer/request-meter.ts)'),
   samplingMask: unsupported('OpenAI has no sampling mask'),
   promptCacheIsolationKey: unsupported('OpenAI has no prompt cache isolation key'),
   metadata: chatOnly(copy('metadata')),

@@ -4,7 +4,7 @@ import type { CustomToolFormat, ToolChoice, ToolDefinition } from '../../src/mod
 
 /**
  * Function tools, and custom tools in OpenAI's own shape (only OpenAI takes them: the plan
- * turns them into functions for the other kinds, pipeline/emulate/custom-tools.ts).
+ * turns them into functions for the other kinds, pipeline/plan/emulate/custom-tools.ts).
  * @example toWireTools([{name: 'f'}]) // [{type: 'function', function: {name: 'f'}}]
  */
 export function toWireTools(tools: readonly ToolDefinition[]): Record<string, unknown>[] {

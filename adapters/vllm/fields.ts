@@ -86,7 +86,7 @@ export const VLLM_TABLE: BackendTable = {
     returnTokenIds: tokenIds,
     'stream.tokenIds': tokenIds,
     rawOutput: unsupported('vLLM returns no raw output'),
-    perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/measure.ts)'),
+    perfMetricsInBody: emulate('the proxy reports its own timings (pipeline/answer/request-meter.ts)'),
     samplingMask: unsupported('vLLM has no sampling mask'),
     promptCacheIsolationKey: copy('cache_salt'),
     metadata: unsupported('vLLM takes no metadata'),

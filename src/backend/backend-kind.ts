@@ -20,12 +20,12 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
   defaults: Settings;
   /** Builds the adapter; nothing loads or connects before `start`. */
   create(name: string, settings: Settings): Adapter | Promise<Adapter>;
-  /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/cluster.ts). */
+  /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/http/cluster.ts). */
   sharedEngine?: SharedEngine<Settings>;
 }
 
 /**
- * Under `dialect-proxy --workers N` (src/cluster.ts): one engine per backend, owned
+ * Under `dialect-proxy --workers N` (src/http/cluster.ts): one engine per backend, owned
  * by the primary process, which every worker's adapter uses over the cluster's IPC
  * channel, instead of N engines (N copies of the model). `serve` and `relay` load
  * the kind's engine modules only when called: a config without such a backend

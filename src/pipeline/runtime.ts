@@ -1,13 +1,13 @@
-/** Everything built once at start-up and shared by every request (built by src/create-runtime.ts). */
+/** Everything built once at start-up and shared by every request (built by src/runtime/create-runtime.ts). */
 import type { FanOutBudget } from '../backend/adapter.js';
 import type { ProxyConfig } from '../config/settings.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { BackgroundRuns } from '../response-store/background-runs.js';
 import type { ResponseStore } from '../response-store/response-store.js';
 import type { RequestValidator } from '../validation/create-validator.js';
 import type { InFlight } from './in-flight.js';
-import type { Backend, RouteTable } from './route-table.js';
+import type { Backend, RouteTable } from './plan/route-table.js';
 
 export interface ProxyRuntime {
   config: ProxyConfig;

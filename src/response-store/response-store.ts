@@ -8,7 +8,7 @@
  * `responses.store`.
  *
  * Every entry belongs to an owner (the digest of the API key that made it,
- * src/pipeline/check-api-key.ts): the store answers each owner for its own
+ * src/pipeline/request/check-api-key.ts): the store answers each owner for its own
  * entries only, and another owner's id reads exactly as one that does not
  * exist.
  *

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findPackageRoot } from '../package-root.js';
+import { findPackageRoot } from '../config/package-root.js';
 import type { BodyValidator } from './compile-body-validator.js';
 import { defaultOpenapiDir, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Endpoint } from '../model/request.js';
-import { findPackageRoot } from '../package-root.js';
+import { findPackageRoot } from '../config/package-root.js';
 
 export interface OpenapiDocumentInfo {
   file: string;

@@ -1,7 +1,7 @@
 /** Vercel AI SDK's `@ai-sdk/fireworks` provider against the running proxy. */
 import { createFireworks } from '@ai-sdk/fireworks';
 import { generateText, streamText } from 'ai';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

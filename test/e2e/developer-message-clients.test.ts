@@ -15,9 +15,9 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { generateText, streamText } from 'ai';
 import OpenAI from 'openai';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

@@ -1,5 +1,5 @@
 /** `x-dialect-dry-run: 1` answers with what would go upstream, and nothing goes. */
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

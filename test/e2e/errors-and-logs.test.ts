@@ -1,8 +1,8 @@
 /** Bad input gets a clear error in the caller's dialect; logs never carry secrets. */
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { sseFrames, startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 describe('errors and logs', () => {

@@ -7,9 +7,9 @@
  * takes well under a second.
  */
 import OpenAI from 'openai';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { closedPortUrl, errorJson, startFaultUpstream, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { sseFrames } from '../helpers/mock-upstream.js';
 

@@ -1,6 +1,6 @@
 /** Arbitrary bodies never crash the proxy: every answer is a 2xx or a 4xx in the caller's dialect, never a 5xx. */
 import fc from 'fast-check';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

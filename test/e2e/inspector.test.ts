@@ -9,9 +9,9 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { createDialectProxy } from '../../src/middleware.js';
-import { createLogger } from '../../src/logger.js';
-import type { RunningServer } from '../../src/server.js';
+import { createDialectProxy } from '../../src/http/middleware.js';
+import { createLogger } from '../../src/logging/logger.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

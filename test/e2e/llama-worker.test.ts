@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import OpenAI from 'openai';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { describeWithShared } from '../helpers/shared.js';
 
 const storiesPath = path.resolve('../shared/models/stories260K.gguf');

@@ -3,9 +3,9 @@
  * requests sent; labels come from the config, never from a caller's model name.
  */
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 const created = 1_700_000_000;

@@ -8,8 +8,8 @@ import express4 from 'express4';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDialectProxy, type DialectProxy } from '../../src/middleware.js';
-import { createLogger } from '../../src/logger.js';
+import { createDialectProxy, type DialectProxy } from '../../src/http/middleware.js';
+import { createLogger } from '../../src/logging/logger.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 const require = createRequire(import.meta.url);

@@ -2,8 +2,8 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDialectProxy, type DialectProxy } from '../../src/middleware.js';
-import { createLogger } from '../../src/logger.js';
+import { createDialectProxy, type DialectProxy } from '../../src/http/middleware.js';
+import { createLogger } from '../../src/logging/logger.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 describe('createDialectProxy in a host app', () => {

@@ -3,7 +3,7 @@
  * back in chat shape, and tool calls are parsed out of the generated text.
  */
 import OpenAI from 'openai';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

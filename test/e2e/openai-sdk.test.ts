@@ -1,6 +1,6 @@
 /** The official `openai` SDK against the running proxy, over a mock upstream that records what it receives. */
 import OpenAI from 'openai';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 
@@ -43,7 +43,8 @@ describe('openai SDK -> dialect-proxy', () => {
 
   beforeAll(async () => {
     upstream = await startMockUpstream();
-    openaiBackend = await startProxyFor(upstream.url, { kind: 'openai', speaks: ['chat'], apiKey: 'upstream-secret' });
+    // No upstream retries (faults.test.ts tests those): with the default two, the 429 below (Retry-After: 7) cost 14 s of waiting.
+    openaiBackend = await startProxyFor(upstream.url, { kind: 'openai', speaks: ['chat'], apiKey: 'upstream-secret', retries: { attempts: 0 } });
     fireworksBackend = await startProxyFor(upstream.url, { kind: 'fireworks', speaks: ['completions', 'chat'] });
   });
   afterAll(async () => {
@@ -140,6 +141,7 @@ describe('openai SDK -> dialect-proxy', () => {
       expect(error.status).toBe(429);
       expect(error.headers?.get('retry-after')).toBe('7');
     });
+    expect(upstream.requests).toHaveLength(1);
   });
 
   test('a validation failure reaches the SDK as a BadRequestError naming the param', async () => {

@@ -1,6 +1,6 @@
 /** Paths the proxy does not translate relay untouched to the pass-through backend (http-proxy-middleware). */
 import OpenAI from 'openai';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

@@ -9,9 +9,9 @@
  */
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { rankReplicas } from '../../adapters/rendezvous-hash.js';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startMockReplica, type MockReplica } from '../helpers/mock-replicas.js';
 
 const FAST = {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import {
   chatAnswer, chatChunk, chatStreamEnd, chatTextStream, completionAnswer, completionStream, hermesToolCall, lastBody, startWorkerProxy, usage,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startFaultUpstream, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import {

@@ -4,7 +4,7 @@
  * and exits 0; a second signal exits at once. In process: the drain itself, and connections.
  */
 import { connect, type Socket } from 'node:net';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { sseFrames, startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { spawnProxy, type ProxyProcess } from '../helpers/proxy-process.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
@@ -17,8 +17,9 @@ const slowStream = (count: number, delayMs: number) => ({
   delayMs,
 });
 const streamBody = JSON.stringify({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true });
+/** The process binds an ephemeral port (0); spawnProxy reads the bound one from its "listening on" line. */
 const configFor = (upstream: MockUpstream, server: Record<string, unknown> = {}) => ({
-  server: { host: '127.0.0.1', logLevel: 'info', ...server },
+  server: { host: '127.0.0.1', port: 0, logLevel: 'info', ...server },
   backends: { up: { kind: 'openai', url: upstream.url } },
   routes: [{ model: '*', backend: 'up' }],
 });

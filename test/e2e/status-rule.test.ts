@@ -5,7 +5,7 @@
  *    conflict, a field the routed backend does not support, the upstream's own 400); both with `detail`.
  *  - POST /v1/chat/completions: 400 for both, as OpenAI answers.
  */
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

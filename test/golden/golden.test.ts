@@ -24,9 +24,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { diffLinesUnified, type DiffOptions } from 'jest-diff';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { sseFrames, startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 interface GoldenCase {

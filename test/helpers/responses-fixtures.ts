@@ -3,9 +3,9 @@
  * completions wire (plain and streamed), a Hermes tool call in generated text,
  * and the proxy on the bundled llama.cpp worker.
  */
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 
 const created = 1700000000;
 

@@ -1,7 +1,7 @@
 /** Starts the real proxy on 127.0.0.1:0 in front of a mock upstream, quietly. */
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 
 export async function startProxyFor(upstreamUrl: string, backend: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<RunningServer> {
   const config = loadConfig({

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startProxyFor } from '../helpers/start-proxy.js';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 
 /** A chat upstream that answers after `delayMs`, counting the requests it holds at once. */
 async function slowChatUpstream(delayMs: number) {

@@ -11,10 +11,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DEFAULT_LIMITS } from '../../src/config/settings.js';
 import { parseChatRequest } from '../../src/dialects/openai-chat/parse-request.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
-import { planRequest } from '../../src/pipeline/plan.js';
-import type { Backend } from '../../src/pipeline/route-table.js';
-import type { RunningServer } from '../../src/server.js';
-import { defaultBackend } from '../../src/translate.js';
+import { planRequest } from '../../src/pipeline/plan/plan.js';
+import type { Backend } from '../../src/pipeline/plan/route-table.js';
+import type { RunningServer } from '../../src/http/server.js';
+import { defaultBackend } from '../../src/commands/translate.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
 

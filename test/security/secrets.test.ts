@@ -6,9 +6,9 @@
  * JSON `{error}`). Every configured secret is now masked wherever an upstream's words go.
  */
 import { PassThrough } from 'node:stream';
-import { loadConfig } from '../../src/configuration.js';
-import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
 
 const HEADER_SECRET = 'hdr-secret-0123456789abcdef';

@@ -1,7 +1,7 @@
-/** src/cluster.ts: the --workers value, and which llama-cpp backends the workers share. */
+/** src/http/cluster.ts: the --workers value, and which llama-cpp backends the workers share. */
 import { availableParallelism } from 'node:os';
-import { checkResponseStoreShared, parseWorkers, sharedLlamaBackends } from '../../src/cluster.js';
-import { loadConfig } from '../../src/configuration.js';
+import { checkResponseStoreShared, parseWorkers, sharedLlamaBackends } from '../../src/http/cluster.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
 
 describe('--workers', () => {
   it('takes a count or auto (one per core); 1 without it', () => {

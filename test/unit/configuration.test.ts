@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, substituteEnv } from '../../src/configuration.js';
+import { ConfigError, loadConfig, substituteEnv } from '../../src/runtime/configuration.js';
 import { DEFAULT_LIMITS } from '../../src/config/settings.js';
 
 const minimal = { backends: { up: { kind: 'openai', url: 'https://example.test/v1' } }, routes: [{ model: '*', backend: 'up' }] };

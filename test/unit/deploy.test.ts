@@ -19,7 +19,7 @@ import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
-import { loadConfig, type RemoteBackendSettings } from '../../src/configuration.js';
+import { loadConfig, type RemoteBackendSettings } from '../../src/runtime/configuration.js';
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ConfigMap': ConfigMap, 'v1/Service': Service, 'apps/v1/Deployment': Deployment, 'apps/v1/StatefulSet': StatefulSet, 'policy/v1/PodDisruptionBudget': PodDisruptionBudget,

@@ -1,6 +1,6 @@
 /** The `jinja` key of a llama-server backend decides whether chat tools are sent to it. */
-import { loadConfig } from '../../src/configuration.js';
-import { translate } from '../../src/translate.js';
+import { loadConfig } from '../../src/runtime/configuration.js';
+import { translate } from '../../src/commands/translate.js';
 
 const chatWithTools = {
   model: 'local',

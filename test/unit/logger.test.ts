@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, redact } from '../../src/logger.js';
+import { createLogger, redact } from '../../src/logging/logger.js';
 
 describe('logger redaction', () => {
   test('credential keys and bearer tokens are masked at any depth', () => {

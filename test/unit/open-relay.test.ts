@@ -1,7 +1,7 @@
 /** An open relay must be asked for: a non-loopback address without apiKeys is refused unless allowUnauthenticated. */
-import { ConfigError, loadConfig } from '../../src/configuration.js';
-import { checkOpenRelay, isLoopbackHost } from '../../src/open-relay.js';
-import { startServer } from '../../src/server.js';
+import { ConfigError, loadConfig } from '../../src/runtime/configuration.js';
+import { checkOpenRelay, isLoopbackHost } from '../../src/http/open-relay.js';
+import { startServer } from '../../src/http/server.js';
 
 const open = { apiKeys: [], allowUnauthenticated: false };
 

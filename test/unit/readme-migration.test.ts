@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { runAuditCommand } from '../../src/audit-command.js';
-import { runTranslateCommand } from '../../src/translate-command.js';
+import { runAuditCommand } from '../../src/commands/audit-command.js';
+import { runTranslateCommand } from '../../src/commands/translate-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');

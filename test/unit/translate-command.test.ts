@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runTranslateCommand } from '../../src/translate-command.js';
-import { dialectFor, endpointNamed } from '../../src/translate.js';
+import { runTranslateCommand } from '../../src/commands/translate-command.js';
+import { dialectFor, endpointNamed } from '../../src/commands/translate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'translate-'));
 const configPath = join(dir, 'proxy.yaml');

@@ -3,7 +3,7 @@
  * -> neutral tool definitions and tool choice: function tools, and OpenAI's
  * custom tools (free-text input, optionally constrained by a Lark or regex
  * grammar), which a backend takes natively or as a function with one string
- * parameter (pipeline/emulate/custom-tools.ts), or refuses by name.
+ * parameter (pipeline/plan/emulate/custom-tools.ts), or refuses by name.
  */
 import { isRecord } from '../../model/is-record.js';
 import { invalidRequest } from '../../errors/proxy-error.js';

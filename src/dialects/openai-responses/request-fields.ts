@@ -4,7 +4,7 @@
  * and text format are rewritten to their chat shapes and read by the chat
  * dialect's parsers, so both dialects mean the same by them. Stateful fields
  * (`previous_response_id`, `background`) are resolved by the pipeline when a
- * response store is configured (src/pipeline/response-state.ts), which takes
+ * response store is configured (src/dialects/openai-responses/state/response-state.ts), which takes
  * them out of the body; a body that still has them is refused here.
  */
 import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';

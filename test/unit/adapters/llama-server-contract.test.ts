@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RunningServer } from '../../../src/server.js';
+import type { RunningServer } from '../../../src/http/server.js';
 import { sseFrames, startMockUpstream, type MockReply, type MockUpstream } from '../../helpers/mock-upstream.js';
 import { startProxyFor } from '../../helpers/start-proxy.js';
 import { CAPTURES, withCaptures } from './capture-request.js';

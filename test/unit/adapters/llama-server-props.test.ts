@@ -4,7 +4,7 @@
  * answering in plain text with the tools silently left out.
  */
 import { supports } from '../../../src/backend/capabilities.js';
-import type { RunningServer } from '../../../src/server.js';
+import type { RunningServer } from '../../../src/http/server.js';
 import { createLlamaServerAdapter } from '../../../adapters/llama-server/llama-server-adapter.js';
 import { startMockUpstream, type MockReply, type MockUpstream, type RecordedRequest } from '../../helpers/mock-upstream.js';
 import { startProxyFor } from '../../helpers/start-proxy.js';

@@ -1,5 +1,5 @@
 /** The pool settings of a remote backend (`urls`, `health`, `ejection`): each mistake names its key. */
-import { loadConfig } from '../../../src/configuration.js';
+import { loadConfig } from '../../../src/runtime/configuration.js';
 
 const config = (backend: Record<string, unknown>) => ({ backends: { pool: { kind: 'vllm', ...backend } }, routes: [{ model: '*', backend: 'pool' }] });
 const urls = ['http://10.0.0.1:8000/v1', 'http://10.0.0.2:8000/v1'];

@@ -2,7 +2,7 @@
  * The fate table dry-runs each kind with the wire builder of its adapter, built
  * through the registry as the proxy builds it: the body it shows is the body sent.
  */
-import { DEFAULT_PROFILES, loadProfiles } from '../../../src/fields/backend-profiles.js';
+import { DEFAULT_PROFILES, loadProfiles } from '../../../src/commands/fields/backend-profiles.js';
 import { findKind } from '../../../adapters/registry.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { startMockUpstream } from '../../helpers/mock-upstream.js';

@@ -1,6 +1,6 @@
 /** Rendering: a small table in, the exact text out. */
-import type { FateTable } from '../../../src/fields/fate-table.js';
-import { renderFateTable } from '../../../src/fields/render-fate-table.js';
+import type { FateTable } from '../../../src/commands/fields/fate-table.js';
+import { renderFateTable } from '../../../src/commands/fields/render-fate-table.js';
 
 const table: FateTable = {
   backends: [{ name: 'openai', kind: 'openai', speaks: ['chat'], nativeChoices: true, maxTopLogprobs: 20 }],

@@ -1,7 +1,7 @@
 import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
 import { createLlamaCppAdapter, llamaCppCapabilities } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
-import { planRequest } from '../../../src/pipeline/plan.js';
+import { planRequest } from '../../../src/pipeline/plan/plan.js';
 import type { StreamBatches, StreamEvent } from '../../../src/model/stream-event.js';
 import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import { describeShared, greedyStory, storiesPath } from './helpers.js';

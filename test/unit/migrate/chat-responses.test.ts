@@ -1,5 +1,5 @@
 /**
- * Chat Completions <-> Responses (src/migrate/chat-responses.ts): what each
+ * Chat Completions <-> Responses (src/commands/migrate/chat-responses.ts): what each
  * field becomes, what is lost, and the round trips, checked through the real
  * dialects (our OpenAPI documents, then each dialect's parseRequest).
  */
@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { openaiChatDialect } from '../../../src/dialects/openai-chat/index.js';
 import { openaiResponsesDialect } from '../../../src/dialects/openai-responses/index.js';
 import type { Dialect } from '../../../src/dialects/dialect.js';
-import { chatToResponses, migrationVerdict, responsesToChat, type Migration } from '../../../src/migrate/chat-responses.js';
+import { chatToResponses, migrationVerdict, responsesToChat, type Migration } from '../../../src/commands/migrate/chat-responses.js';
 import type { NeutralRequest } from '../../../src/model/request.js';
-import { parseCallerRequest } from '../../../src/pipeline/parse-caller-request.js';
+import { parseCallerRequest } from '../../../src/pipeline/request/parse-caller-request.js';
 import { createRequestValidator, type RequestValidator } from '../../../src/validation/create-validator.js';
 
 type Body = Record<string, unknown>;

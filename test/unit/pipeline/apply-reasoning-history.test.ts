@@ -1,4 +1,4 @@
-import { applyReasoningHistory } from '../../../src/pipeline/emulate/apply-reasoning-history.js';
+import { applyReasoningHistory } from '../../../src/pipeline/plan/emulate/apply-reasoning-history.js';
 import type { Message } from '../../../src/model/request.js';
 
 const conversation: Message[] = [

@@ -3,13 +3,13 @@
  * input held by a grammar (emulate/regex-gbnf.ts): the conversion is exact or
  * refused, and what the worker samples under it is an input the regex matches.
  */
-import { customToolsAsFunctions, unwrapCustomCalls, unwrapInput } from '../../../src/pipeline/emulate/custom-tools.js';
-import { regexToGbnf } from '../../../src/pipeline/emulate/regex-gbnf.js';
-import { toolCallGrammar } from '../../../src/pipeline/emulate/tool-call-grammar.js';
+import { customToolsAsFunctions, unwrapCustomCalls, unwrapInput } from '../../../src/pipeline/plan/emulate/custom-tools.js';
+import { regexToGbnf } from '../../../src/pipeline/plan/emulate/regex-gbnf.js';
+import { toolCallGrammar } from '../../../src/pipeline/plan/emulate/tool-call-grammar.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
 import { eachEvent } from '../../../src/streaming/stream-batches.js';
-import type { Engine } from '../../../src/pipeline/emulate/engine.js';
+import type { Engine } from '../../../src/pipeline/plan/emulate/engine.js';
 import { LlamaWorkerHost } from '../../../adapters/llama-cpp/worker-host.js';
 import { baseRequest, describeShared, storiesPath } from '../llama-cpp/helpers.js';
 

@@ -4,7 +4,7 @@
  * developer role, and the template's own developer turn where it has one.
  */
 import { hasDeveloperRole, renderChatTemplate, chatmlTemplate } from '../../../src/model/render-chat-template.js';
-import { toTextRequest } from '../../../src/pipeline/emulate/chat-over-text.js';
+import { toTextRequest } from '../../../src/pipeline/plan/emulate/chat-over-text.js';
 import { emptyRequest, type Message, type NeutralRequest } from '../../../src/model/request.js';
 import { renderModelChat } from '../../../adapters/llama-cpp/chat-template.js';
 import { developerRoleTemplate, qwen25Template } from '../../helpers/chat-templates.js';

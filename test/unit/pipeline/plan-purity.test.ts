@@ -5,10 +5,10 @@
  */
 import { DIALECTS } from '../../../src/dialects/registry.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
-import { loadProfiles, type LoadedProfile } from '../../../src/fields/backend-profiles.js';
-import { BASE_BODIES, samplesFor } from '../../../src/fields/field-samples.js';
+import { loadProfiles, type LoadedProfile } from '../../../src/commands/fields/backend-profiles.js';
+import { BASE_BODIES, samplesFor } from '../../../src/commands/fields/field-samples.js';
 import type { NeutralRequest } from '../../../src/model/request.js';
-import { planRequest } from '../../../src/pipeline/plan.js';
+import { planRequest } from '../../../src/pipeline/plan/plan.js';
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

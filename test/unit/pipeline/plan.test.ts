@@ -1,12 +1,12 @@
 import type { Adapter, BackendCapabilities } from '../../../src/backend/adapter.js';
 import { copy, emulate, NOTHING_RELAYED, unsupported, type FieldSupport } from '../../../src/backend/field-support.js';
-import type { BackendSettings } from '../../../src/configuration.js';
+import type { BackendSettings } from '../../../src/runtime/configuration.js';
 import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { NeutralResult } from '../../../src/model/result.js';
 import type { StreamBatches } from '../../../src/model/stream-event.js';
 import { parseResponsesRequest } from '../../../src/dialects/openai-responses/parse-request.js';
-import { planRequest } from '../../../src/pipeline/plan.js';
+import { planRequest } from '../../../src/pipeline/plan/plan.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
 const BASE: readonly NeutralField[] = [

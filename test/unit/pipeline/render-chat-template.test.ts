@@ -1,5 +1,5 @@
 import { renderChatTemplate } from '../../../src/model/render-chat-template.js';
-import { parseToolCalls } from '../../../src/pipeline/emulate/parse-tool-calls.js';
+import { parseToolCalls } from '../../../src/pipeline/plan/emulate/parse-tool-calls.js';
 
 describe('renderChatTemplate', () => {
   test('ChatML by default, as llama.cpp renders it', () => {
@@ -55,7 +55,7 @@ describe('parseToolCalls', () => {
 
 describe('reasoning-aware templates', () => {
   test('enable_thinking and reasoning_effort reach the template', async () => {
-    const { toTextRequest } = await import('../../../src/pipeline/emulate/chat-over-text.js');
+    const { toTextRequest } = await import('../../../src/pipeline/plan/emulate/chat-over-text.js');
     const { emptyRequest } = await import('../../../src/model/request.js');
     const template = "{% for m in messages %}{{ m.content }}{% endfor %}|{{ enable_thinking }}|{{ reasoning_effort }}";
     const request = { ...emptyRequest('chat', 'm'), messages: [{ role: 'user' as const, content: 'q' }] };

@@ -1,7 +1,7 @@
 /** RouteTable.listedModels: what `GET /v1/models` lists. */
 import type { Adapter } from '../../../src/backend/adapter.js';
 import type { RouteSettings } from '../../../src/config/settings.js';
-import { RouteTable, type Backend } from '../../../src/pipeline/route-table.js';
+import { RouteTable, type Backend } from '../../../src/pipeline/plan/route-table.js';
 
 function backends(models: Record<string, readonly string[] | undefined>): Map<string, Backend> {
   return new Map(Object.entries(models).map(([name, served]) => [name, {

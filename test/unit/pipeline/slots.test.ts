@@ -1,5 +1,5 @@
 /** Slots: how fan-out bounds the sub-requests running at once. */
-import { Slots } from '../../../src/pipeline/emulate/slots.js';
+import { Slots } from '../../../src/pipeline/plan/emulate/slots.js';
 
 describe('Slots', () => {
   test('grants up to its size at once; the rest wait in arrival order and get a slot as one is released', async () => {

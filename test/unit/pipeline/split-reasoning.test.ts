@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ReasoningSplitter, splitReasoning } from '../../../src/pipeline/emulate/split-reasoning.js';
+import { ReasoningSplitter, splitReasoning } from '../../../src/pipeline/plan/emulate/split-reasoning.js';
 
 describe('splitReasoning', () => {
   test('splits think tags out of the text', () => {

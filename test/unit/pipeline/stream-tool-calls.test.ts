@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { parseToolCalls } from '../../../src/pipeline/emulate/parse-tool-calls.js';
-import { ToolCallStream, type ToolStreamPiece } from '../../../src/pipeline/emulate/stream-tool-calls.js';
+import { parseToolCalls } from '../../../src/pipeline/plan/emulate/parse-tool-calls.js';
+import { ToolCallStream, type ToolStreamPiece } from '../../../src/pipeline/plan/emulate/stream-tool-calls.js';
 
 /** Text and calls (ids aside) of a whole stream. */
 function run(chunks: string[]): { text: string; calls: { name: string; arguments: string }[] } {

@@ -2,7 +2,7 @@
  * The tool-call grammar on the real worker: whatever the model samples under it
  * is a Hermes tool call whose arguments follow the tool's schema.
  */
-import { toolCallGrammar } from '../../../src/pipeline/emulate/tool-call-grammar.js';
+import { toolCallGrammar } from '../../../src/pipeline/plan/emulate/tool-call-grammar.js';
 import { LlamaWorkerHost } from '../../../adapters/llama-cpp/worker-host.js';
 import { baseRequest, describeShared, storiesPath } from '../llama-cpp/helpers.js';
 

@@ -3,9 +3,9 @@
  * once, renames told from conversions, conversions between endpoints named, drops and
  * approximations counted as losses, and the verdict that decides the exit codes.
  */
-import { loadConfig } from '../../../src/configuration.js';
-import { exitCodeOf, type Change, type TranslationReport } from '../../../src/pipeline/translation-report.js';
-import { createTranslator, type TranslateTarget, type Translator } from '../../../src/translate.js';
+import { loadConfig } from '../../../src/runtime/configuration.js';
+import { exitCodeOf, type Change, type TranslationReport } from '../../../src/pipeline/report/translation-report.js';
+import { createTranslator, type TranslateTarget, type Translator } from '../../../src/commands/translate.js';
 
 const translators = new Map<string, Translator>();
 

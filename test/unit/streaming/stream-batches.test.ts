@@ -1,8 +1,8 @@
 import type { AdapterContext } from '../../../src/backend/adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import type { StreamEvent } from '../../../src/model/stream-event.js';
-import { chatOverText } from '../../../src/pipeline/emulate/chat-over-text.js';
-import type { Engine } from '../../../src/pipeline/emulate/engine.js';
+import { chatOverText } from '../../../src/pipeline/plan/emulate/chat-over-text.js';
+import type { Engine } from '../../../src/pipeline/plan/emulate/engine.js';
 import { eachEvent, mapEvents } from '../../../src/streaming/stream-batches.js';
 
 const context: AdapterContext = { signal: new AbortController().signal, requestId: 'req-1' };

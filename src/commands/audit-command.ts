@@ -1,0 +1,278 @@
+/**
+ * `dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]`:
+ * the migration aid over real traffic. Reads recorded requests, one JSON
+ * object per line (the body, or `{"body": ..., "endpoint": ...}` with the
+ * endpoint, or a `path`, naming the dialect: chat, completions, responses), runs each
+ * through the same translation report as `translate` and the dry run, and
+ * prints per target how many translate losslessly, lossily (which fields, how
+ * often) or not at all. The file is streamed: memory stays flat however long
+ * it is (the counts are per field, never per request).
+ *
+ * Exit codes: 0 every request lossless on every target, 1 some lossy, 2 some
+ * rejected, malformed, unreadable or unrouted (or the command cannot run).
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../runtime/configuration.js';
+import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
+import type { Change, ChangeAction } from '../pipeline/report/translation-report.js';
+import { progressBar, renderAudit } from './audit-output.js';
+import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
+import { isRecord } from '../model/is-record.js';
+
+export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
+
+Reads recorded requests, one JSON object per line: the request body, or
+{"body": {...}, "endpoint": "/v1/chat/completions"} as logs are often exported
+("endpoint", or "path", may be chat, completions, responses or a path such as
+/v1/responses; without it, a body with "messages" is chat, one with "prompt"
+completions, one with "input" or "instructions" a Responses request). For each
+target, prints how many requests translate losslessly, lossily (which fields,
+how often) or not at all. Nothing is sent.
+
+  --to KIND[,KIND]  default backends of these kinds (${DEFAULT_PROFILES.map(({ name }) => name).join(', ')});
+                    may repeat; without --to or --config: every kind
+  --config FILE     route each request as this configuration does (a table per backend)
+  --json            one JSON document on stdout, for scripts
+  --help, -h        this text
+
+The file is streamed (FILE "-" reads stdin); a terminal gets a progress bar on stderr.
+Exit codes: 0 every request lossless, 1 some lossy, 2 some rejected, malformed or unreadable.`;
+
+export interface ChangeCount {
+  field: string;
+  action: ChangeAction;
+  /** The wire field it went out as (as the first such request had it). */
+  to?: string;
+  lossy: boolean;
+  /** Requests with this change. */
+  requests: number;
+  /** The reason, as the first such request gave it. */
+  reason: string;
+}
+
+export interface TargetSummary {
+  /** The backend's name (a kind's name for --to). */
+  target: string;
+  kind: string;
+  speaks: string[];
+  requests: number;
+  lossless: number;
+  lossy: number;
+  rejected: number;
+  changes: ChangeCount[];
+}
+
+export interface AuditSummary {
+  object: 'dialect.audit';
+  file: string;
+  /** Non-empty lines read. */
+  lines: number;
+  /** Lines that are not a JSON object. */
+  unreadable: number;
+  /** Requests the caller's dialect refuses (malformed): no backend would see them, on any target. */
+  malformed: { requests: number; fields: { field: string; requests: number; reason: string }[] };
+  /** With --config: requests whose model no route serves. */
+  unrouted?: number;
+  targets: TargetSummary[];
+}
+
+export interface AuditIo {
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+  stdin?: NodeJS.ReadableStream;
+  /** Draw a progress bar on `err` (default: when stderr is a terminal). */
+  progress?: boolean;
+}
+
+class UsageError extends Error {}
+
+/**
+ * Runs the command; returns the exit code.
+ * @example process.exitCode = await runAuditCommand(['requests.jsonl', '--to', 'openai']);
+ */
+export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise<number> {
+  const out = io.out ?? ((text: string) => process.stdout.write(text));
+  const err = io.err ?? ((text: string) => process.stderr.write(text));
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          to: { type: 'string', short: 't', multiple: true },
+          config: { type: 'string', short: 'c' },
+          json: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (values.help) {
+      out(`${auditUsage}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which file? (FILE.jsonl, or - for stdin)' : 'one file at a time');
+    if (values.to && values.config) throw new UsageError('--to and --config exclude each other');
+    const file = positionals[0];
+    const summary = await audit(file, {
+      ...(values.config ? { config: values.config } : { kinds: values.to?.flatMap((kind) => kind.split(',')).map((kind) => kind.trim()).filter(Boolean) ?? DEFAULT_PROFILES.map(({ name }) => name) }),
+      ...(file === '-' ? { stdin: io.stdin ?? process.stdin } : {}),
+      ...((io.progress ?? (process.stderr.isTTY === true)) && file !== '-' ? { progress: err } : {}),
+    });
+    out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderAudit(summary));
+    return exitCodeOfAudit(summary);
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof TargetError || error instanceof ConfigError;
+    err(`dialect-proxy audit: ${known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+    if (error instanceof UsageError) err(`\n${auditUsage}\n`);
+    return 2;
+  }
+}
+
+export function exitCodeOfAudit(summary: AuditSummary): 0 | 1 | 2 {
+  const notAtAll = summary.unreadable + summary.malformed.requests + (summary.unrouted ?? 0) + summary.targets.reduce((sum, target) => sum + target.rejected, 0);
+  if (notAtAll > 0) return 2;
+  return summary.targets.some((target) => target.lossy > 0) ? 1 : 0;
+}
+
+interface AuditOptions {
+  kinds?: string[];
+  config?: string;
+  stdin?: NodeJS.ReadableStream;
+  /** Where to draw a progress bar. */
+  progress?: (text: string) => void;
+}
+
+/** Per target while reading: counts, and each (field, action) once per request. */
+interface Tally {
+  summary: TargetSummary;
+  changes: Map<string, ChangeCount>;
+}
+
+/**
+ * Reads the file line by line and tallies each request on each target.
+ * @example const summary = await audit('requests.jsonl', { kinds: ['openai'] }); summary.targets[0].rejected
+ */
+export async function audit(file: string, options: AuditOptions): Promise<AuditSummary> {
+  const translators: { translator: Translator; name?: string }[] = [];
+  const config = options.config ? loadConfig(options.config) : undefined;
+  try {
+    if (config) translators.push({ translator: await createTranslator({ config }) });
+    else for (const kind of options.kinds ?? []) translators.push({ translator: await createTranslator({ kind }), name: kind });
+    const [{ translator: first }] = translators;
+    const tallies = new Map<string, Tally>();
+    const tallyOf = (target: string, kind: string, speaks: readonly string[]) => {
+      let tally = tallies.get(target);
+      if (!tally) {
+        tally = { summary: { target, kind, speaks: [...speaks], requests: 0, lossless: 0, lossy: 0, rejected: 0, changes: [] }, changes: new Map() };
+        tallies.set(target, tally);
+      }
+      return tally;
+    };
+    // --to targets are listed even when no request reaches them.
+    for (const { translator, name } of translators) {
+      if (name) tallyOf(name, name, translator.match('').backend.adapter.capabilities.speaks);
+    }
+    const summary: AuditSummary = { object: 'dialect.audit', file, lines: 0, unreadable: 0, malformed: { requests: 0, fields: [] }, ...(config ? { unrouted: 0 } : {}), targets: [] };
+    const malformed = new Map<string, { field: string; requests: number; reason: string }>();
+
+    const total = options.progress && !options.stdin ? statSync(file).size : 0;
+    const progress = options.progress ? progressBar(options.progress, total) : undefined;
+    const input = options.stdin ?? createReadStream(file);
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    let bytes = 0;
+    for await (const line of lines) {
+      bytes += Buffer.byteLength(line) + 1;
+      progress?.update(bytes, summary.lines);
+      if (line.trim() === '') continue;
+      summary.lines += 1;
+      const record = readRecord(line);
+      if (!record) {
+        summary.unreadable += 1;
+        continue;
+      }
+      const parsed = parseBody(first.validator, record.body, record.endpoint ? { endpoint: record.endpoint } : {});
+      if (!parsed.request) {
+        summary.malformed.requests += 1;
+        const error = (parsed.error?.body.error ?? {}) as { param?: string | null; message?: string };
+        const field = normalise(error.param ?? '(request)');
+        const known = malformed.get(field);
+        if (known) known.requests += 1;
+        else malformed.set(field, { field, requests: 1, reason: error.message ?? '' });
+        continue;
+      }
+      for (const { translator, name } of translators) {
+        const translation = await translator.assess({ ...parsed, request: parsed.request });
+        if (translation.verdict === 'invalid') {
+          // Only routing can fail here (the parse succeeded): a model no configured route serves.
+          summary.unrouted = (summary.unrouted ?? 0) + 1;
+          continue;
+        }
+        const { report } = translation;
+        const tally = tallyOf(name ?? report.backend, report.kind, translator.match(parsed.request.model).backend.adapter.capabilities.speaks);
+        tally.summary.requests += 1;
+        tally.summary[report.verdict] += 1;
+        count(tally, report.changes);
+      }
+    }
+    progress?.done();
+    summary.malformed.fields = [...malformed.values()].sort((a, b) => b.requests - a.requests);
+    summary.targets = [...tallies.values()].map(({ summary: target, changes }) => ({ ...target, changes: [...changes.values()].sort(byWeight) }));
+    return summary;
+  } finally {
+    for (const { translator } of translators) await translator.close();
+  }
+}
+
+/** The keys of a request body: a line with one of them is the body itself, not a wrapper. */
+const BODY_KEYS = ['messages', 'prompt', 'input', 'instructions'];
+
+/**
+ * A line as a request: the body itself, or `{body, endpoint}` (or `{body, path}`):
+ * `chat`, `completions`, `responses` or a path (`/v1/responses`). Without one the
+ * body's keys say (translate.ts, `dialectFor`).
+ * @example readRecord('{"body": {"model": "m", "input": "Hi"}, "path": "/v1/responses"}') // {body: {...}, endpoint: 'responses'}
+ */
+export function readRecord(line: string): { body: Record<string, unknown>; endpoint?: CallerEndpoint } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const wrapped = isRecord(value.body) && !BODY_KEYS.some((key) => key in value);
+  if (!wrapped) return { body: value };
+  const where = [value.endpoint, value.path].find((named): named is string => typeof named === 'string');
+  const endpoint = where === undefined ? undefined : endpointNamed(where);
+  return { body: value.body as Record<string, unknown>, ...(endpoint ? { endpoint } : {}) };
+}
+
+/** `messages[3].reasoning_content` and `messages[0].reasoning_content` are one field in a tally. */
+const normalise = (field: string) => field.replace(/\[\d+\]/g, '[*]');
+
+function count(tally: Tally, changes: readonly Change[]): void {
+  const seen = new Set<string>();
+  for (const change of changes) {
+    const field = normalise(change.field);
+    const key = `${field}\u0000${change.action}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const known = tally.changes.get(key);
+    if (known) known.requests += 1;
+    else tally.changes.set(key, { field, action: change.action, ...(change.to ? { to: change.to } : {}), lossy: change.lossy, requests: 1, reason: change.reason });
+  }
+}
+
+const ACTION_RANK: Record<ChangeAction, number> = { rejected: 0, dropped: 1, converted: 2, emulated: 3, renamed: 4 };
+
+/** What loses most first: rejected, dropped, lossy, then the rest; each by how often. */
+function byWeight(a: ChangeCount, b: ChangeCount): number {
+  const rank = (change: ChangeCount) => (change.lossy ? 0 : 10) + ACTION_RANK[change.action];
+  return rank(a) - rank(b) || b.requests - a.requests || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
+}

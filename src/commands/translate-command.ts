@@ -1,0 +1,238 @@
+/**
+ * `dialect-proxy translate`: the migration aid offline. Reads one request body
+ * (a file, or stdin) in any caller dialect and prints what a backend would get,
+ * with every change on the way; or, with `--responses`, a recorded backend
+ * reply as the caller's dialect would get it; or, with `--as`, a Chat
+ * Completions request as the Responses request it would become, or back
+ * (src/commands/migrate/chat-responses.ts). Nothing is sent, no model loads.
+ *
+ * Exit codes: 0 lossless, 1 lossy, 2 rejected (the backend would refuse the
+ * request, the request is malformed, or the command cannot run). Never a stack trace.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { SpokenEndpoint } from '../backend/adapter.js';
+import { ConfigError, loadConfig } from '../runtime/configuration.js';
+import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
+import { exitCodeOf } from '../pipeline/report/translation-report.js';
+import { chatToResponses, migrationVerdict, responsesToChat, type Migration } from './migrate/chat-responses.js';
+import { parseCallerRequest } from '../pipeline/request/parse-caller-request.js';
+import { toProxyError } from '../errors/proxy-error.js';
+import { createRequestValidator } from '../validation/create-validator.js';
+import {
+  createTranslator, detectEndpoint, dialectFor, endpointNamed, parseBody, TargetError,
+  type CallerEndpoint, type TranslateTarget, type Translation, type Translator,
+} from './translate.js';
+import { readRecording, translateResponse } from './translate-responses.js';
+import { DIALECT_NAMES, documentOf, renderMigration, renderResponse, renderTranslation, type MigrationDocument } from './translate-output.js';
+
+const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
+
+export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--speaks chat|completions|both] | --config FILE) [options] [REQUEST.json]
+       dialect-proxy translate --as responses|chat [--model NAME] [--json] [REQUEST.json]
+
+Prints what a backend would receive for one request body in any caller dialect
+(OpenAI chat, Fireworks completions or OpenAI Responses; read from REQUEST.json,
+or stdin), and every change on the way: each field renamed, converted, emulated,
+dropped or rejected, and why. Nothing is sent.
+
+  --to KIND          a default backend of this kind (${KINDS}), as docs/fields.md assumes it
+  --speaks WHICH     with --to: the endpoints it serves, chat, completions or both (default: the kind's)
+  --config FILE      route as this configuration does (the first backend of the matching route)
+  --model NAME       route and send this model name instead of the body's
+  --endpoint WHICH   the caller's dialect: chat, completions or responses (or its path). Default:
+                     chat when the body has "messages", completions when it has "prompt",
+                     responses when it has "input" or "instructions"
+  --responses REPLY  translate a recorded backend reply (a JSON body or an SSE stream file) into
+                     the caller's dialect, as the request would get it
+  --as responses     no backend: a Chat Completions request as the Responses request it would
+                     become, with every change (--as chat: a Responses request as chat)
+  --json             one JSON document on stdout, for scripts
+  --help, -h         this text
+
+Exit codes: 0 lossless (renames and conversions that keep the meaning), 1 lossy (something
+dropped or approximated), 2 rejected (the backend would refuse the request, or the request is
+malformed). With --responses: 0 when the reply translates, 2 when the caller gets an error.
+With --as: 0 lossless, 1 lossy, 2 when the request is malformed.`;
+
+export interface CommandIo {
+  stdin?: NodeJS.ReadableStream;
+  out?: (text: string) => void;
+  err?: (text: string) => void;
+}
+
+/** A misuse of the command (a bad option): a message and the usage, exit 2. */
+class UsageError extends Error {}
+
+/** A file that cannot be read: a message, exit 2. */
+class InputError extends Error {}
+
+/**
+ * Runs the command; returns the exit code. Prints nothing but the report (or the problem, on stderr).
+ * @example process.exitCode = await runTranslateCommand(['--to', 'openai', 'request.json']);
+ */
+export async function runTranslateCommand(args: string[], io: CommandIo = {}): Promise<number> {
+  const out = io.out ?? ((text: string) => process.stdout.write(text));
+  const err = io.err ?? ((text: string) => process.stderr.write(text));
+  try {
+    return await run(args, io.stdin ?? process.stdin, out);
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof InputError || error instanceof TargetError || error instanceof ConfigError;
+    err(`dialect-proxy translate: ${known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+    if (error instanceof UsageError) err(`\n${translateUsage}\n`);
+    return 2;
+  }
+}
+
+async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        to: { type: 'string', short: 't' },
+        speaks: { type: 'string' },
+        config: { type: 'string', short: 'c' },
+        model: { type: 'string', short: 'm' },
+        endpoint: { type: 'string', short: 'e' },
+        responses: { type: 'string', short: 'r' },
+        as: { type: 'string', short: 'a' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(`${translateUsage}\n`);
+    return 0;
+  }
+  if (values.as !== undefined) return migrateCommand(values, positionals, stdin, out);
+  const target = targetOf(values);
+  const endpoint = endpointOf(values.endpoint);
+  if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
+  const text = positionals[0] && positionals[0] !== '-' ? readText(positionals[0]) : await readAll(stdin);
+  const recording = values.responses === undefined ? undefined : readRecording(readText(values.responses));
+
+  const translator = await createTranslator(target);
+  try {
+    const options = { ...(endpoint ? { endpoint } : {}), ...(values.model !== undefined ? { model: values.model } : {}) };
+    if (recording) {
+      const translated = await translateResponse(translator, text, recording, options);
+      out(values.json ? `${JSON.stringify(translated, null, 2)}\n` : renderResponse(translated));
+      return translated.ok ? 0 : 2;
+    }
+    const translation = await translator.translate(text, options);
+    out(values.json ? `${JSON.stringify(documentOf(translation), null, 2)}\n` : renderTranslation(translation, await describeTarget(translator, target, translation)));
+    return translation.verdict === 'invalid' ? 2 : exitCodeOf(translation.verdict);
+  } finally {
+    await translator.close();
+  }
+}
+
+function targetOf(values: { to?: string; speaks?: string; config?: string }): TranslateTarget {
+  if (values.to !== undefined && values.config !== undefined) throw new UsageError('--to and --config exclude each other: a default backend of a kind, or the routes of a configuration');
+  if (values.config !== undefined) {
+    if (values.speaks !== undefined) throw new UsageError('--speaks goes with --to (a configuration says what each backend speaks)');
+    return { config: loadConfig(values.config) };
+  }
+  if (values.to === undefined) throw new UsageError('say where to: --to KIND (a default backend of that kind) or --config FILE (real routing)');
+  const speaks = values.speaks === undefined ? undefined : speaksOf(values.speaks);
+  return { kind: values.to, ...(speaks ? { speaks } : {}) };
+}
+
+function speaksOf(value: string): SpokenEndpoint[] {
+  if (value === 'both') return ['chat', 'completions'];
+  if (value === 'chat' || value === 'completions') return [value];
+  throw new UsageError(`--speaks: chat, completions or both (got "${value}")`);
+}
+
+function endpointOf(value: string | undefined): CallerEndpoint | undefined {
+  if (value === undefined) return undefined;
+  const endpoint = endpointNamed(value);
+  if (endpoint) return endpoint;
+  throw new UsageError(`--endpoint: chat, completions or responses (got "${value}")`);
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** "backend "openai" (kind openai, speaks chat)", from the backend the request was (or would have been) routed to. */
+async function describeTarget(translator: Translator, target: TranslateTarget, translation: Translation): Promise<string> {
+  if ('kind' in target) {
+    const { backend } = translator.match('');
+    return `a default ${target.kind} backend (speaks ${backend.adapter.capabilities.speaks.join(' and ')}${target.speaks ? ', as --speaks says' : ''})`;
+  }
+  if (translation.verdict === 'invalid') return 'the configured routes';
+  const { report } = translation;
+  return `backend "${report.backend}" (kind ${report.kind})`;
+}
+
+// ------------------------------------------------------------------------------------------
+// --as: between OpenAI's two APIs
+// ------------------------------------------------------------------------------------------
+
+/** Each direction of `--as`: the dialect read, the dialect written, the conversion. */
+const DIRECTIONS = {
+  responses: { from: 'chat', to: 'responses', convert: chatToResponses },
+  chat: { from: 'responses', to: 'chat', convert: responsesToChat },
+} as const satisfies Record<string, { from: CallerEndpoint; to: CallerEndpoint; convert: (body: Record<string, unknown>) => Migration }>;
+
+async function migrateCommand(
+  values: { as?: string; to?: string; config?: string; speaks?: string; responses?: string; endpoint?: string; model?: string; json?: boolean },
+  positionals: string[],
+  stdin: NodeJS.ReadableStream,
+  out: (text: string) => void,
+): Promise<number> {
+  const name = values.as as string;
+  if (!(name in DIRECTIONS)) throw new UsageError(`--as: responses (a chat request as a Responses request) or chat (a Responses request as chat) (got "${name}")`);
+  const direction = DIRECTIONS[name as keyof typeof DIRECTIONS];
+  const clash = (['to', 'config', 'speaks', 'responses'] as const).find((option) => values[option] !== undefined);
+  if (clash) throw new UsageError(`--as and --${clash} exclude each other: --as shows the request in the other API, no backend is involved`);
+  if (values.endpoint !== undefined && endpointOf(values.endpoint) !== direction.from) {
+    throw new UsageError(`--as ${name} reads a ${direction.from === 'chat' ? 'Chat Completions' : 'Responses'} request; --endpoint ${values.endpoint} says otherwise`);
+  }
+  if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
+  const text = positionals[0] && positionals[0] !== '-' ? readText(positionals[0]) : await readAll(stdin);
+
+  const validator = await createRequestValidator();
+  const parsed = parseBody(validator, text, { endpoint: direction.from, ...(values.model !== undefined ? { model: values.model } : {}) });
+  const from = parsed.dialect;
+  const to = dialectFor(direction.to, undefined);
+  let document: MigrationDocument;
+  // A field the proxy refuses (previous_response_id without a response store, a hosted tool,
+  // audio output) is still a field of the API: the conversion says what becomes of it.
+  const refusedByProxy = (parsed.error?.body.error as { code?: unknown } | undefined)?.code === 'unsupported_parameter';
+  if (!parsed.request && !refusedByProxy) {
+    const looksLike = detectEndpoint(parsed.body);
+    const hint = Object.keys(parsed.body).length > 0 && looksLike !== direction.from ? looksLike : undefined;
+    document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: 'invalid', changes: [], error: parsed.error as NonNullable<typeof parsed.error> };
+    out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document, hint));
+    return 2;
+  }
+  const migration = direction.convert(parsed.body);
+  // The request written must be one the other dialect takes: a conversion that writes anything else is a bug.
+  try {
+    parseCallerRequest(validator, to, migration.body);
+  } catch (error) {
+    const failure = toProxyError(error);
+    throw new Error(`the ${DIALECT_NAMES[to.name]} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`, { cause: error });
+  }
+  document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: migrationVerdict(migration.changes), changes: migration.changes, body: migration.body };
+  out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document));
+  return document.verdict === 'lossless' ? 0 : 1;
+}

@@ -1,0 +1,209 @@
+/**
+ * The migration aid as functions: what a backend would get for a request body
+ * and every change on the way (pipeline/translation-report.ts), without
+ * sending anything or loading a model. The target is a config's routes, or a
+ * default backend of one kind (its documented defaults, as `dialect-proxy
+ * fields` assumes them).
+ */
+import { findKind, BACKEND_KINDS } from '../../adapters/registry.js';
+import type { SpokenEndpoint } from '../backend/adapter.js';
+import type { ProxyConfig } from '../runtime/configuration.js';
+import type { Dialect } from '../dialects/dialect.js';
+import type { NeutralRequest } from '../model/request.js';
+import { DIALECTS } from '../dialects/registry.js';
+import { invalidRequest, toProxyError } from '../errors/proxy-error.js';
+import { createBackends } from '../runtime/create-runtime.js';
+import { parseCallerRequest } from '../pipeline/request/parse-caller-request.js';
+import { RouteTable, type Backend, type RouteMatch } from '../pipeline/plan/route-table.js';
+import { closeBackends } from '../pipeline/runtime.js';
+import { assessTranslation, type TranslationReport, type Verdict } from '../pipeline/report/translation-report.js';
+import { createRequestValidator, type RequestValidator } from '../validation/create-validator.js';
+import { isRecord } from '../model/is-record.js';
+
+export type { Change, ChangeAction, TranslationReport, Verdict } from '../pipeline/report/translation-report.js';
+
+/** A config's routes (the first backend of the matching route), or a default backend of one kind. */
+export type TranslateTarget = { config: ProxyConfig } | { kind: string; speaks?: SpokenEndpoint[] };
+
+/** The caller's dialect: OpenAI chat, Fireworks completions or OpenAI Responses. */
+export type CallerEndpoint = 'chat' | 'completions' | 'responses';
+
+export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses'];
+
+const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = { chat: 'openai-chat', completions: 'fireworks-completions', responses: 'openai-responses' };
+
+/** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
+export type Translation =
+  | { verdict: Verdict; dialect: Dialect; report: TranslationReport }
+  | { verdict: 'invalid'; dialect: Dialect; error: { status: number; body: Record<string, unknown> } };
+
+export interface Translator {
+  /** What the target does with one body (already read as JSON, or the text to read). Never throws a ProxyError. */
+  translate(body: unknown, options?: { endpoint?: CallerEndpoint; model?: string }): Promise<Translation>;
+  /** The same for a request parsed already (`parseBody`): several targets share one parse. */
+  assess(parsed: ParsedBody & { request: NeutralRequest }): Promise<Translation>;
+  /** A route match for a parsed request (for callers that run the plan themselves: `translate --responses`); throws a 404 for a model no route serves. */
+  match(model: string): RouteMatch;
+  readonly validator: RequestValidator;
+  /** Closes the backends built for the target (nothing was started). */
+  close(): Promise<void>;
+}
+
+/** A body read and parsed in its dialect, or the dialect's refusal. */
+export interface ParsedBody {
+  dialect: Dialect;
+  body: Record<string, unknown>;
+  request?: NeutralRequest;
+  error?: { status: number; body: Record<string, unknown> };
+}
+
+/**
+ * Reads one body (JSON text or a value) in its dialect: validated against our
+ * OpenAPI document and parsed, as the proxy parses a request.
+ */
+export function parseBody(validator: RequestValidator, input: unknown, options: { endpoint?: CallerEndpoint; model?: string } = {}): ParsedBody {
+  let dialect = dialectFor(options.endpoint, input);
+  let body: unknown = input;
+  try {
+    body = typeof input === 'string' ? readJson(input) : input;
+    dialect = dialectFor(options.endpoint, body);
+    if (options.model !== undefined && isRecord(body)) body = { ...body, model: options.model };
+    return { dialect, body: body as Record<string, unknown>, request: parseCallerRequest(validator, dialect, body) };
+  } catch (error) {
+    const failure = toProxyError(error);
+    if (failure.code === 'internal_error') throw error;
+    return { dialect, body: isRecord(body) ? body : {}, error: { status: failure.status, body: dialect.errorBody(failure) } };
+  }
+}
+
+/** Thrown for a target that does not exist (an unknown kind, a `speaks` the kind does not take). */
+export class TargetError extends Error {
+  override readonly name = 'TargetError';
+}
+
+/**
+ * @example
+ * const translator = await createTranslator({ kind: 'openai' });
+ * const { verdict } = await translator.translate({ model: 'm', prompt: 'Hi', top_k: 5 }); // 'rejected'
+ * await translator.close();
+ */
+export async function createTranslator(target: TranslateTarget): Promise<Translator> {
+  const validator = await createRequestValidator();
+  let match: (model: string) => RouteMatch;
+  let backends: Map<string, Backend>;
+  if ('config' in target) {
+    backends = await createBackends(target.config, { start: false });
+    const routes = new RouteTable(target.config.routes, backends);
+    match = (model) => routes.match(model);
+  } else {
+    const backend = await defaultBackend(target.kind, target.speaks);
+    backends = new Map([[backend.name, backend]]);
+    match = (model) => ({ backend, upstreamModel: model });
+  }
+  const assess = async ({ dialect, body, request }: ParsedBody & { request: NeutralRequest }): Promise<Translation> => {
+    try {
+      const report = await assessTranslation({ request, body, dialect, match: match(request.model) });
+      return { verdict: report.verdict, dialect, report };
+    } catch (error) {
+      const failure = toProxyError(error);
+      if (failure.code === 'internal_error') throw error;
+      return { verdict: 'invalid', dialect, error: { status: failure.status, body: dialect.errorBody(failure) } };
+    }
+  };
+  return {
+    validator,
+    match,
+    assess,
+    async translate(input, options = {}) {
+      const parsed = parseBody(validator, input, options);
+      if (!parsed.request) return { verdict: 'invalid', dialect: parsed.dialect, error: parsed.error as NonNullable<ParsedBody['error']> };
+      return assess({ ...parsed, request: parsed.request });
+    },
+    close: () => closeBackends(backends),
+  };
+}
+
+/** A backend of one kind with the kind's documented defaults (`speaks` overridden when given). */
+export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]): Promise<Backend> {
+  const kind = findKind(kindName);
+  if (!kind) throw new TargetError(`no backend kind "${kindName}" (one of ${BACKEND_KINDS.map(({ name }) => name).join(', ')})`);
+  if (speaks && !kind.keys.includes('speaks')) {
+    const fixed = (await kind.create(kind.name, kind.defaults));
+    await fixed.close?.();
+    throw new TargetError(`a ${kind.name} backend always speaks ${fixed.capabilities.speaks.join(' and ')}; --speaks does not apply`);
+  }
+  const settings = { ...kind.defaults, ...(speaks ? { speaks } : {}) };
+  return { name: kind.name, settings, adapter: await kind.create(kind.name, settings) };
+}
+
+/**
+ * The dialect a body is in: the endpoint given, else chat when it has `messages`,
+ * completions when it has a `prompt` (a text, a list or token ids: a Responses
+ * `prompt` is a template object), Responses when it has `input` or `instructions`,
+ * else completions.
+ */
+export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown): Dialect {
+  return dialectNamed(DIALECT_OF[endpoint ?? detectEndpoint(body)]);
+}
+
+/** The caller's dialect a body looks like (`dialectFor` without an endpoint). */
+export function detectEndpoint(body: unknown): CallerEndpoint {
+  if (!isRecord(body)) return 'completions';
+  if ('messages' in body) return 'chat';
+  if ('prompt' in body && !isRecord(body.prompt)) return 'completions';
+  return 'input' in body || 'instructions' in body ? 'responses' : 'completions';
+}
+
+/** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */
+export function endpointOfDialect(dialect: Dialect): CallerEndpoint {
+  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(([, name]) => name === dialect.name)?.[0] as CallerEndpoint;
+}
+
+/**
+ * An endpoint as logs and users name it: `chat`, `completions`, `responses`, or a
+ * path or URL (`/v1/chat/completions`, `/v1/completions`, `/v1/responses`).
+ * Undefined for anything else.
+ */
+export function endpointNamed(value: string): CallerEndpoint | undefined {
+  const name = value.trim().toLowerCase();
+  if ((CALLER_ENDPOINTS as readonly string[]).includes(name)) return name as CallerEndpoint;
+  if (/responses/.test(name)) return 'responses';
+  if (/chat/.test(name)) return 'chat';
+  return /completions/.test(name) ? 'completions' : undefined;
+}
+
+function dialectNamed(name: Dialect['name']): Dialect {
+  return DIALECTS.find((dialect) => dialect.name === name) as Dialect;
+}
+
+function readJson(text: string): unknown {
+  if (text.trim() === '') throw invalidRequest(null, 'The request body is empty; a JSON object is required.');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidRequest(null, `The request body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
+  }
+}
+
+export type TranslateOutcome =
+  | { ok: true; translation: TranslationReport }
+  | { ok: false; status: number; error: Record<string, unknown>; report?: TranslationReport };
+
+/**
+ * What the configured route would send upstream for one request body, or the
+ * error (in the caller's dialect) a caller would get; `translation.changes`
+ * lists every change. Sends nothing, loads no model.
+ * @example const outcome = await translate(loadConfig('proxy.yaml'), { model: 'gpt-4o', prompt: 'Hi' });
+ */
+export async function translate(config: ProxyConfig, body: Record<string, unknown>, endpoint?: CallerEndpoint): Promise<TranslateOutcome> {
+  const translator = await createTranslator({ config });
+  try {
+    const result = await translator.translate(body, endpoint ? { endpoint } : {});
+    if (result.verdict === 'invalid') return { ok: false, status: result.error.status, error: result.error.body };
+    const { report } = result;
+    if (report.error) return { ok: false, status: report.error.status, error: report.error.body, report };
+    return { ok: true, translation: report };
+  } finally {
+    await translator.close();
+  }
+}

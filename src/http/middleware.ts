@@ -1,0 +1,160 @@
+/**
+ * The drop-in: an Express router that serves the translated endpoints and
+ * leaves every other route of the host app alone.
+ */
+import express, { type Router } from 'express';
+import type { Registry } from 'prom-client';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loadConfig, type ProxyConfig } from '../runtime/configuration.js';
+import type { Dialect } from '../dialects/dialect.js';
+import { DIALECTS } from '../dialects/registry.js';
+import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from '../errors/catalogue.js';
+import { internalError, type ProxyError } from '../errors/proxy-error.js';
+import { checkApiKey } from '../pipeline/request/check-api-key.js';
+import { answerStateRoute, handleRequest } from '../pipeline/handle-request.js';
+import { sendError, sendJson } from '../pipeline/answer/send-json.js';
+import { createRuntime, type RuntimeOptions } from '../runtime/create-runtime.js';
+import { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import type { ProxyRuntime } from '../pipeline/runtime.js';
+import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js';
+import { serveInspector } from './inspector.js';
+
+export interface DialectProxy extends Router {
+  /** Resolves once backends and validators are ready (models loaded). */
+  ready: Promise<void>;
+  /** Stops workers and closes upstream connections. */
+  close(): Promise<void>;
+  /**
+   * The first step of a graceful shutdown (then `close()`): `/healthz` answers 503 `draining`, new
+   * translated requests a 503 `shutting_down`; those in flight get `graceMs` to finish, then are
+   * ended the same way (an error frame in a stream). Calling it again returns the same drain.
+   */
+  drain(graceMs: number): Promise<DrainOutcome>;
+  /**
+   * Serves a translated request (`POST` to a dialect's path) straight from Node's request and
+   * response, without the router: the standalone server's fast path. False for any other request,
+   * which is left untouched for the router.
+   */
+  serveTranslated(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * The proxy's Prometheus registry, served at `GET /metrics`; a host app may mount it its own way.
+   * @example app.get('/internal/metrics', async (_req, res) => res.type(proxy.metrics.contentType).send(await proxy.metrics.metrics()));
+   */
+  metrics: Registry;
+}
+
+export interface DialectProxyOptions extends RuntimeOptions {
+  /**
+   * Serve the inspector page (src/http/inspector.ts) at this path of the router (`true`: `/`), unless
+   * the config says `server.inspector: false`. The standalone server serves it at `/`.
+   */
+  inspector?: boolean | string;
+}
+
+/**
+ * Creates the proxy as an Express router.
+ * @example
+ * const app = express();
+ * app.use(createDialectProxy(loadConfig('config/default.yaml')));
+ * app.listen(8080);
+ */
+export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: DialectProxyOptions = {}): DialectProxy {
+  const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
+  const metrics = options.metrics ?? new ProxyMetrics();
+  const starting = createRuntime(checked, { ...options, metrics });
+  let runtime: ProxyRuntime | undefined;
+  let failure: Error | undefined;
+  let draining: Promise<DrainOutcome> | undefined;
+  const ready = starting.then(
+    (built) => { runtime = built; },
+    (error: unknown) => {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw failure;
+    },
+  );
+  ready.catch(() => undefined); // surfaced by requests and by `ready` itself
+
+  const router = express.Router() as DialectProxy;
+  const translated = (dialect: Dialect) => (req: IncomingMessage, res: ServerResponse) => {
+    starting.then(
+      // Checked once started: a request that waited for the models must not slip in behind a drain.
+      (built) => (draining ? sendError(res, dialect, proxyShuttingDown()) : handleRequest(built, dialect, req, res)),
+      (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
+    );
+  };
+  const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, translated(dialect)]));
+  for (const [path, handler] of byPath) router.post(path, handler);
+  router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
+    sendError(res, undefined, methodNotAllowed());
+  });
+  // A stateful dialect's own routes (the Responses API's GET, DELETE and cancel), keyed like the rest.
+  for (const route of DIALECTS.flatMap((dialect) => dialect.state?.routes ?? [])) {
+    router[route.method](route.path, (req, res) => {
+      starting.then(
+        (built) => answerStateRoute(built, route, String(req.params.id), req, res),
+        (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
+      );
+    });
+  }
+  router.get('/v1/models', (req, res) => {
+    // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
+    try {
+      checkApiKey(req, checked.server.apiKeys);
+    } catch (error) {
+      sendError(res, undefined, error as ProxyError);
+      return;
+    }
+    starting.then(
+      (built) => sendJson(res, 200, { object: 'list', data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) }),
+      (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
+    );
+  });
+  // Open like /healthz: scrapers carry no API key, and the values hold no secret.
+  router.get('/metrics', (_req, res) => {
+    (options.metricsText ?? (() => metrics.registry.metrics()))().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(text);
+      },
+      (error: unknown) => sendError(res, undefined, internalError('The metrics could not be collected.', error)),
+    );
+  });
+  router.get('/healthz', (_req, res) => {
+    if (draining) sendJson(res, 503, { status: 'draining' });
+    else if (runtime) sendJson(res, 200, { status: 'ok' });
+    else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
+    else sendJson(res, 503, { status: 'starting' });
+  });
+  const inspectorPath = options.inspector === true ? '/' : typeof options.inspector === 'string' ? options.inspector : undefined;
+  if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
+  // Other /v1 paths: to the pass-through backend when there is one, else on to the host app (the standalone server ends with a 404).
+  const { passthrough } = checked;
+  const relay = passthrough === undefined ? undefined : import('./passthrough.js').then((module) => module.passthrough({ ...checked, passthrough }));
+  router.use('/v1', (req, res, next) => {
+    if (!relay) next();
+    else relay.then((handle) => handle(req, res, next), next);
+  });
+
+  router.serveTranslated = (req, res) => {
+    if (req.method !== 'POST') return false;
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const handler = byPath.get(query < 0 ? url : url.slice(0, query));
+    if (!handler) return false;
+    handler(req, res);
+    return true;
+  };
+  router.ready = ready;
+  router.metrics = metrics.registry;
+  router.close = async () => {
+    await (await starting.catch(() => undefined))?.close();
+  };
+  // Before the runtime is up nothing is in flight (requests waiting for it get the 503 above).
+  router.drain = (graceMs) => (draining ??= runtime ? drainRequests(runtime, graceMs) : Promise.resolve({ ended: 0 }));
+  return router;
+}
+
+/** The standalone server's last handler. */
+export function notFound(req: express.Request, res: express.Response): void {
+  sendError(res, undefined, unknownUrl(req.method, req.path));
+}

@@ -1,0 +1,52 @@
+/**
+ * What a plan changed or refused, kept as it plans: notes (data, for the
+ * translation report) and warnings (the same in words, for
+ * `x-dialect-warnings`). Nothing here throws but `refuse`, and only where the
+ * backend does not drop what it cannot take.
+ */
+import { unsupportedParameter } from '../../errors/proxy-error.js';
+
+export interface PlanNote {
+  /** `refused`: the backend cannot take it (a 400, or a drop under dropUnsupported); `not-sent`: a soft field left out; `approximated`: sent in another, less exact form. */
+  kind: 'refused' | 'not-sent' | 'approximated';
+  /** The caller's wire field. */
+  param: string;
+  /** Why, in the backend table's words where it has some. */
+  reason: string;
+  /** The wire field it went out as (`approximated`). */
+  to?: string;
+}
+
+/** The backend a plan is for, as its refusals name it. */
+export interface PlannedFor {
+  name: string;
+  settings: { kind: string; dropUnsupported?: boolean };
+}
+
+export class PlanNotes {
+  readonly notes: PlanNote[] = [];
+
+  /** `warnings`: the plan's list, which starts with the parse's. */
+  constructor(readonly warnings: string[], private readonly backend: PlannedFor) {}
+
+  /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. `reason` is the note's, when it says more than `why`. */
+  refuse(param: string, why: string, drop: () => void, reason = why): void {
+    const { name, settings } = this.backend;
+    this.notes.push({ kind: 'refused', param, reason });
+    if (!settings.dropUnsupported) throw unsupportedParameter(param, `${why} (backend "${name}", kind ${settings.kind}).`);
+    this.warnings.push(`${param} dropped: ${why}`);
+    drop();
+  }
+
+  /** A soft field the backend has no place for: left out, never refused. */
+  notSent(param: string, reason: string): void {
+    this.notes.push({ kind: 'not-sent', param, reason });
+    this.warnings.push(`${param} not sent: ${reason}`);
+  }
+
+  /** Sent in another, less exact form (`to`: the wire field it went out as). */
+  approximated(param: string, to: string, reason: string, warning: string): void {
+    this.notes.push({ kind: 'approximated', param, to, reason });
+    this.warnings.push(warning);
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The plan step: the one place that decides how a neutral request reaches its
+ * backend. It checks the request against the backend's capabilities (400 or,
+ * with `dropUnsupported`, a warning), and wraps the adapter in the emulations
+ * the backend needs: chat over completions, completions over chat, prompt
+ * batches and `n` fanned out. It plans on its own copy: the caller's request
+ * is never changed, so each fallback plans from it again.
+ */
+import type { Adapter, BackendCapabilities } from '../../backend/adapter.js';
+import { choicesAreNative, handlingsOf, relays, supports } from '../../backend/capabilities.js';
+import { handlingOf } from '../../backend/field-support.js';
+import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../../config/settings.js';
+import { invalidRequest } from '../../errors/proxy-error.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../../model/neutral-fields.js';
+import { isPromptBatch } from '../../model/prompt.js';
+import type { Endpoint, NeutralRequest } from '../../model/request.js';
+import { callerErrors, inCallerTerms } from './caller-errors.js';
+import { PlanNotes, type PlanNote } from './plan-notes.js';
+import { planReasoning } from './plan-reasoning.js';
+import { chatOverText } from './emulate/chat-over-text.js';
+import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
+import type { Engine } from './emulate/engine.js';
+import { fanOutChoices } from './emulate/fan-out-choices.js';
+import { fanOutPrompts } from './emulate/fan-out-prompts.js';
+import { regexToGbnf } from './emulate/regex-gbnf.js';
+import { textOverChat } from './emulate/text-over-chat.js';
+import { toolCallGrammar, type GrammarBudget, type GrammarTool } from './emulate/tool-call-grammar.js';
+import type { Backend, RouteMatch } from './route-table.js';
+
+export interface Plan {
+  /** Its failures name the caller's fields (caller-errors.ts): `complete`'s rejections and a stream's error events alike. */
+  engine: Engine;
+  /** The plan's own copy of the request, as the engine receives it (upstream model name set, drops made). */
+  request: NeutralRequest;
+  /** What it refused, left out or approximated, as data (the translation report's). */
+  notes: readonly PlanNote[];
+  /** The parse's warnings, then the plan's; the adapter adds its own as it builds the wire body. */
+  warnings: string[];
+}
+
+export interface PlanOptions {
+  /** What a grammar built from tools may cost (`limits.grammarBytes`, `limits.grammarMs`); DEFAULT_LIMITS' by default. */
+  limits?: Pick<ProxyLimits, 'grammarBytes' | 'grammarMs'>;
+}
+
+/** Fields the proxy itself provides when it translates between endpoints, whatever the backend. */
+const EMULATED = {
+  // It renders the prompt: tools and earlier reasoning are its own to render.
+  chatOverCompletions: new Set<NeutralField>(['tools', 'tools:custom', 'toolChoice', 'parallelToolCalls', 'reasoning.history']),
+  // `images` become image parts of the user message.
+  completionsOverChat: new Set<NeutralField>(['images']),
+  native: new Set<NeutralField>(),
+} as const;
+
+/** Checked on their own below: an effort against the accepted efforts, a budget through the effort ladder. */
+const CHECKED_APART: ReadonlySet<NeutralField> = new Set(['reasoning.effort', 'reasoning.budgetTokens']);
+
+/** Throws the caller's 400 when the backend cannot take the request (unless it drops what it cannot take). */
+export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: PlanOptions = {}): Plan {
+  const { backend, upstreamModel } = match;
+  const { adapter, settings, name } = backend;
+  const capabilities = adapter.capabilities;
+  const format = formatOf(match);
+  const speaksCaller = capabilities.speaks.includes(parsed.endpoint === 'chat' ? 'chat' : 'completions');
+  const mode = speaksCaller ? 'native' : parsed.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const upstream: Endpoint = speaksCaller ? parsed.endpoint : parsed.endpoint === 'chat' ? 'text' : 'chat';
+  const request = planCopy(parsed);
+  const notes = new PlanNotes(request.warnings, backend);
+
+  for (const field of NEUTRAL_FIELD_NAMES) {
+    if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field) || supports(capabilities, field)) continue;
+    const spec = NEUTRAL_FIELDS[field];
+    const param = paramOf(request, field);
+    if ('soft' in spec && spec.soft) {
+      notes.notSent(param, `backend "${name}" has no such field`);
+      spec.drop(request);
+    } else {
+      notes.refuse(param, `${param} is not supported by this backend`, () => spec.drop(request), tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`);
+    }
+  }
+  checkValues(request, capabilities, upstream, name, notes);
+  const custom = planCustomTools(request, backend, mode, format, notes);
+  const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
+  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, { budget: { bytes: grammarBytes, ms: grammarMs }, ...(custom ? { inputGrammars: custom.grammars } : {}) });
+  for (const field of Object.keys(request.passthrough)) {
+    if (!relays(capabilities, field)) {
+      const param = relayedParamOf(request, field);
+      notes.refuse(param, `${param} is not supported by this backend`, () => delete request.passthrough[field], `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`);
+    }
+  }
+  if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
+    const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
+    throw invalidRequest(param, `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
+  }
+  planReasoning(request, match, notes);
+
+  request.model = upstreamModel;
+  let engine = composeEngine(adapter, format, request, mode);
+  if (custom) engine = unwrapCustomCalls(engine, custom.names);
+  // An upstream's refusal names the caller's field, or none (caller-errors.ts).
+  const rename = callerErrors(capabilities, upstream);
+  engine = inCallerTerms(engine, (error) => rename(error, request));
+  return { engine, request, notes: notes.notes, warnings: notes.warnings };
+}
+
+/**
+ * The request's parts the plan may change, copied (a shallow copy each: the
+ * plan replaces what it changes below them, such as `tools` and `messages`);
+ * what it only reads is shared. A test plans a frozen request on every kind.
+ */
+function planCopy(parsed: NeutralRequest): NeutralRequest {
+  return {
+    ...parsed,
+    sampling: { ...parsed.sampling },
+    limits: { ...parsed.limits },
+    origins: { ...parsed.origins },
+    passthrough: { ...parsed.passthrough },
+    warnings: [...parsed.warnings],
+    ...(parsed.reasoning ? { reasoning: { ...parsed.reasoning } } : {}),
+    ...(parsed.stream ? { stream: { ...parsed.stream } } : {}),
+    ...(parsed.tools ? { tools: parsed.tools.map((tool) => (tool.custom ? { ...tool, custom: { ...tool.custom } } : tool)) } : {}),
+  };
+}
+
+/**
+ * A field whose values the backend knows (`service_tier`): an accepted value
+ * goes as it is, a value the backend names differently goes under its name
+ * with a warning, any other is refused naming the caller's field.
+ */
+function checkValues(request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint, name: string, notes: PlanNotes): void {
+  for (const field of NEUTRAL_FIELD_NAMES) {
+    const handling = handlingOf(capabilities.fields, field, upstream);
+    if (handling.kind !== 'copy' || !handling.values || !asksFor(request, field)) continue;
+    const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+    const value = String(spec.value(request));
+    const { accepted, mapped } = handling.values;
+    if (accepted.includes(value)) continue;
+    const param = paramOf(request, field);
+    const standIn = mapped?.[value];
+    if (standIn !== undefined && spec.set) {
+      spec.set(request, standIn);
+      notes.approximated(param, handling.wire, `"${value}" is "${standIn}" at this backend`, `${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`);
+      continue;
+    }
+    notes.refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () => spec.drop(request));
+  }
+}
+
+/**
+ * Custom tools where the backend has none of its own (every kind but OpenAI's
+ * chat, and every prompt the proxy renders): each becomes a function with one
+ * string parameter, unwrapped on the way back (emulate/custom-tools.ts). A
+ * custom tool's grammar can be enforced only where the proxy renders the
+ * prompt for a backend that takes grammars and the tool choice forces the
+ * call (the tool-call grammar then holds the input to it), and only where it
+ * converts exactly to GBNF (a regular expression, emulate/regex-gbnf.ts; never
+ * Lark, whose lexer has no exact GBNF form): otherwise a 400 naming the caller's `tools`.
+ */
+function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: keyof typeof EMULATED, format: ModelFormat, notes: PlanNotes): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
+  const hasCustom = request.tools?.some((tool) => tool.custom) || request.messages?.some((message) => message.toolCalls?.some((call) => call.custom));
+  if (!hasCustom) return undefined;
+  if (mode === 'native' && request.endpoint === 'chat' && handlingOf(adapter.capabilities.fields, 'tools:custom', 'chat').kind !== 'emulate') return undefined;
+  const param = request.origins.tools ?? 'tools';
+  const grammars = new Map<string, string>();
+  const rendered = mode === 'chatOverCompletions';
+  const choice = request.toolChoice;
+  for (const tool of request.tools ?? []) {
+    const toolFormat = tool.custom?.format;
+    if (toolFormat?.type !== 'grammar') continue;
+    const drop = () => { if (tool.custom) tool.custom.format = { type: 'text' }; };
+    const forced = choice === 'required' || (typeof choice === 'object' && choice.name === tool.name);
+    const enforceable = rendered && forced && (format.toolCallFormat ?? 'hermes') === 'hermes' && !request.responseFormat && supports(adapter.capabilities, 'responseFormat:grammar');
+    if (!enforceable) {
+      const where = rendered
+        ? "the proxy renders this backend's prompt and can hold a tool's input to a grammar only when tool_choice forces the call, on a backend that takes grammars"
+        : 'it takes function tools, whose arguments take no grammar';
+      notes.refuse(param, `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`, drop);
+      continue;
+    }
+    if (toolFormat.syntax === 'lark') {
+      notes.refuse(param, `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`, drop);
+      continue;
+    }
+    const converted = regexToGbnf(toolFormat.definition);
+    if (!converted.ok) {
+      notes.refuse(param, converted.tooLarge
+        ? `the custom tool "${tool.name}" has a regex too large to hold its input to: ${converted.why}`
+        : `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
+      continue;
+    }
+    grammars.set(tool.name, converted.expression);
+  }
+  const names = customToolsAsFunctions(request);
+  return names ? { names, grammars } : undefined;
+}
+
+/**
+ * `tool_choice: required` or a named function, when the proxy renders the
+ * prompt: a grammar that only admits Hermes tool calls forces the model to
+ * call (one call for a named function or `parallel_tool_calls: false`).
+ * Without grammar support, or with another output format asked for, a prompt
+ * cannot force it: a 400.
+ */
+function enforceToolChoice(
+  request: NeutralRequest,
+  { adapter, name }: Backend,
+  format: ModelFormat,
+  { budget, inputGrammars = new Map() }: { budget: GrammarBudget; inputGrammars?: ReadonlyMap<string, string> },
+): void {
+  const choice = request.toolChoice;
+  if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
+  const param = request.origins.toolChoice ?? 'tool_choice';
+  const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
+  if (!hermes || request.responseFormat || !supports(adapter.capabilities, 'responseFormat:grammar')) {
+    const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
+    throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
+  }
+  const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
+  const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
+  const tools = chosen.map((tool) => (inputGrammars.has(tool.name) ? { name: tool.name, inputGrammar: inputGrammars.get(tool.name) as string } : tool));
+  const single = typeof choice === 'object' || request.parallelToolCalls === false;
+  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }) };
+}
+
+/** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */
+function tableReason(capabilities: Adapter['capabilities'], field: NeutralField, endpoint: Endpoint): string | undefined {
+  const handling = handlingOf(capabilities.fields, field, endpoint);
+  if (handling.kind === 'unsupported') return handling.why;
+  return handlingsOf(capabilities, field).find((other) => other.kind === 'unsupported')?.why;
+}
+
+/** The routed model's text format: the route's settings over the backend's. */
+function formatOf({ backend, route }: RouteMatch): ModelFormat {
+  const { chatTemplate, thinkTags, toolCallFormat } = { ...backend.settings, ...route };
+  return { ...(chatTemplate ? { chatTemplate } : {}), ...(thinkTags ? { thinkTags } : {}), ...(toolCallFormat ? { toolCallFormat } : {}) };
+}
+
+function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRequest, mode: keyof typeof EMULATED): Engine {
+  const { capabilities } = adapter;
+  let engine: Engine = adapter;
+  const nativeChoices = choicesAreNative(capabilities);
+  if (request.choices > 1 && !nativeChoices) engine = fanOutChoices(engine);
+  if (mode === 'completionsOverChat') engine = textOverChat(engine, format.thinkTags);
+  if (mode === 'chatOverCompletions') {
+    // The configured template wins over the model's own (e.g. GGUF metadata).
+    const own = format.chatTemplate ? { template: format.chatTemplate } : adapter.chatTemplate ? {
+      template: adapter.chatTemplate.source,
+      ...(adapter.chatTemplate.bosToken ? { bosToken: adapter.chatTemplate.bosToken } : {}),
+      ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
+    } : {};
+    engine = chatOverText(engine, {
+      ...own,
+      ...(format.thinkTags ? { thinkTags: format.thinkTags } : {}),
+      ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
+    });
+  }
+  const batchNeedsSplit = mode === 'completionsOverChat' || handlingOf(capabilities.fields, 'prompt:batch', 'text').kind === 'emulate' || !nativeChoices;
+  if (isPromptBatch(request.prompt) && batchNeedsSplit) engine = fanOutPrompts(engine);
+  return engine;
+}

@@ -1,0 +1,27 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { incorrectApiKey, missingApiKey } from '../../errors/catalogue.js';
+
+/**
+ * When inbound keys are configured, the caller must send one as a Bearer token (or `x-api-key`).
+ * Returns the caller's owner id: what the state it makes (stored responses, background runs) belongs to.
+ * It is a digest of the key, never the key, so a store may keep it; without keys every caller is the one owner ''.
+ */
+export function checkApiKey(req: IncomingMessage, keys: readonly string[]): string {
+  if (keys.length === 0) return '';
+  const header = req.headers.authorization;
+  const given = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : req.headers['x-api-key'];
+  if (typeof given === 'string' && keys.some((key) => sameSecret(key, given))) return ownerOf(given);
+  throw given ? incorrectApiKey() : missingApiKey();
+}
+
+/** The owner id of an API key (a SHA-256 prefix: unguessable, and the same on every replica). */
+export function ownerOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

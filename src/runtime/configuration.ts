@@ -1,0 +1,185 @@
+/**
+ * Loads the proxy's YAML configuration: `${ENV}` substitution, a shape check
+ * that names the bad key, and a frozen typed result.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { BACKEND_KINDS, findKind, type LlamaCppSettings, type LlamaServerSettings, type RemoteBackendSettings } from '../../adapters/registry.js';
+import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from '../config/config-checks.js';
+import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits, type RouteSettings } from '../config/settings.js';
+
+export { ConfigError } from '../config/config-checks.js';
+export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from '../config/settings.js';
+export type { LlamaCppSettings, LlamaServerSettings, RemoteBackendSettings } from '../../adapters/registry.js';
+
+/** A backend of any kind the registry knows, as a config file sets it. */
+export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings;
+
+/**
+ * Reads and checks a configuration file, or checks an object already in memory.
+ * @example const config = loadConfig('config/default.yaml');
+ */
+export function loadConfig(source: string | Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ProxyConfig {
+  const raw = typeof source === 'string' ? parseYaml(readFileSync(source, 'utf8')) : source;
+  const substituted = substituteEnv(raw, env, '');
+  return deepFreeze(checkConfig(substituted));
+}
+
+/** Replaces `${NAME}` and `${NAME:-default}` in every string; an unset name without a default is an error. */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, key: string): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => {
+      const found = env[name];
+      if (found !== undefined && found !== '') return found;
+      if (fallback !== undefined) return fallback;
+      throw new ConfigError(key || '(root)', `environment variable ${name} is not set (use \${${name}:-default} to allow that)`);
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, env, `${key}[${i}]`));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, key ? `${key}.${k}` : k)]));
+  }
+  return value;
+}
+
+function checkConfig(raw: unknown): ProxyConfig {
+  const root = objectAt(raw, '(root)');
+  allowKeys(root, '(root)', ['server', 'responses', 'limits', 'backends', 'passthrough', 'routes']);
+  const server = objectAt(root.server ?? {}, 'server');
+  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections']);
+  const backendsRaw = objectAt(root.backends, 'backends');
+  const backends: Record<string, BackendCommon> = {};
+  for (const [name, value] of Object.entries(backendsRaw)) backends[name] = checkBackend(value, `backends.${name}`);
+  if (Object.keys(backends).length === 0) throw new ConfigError('backends', 'at least one backend is required');
+  const passthrough = optionalString(root.passthrough, 'passthrough');
+  if (passthrough !== undefined && !backends[passthrough]) throw new ConfigError('passthrough', `no backend named "${passthrough}"`);
+  if (passthrough !== undefined && !findKind(backends[passthrough].kind)?.remote) {
+    throw new ConfigError('passthrough', 'must name a remote backend (it relays raw HTTP)');
+  }
+  if (!Array.isArray(root.routes) || root.routes.length === 0) throw new ConfigError('routes', 'a non-empty list is required');
+  const routes = root.routes.map((value, i) => checkRoute(value, `routes[${i}]`, backends));
+  const apiKeys = server.apiKeys === undefined ? [] : stringList(server.apiKeys, 'server.apiKeys').filter((key) => key !== '');
+  return {
+    server: {
+      host: optionalString(server.host, 'server.host') ?? '127.0.0.1',
+      port: optionalInteger(server.port, 'server.port', 0, 65535) ?? 8080,
+      apiKeys,
+      maxBodyBytes: optionalInteger(server.maxBodyBytes, 'server.maxBodyBytes', 1024) ?? 10 * 1024 * 1024,
+      logLevel: optionalString(server.logLevel, 'server.logLevel') ?? 'info',
+      sseKeepAliveMs: optionalInteger(server.sseKeepAliveMs, 'server.sseKeepAliveMs', 1) ?? 15_000,
+      shutdownGraceMs: optionalInteger(server.shutdownGraceMs, 'server.shutdownGraceMs', 0) ?? 30_000,
+      allowUnauthenticated: optionalBoolean(server.allowUnauthenticated, 'server.allowUnauthenticated') ?? false,
+      inspector: optionalBoolean(server.inspector, 'server.inspector') ?? true,
+      requestTimeoutMs: optionalInteger(server.requestTimeoutMs, 'server.requestTimeoutMs', 1) ?? 60_000,
+      headersTimeoutMs: optionalInteger(server.headersTimeoutMs, 'server.headersTimeoutMs', 1) ?? 20_000,
+      keepAliveTimeoutMs: optionalInteger(server.keepAliveTimeoutMs, 'server.keepAliveTimeoutMs', 1) ?? 65_000,
+      maxConnections: optionalInteger(server.maxConnections, 'server.maxConnections', 1) ?? 4096,
+    },
+    responses: checkResponses(root.responses),
+    limits: checkLimits(root.limits),
+    backends,
+    ...(passthrough !== undefined ? { passthrough } : {}),
+    routes,
+  };
+}
+
+/** `responses.store`: absent keeps the proxy stateless. */
+function checkResponses(raw: unknown): ProxyConfig['responses'] {
+  const responses = objectAt(raw ?? {}, 'responses');
+  allowKeys(responses, 'responses', ['store']);
+  if (responses.store === undefined || responses.store === null) return {};
+  const store = objectAt(responses.store, 'responses.store');
+  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault', 'maxBytes', 'maxResponseBytes', 'maxContinuationDepth']);
+  if (store.kind !== undefined && store.kind !== 'memory') throw new ConfigError('responses.store.kind', "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)");
+  return {
+    store: {
+      kind: 'memory',
+      maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
+      maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
+      storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
+      maxBytes: optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024,
+      maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
+      maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
+    },
+  };
+}
+
+/** `limits`: every budget has a default (DEFAULT_LIMITS); a key set here replaces it. */
+function checkLimits(raw: unknown): ProxyLimits {
+  const limits = objectAt(raw ?? {}, 'limits');
+  const names = Object.keys(DEFAULT_LIMITS) as (keyof ProxyLimits)[];
+  allowKeys(limits, 'limits', names);
+  return Object.fromEntries(names.map((name) => [name, optionalInteger(limits[name], `limits.${name}`, 1) ?? DEFAULT_LIMITS[name]])) as unknown as ProxyLimits;
+}
+
+const formatKeys = ['chatTemplate', 'thinkTags', 'toolCallFormat', 'effortLadder'];
+const commonKeys = ['kind', 'dropUnsupported', ...formatKeys];
+
+/** The common keys here; the kind checks its own (adapters/<kind>/). */
+function checkBackend(raw: unknown, key: string): BackendCommon {
+  const backend = objectAt(raw, key);
+  const kind = typeof backend.kind === 'string' ? findKind(backend.kind) : undefined;
+  if (!kind) throw new ConfigError(`${key}.kind`, `must be one of ${BACKEND_KINDS.map(({ name }) => name).join(', ')}`);
+  optionalBoolean(backend.dropUnsupported, `${key}.dropUnsupported`);
+  checkModelFormat(backend, key);
+  allowKeys(backend, key, [...commonKeys, ...kind.keys]);
+  return kind.check(backend, key);
+}
+
+function checkRoute(raw: unknown, key: string, backends: Record<string, BackendCommon>): RouteSettings {
+  const route = objectAt(raw, key);
+  allowKeys(route, key, ['model', 'backend', 'upstreamModel', 'upstreamModels', 'efforts', ...formatKeys]);
+  checkModelFormat(route, key);
+  const model = optionalString(route.model, `${key}.model`);
+  if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
+  const backend = Array.isArray(route.backend) ? stringList(route.backend, `${key}.backend`) : optionalString(route.backend, `${key}.backend`);
+  const names = typeof backend === 'string' ? [backend] : backend ?? [];
+  if (names.length === 0 || names.some((name) => !backends[name])) {
+    throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')}), or a list of them`);
+  }
+  if (new Set(names).size < names.length) throw new ConfigError(`${key}.backend`, 'names a backend twice');
+  if (route.upstreamModels !== undefined) {
+    for (const [name, upstream] of Object.entries(objectAt(route.upstreamModels, `${key}.upstreamModels`))) {
+      if (!names.includes(name)) throw new ConfigError(`${key}.upstreamModels.${name}`, `not a backend of this route (${names.join(', ')})`);
+      if (!optionalString(upstream, `${key}.upstreamModels.${name}`)) throw new ConfigError(`${key}.upstreamModels.${name}`, 'must be a model name');
+    }
+  }
+  const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
+  if (route.efforts !== undefined) stringList(route.efforts, `${key}.efforts`);
+  return { ...route, model, backend: backend as string | string[], ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;
+}
+
+/** Checks the format settings a backend or a route may carry (normalising the ladder in place). */
+function checkModelFormat(object: Record<string, unknown>, key: string): void {
+  optionalString(object.chatTemplate, `${key}.chatTemplate`);
+  if (object.thinkTags !== undefined) {
+    const tags = objectAt(object.thinkTags, `${key}.thinkTags`);
+    if (typeof tags.open !== 'string' || typeof tags.close !== 'string') throw new ConfigError(`${key}.thinkTags`, 'needs string `open` and `close`');
+  }
+  if (object.toolCallFormat !== undefined && !['hermes', 'llama3-json'].includes(object.toolCallFormat as string)) {
+    throw new ConfigError(`${key}.toolCallFormat`, 'must be hermes or llama3-json');
+  }
+  if (object.effortLadder !== undefined) object.effortLadder = checkLadder(object.effortLadder, `${key}.effortLadder`);
+}
+
+const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive'];
+
+/** `{effort: maxBudgetTokens}`, e.g. `{low: 2048, medium: 8192, high: 32768}`. */
+function checkLadder(raw: unknown, key: string): Record<string, number> {
+  const ladder: Record<string, number> = {};
+  for (const [effort, budget] of Object.entries(objectAt(raw, key))) {
+    if (!efforts.includes(effort)) throw new ConfigError(`${key}.${effort}`, `not an effort (one of ${efforts.join(', ')})`);
+    const tokens = optionalInteger(budget, `${key}.${effort}`, 1);
+    if (tokens === undefined) throw new ConfigError(`${key}.${effort}`, 'must be an integer >= 1');
+    ladder[effort] = tokens;
+  }
+  return ladder;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
