@@ -18,6 +18,7 @@ import { ConfigError, loadConfig } from '../runtime/configuration.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from '../pipeline/report/translation-report.js';
 import { progressBar, renderAudit } from './audit-output.js';
+import type { AuditSummary, ChangeCount, TargetSummary } from './audit-summary.js';
 import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
 import { isRecord } from '../model/is-record.js';
 
@@ -40,43 +41,6 @@ how often) or not at all. Nothing is sent.
 The file is streamed (FILE "-" reads stdin); a terminal gets a progress bar on stderr.
 Exit codes: 0 every request lossless, 1 some lossy, 2 some rejected, malformed or unreadable.`;
 
-export interface ChangeCount {
-  field: string;
-  action: ChangeAction;
-  /** The wire field it went out as (as the first such request had it). */
-  to?: string;
-  lossy: boolean;
-  /** Requests with this change. */
-  requests: number;
-  /** The reason, as the first such request gave it. */
-  reason: string;
-}
-
-export interface TargetSummary {
-  /** The backend's name (a kind's name for --to). */
-  target: string;
-  kind: string;
-  speaks: string[];
-  requests: number;
-  lossless: number;
-  lossy: number;
-  rejected: number;
-  changes: ChangeCount[];
-}
-
-export interface AuditSummary {
-  object: 'dialect.audit';
-  file: string;
-  /** Non-empty lines read. */
-  lines: number;
-  /** Lines that are not a JSON object. */
-  unreadable: number;
-  /** Requests the caller's dialect refuses (malformed): no backend would see them, on any target. */
-  malformed: { requests: number; fields: { field: string; requests: number; reason: string }[] };
-  /** With --config: requests whose model no route serves. */
-  unrouted?: number;
-  targets: TargetSummary[];
-}
 
 export interface AuditIo {
   out?: (text: string) => void;

@@ -1,5 +1,5 @@
 /** What `dialect-proxy audit` prints: the readable summary, and the progress bar while it reads a file. */
-import type { AuditSummary } from './audit-command.js';
+import type { AuditSummary } from './audit-summary.js';
 
 /** A one-line bar redrawn at most every 100 ms: bytes read of the file, lines so far. */
 export function progressBar(write: (text: string) => void, total: number): { update(bytes: number, lines: number): void; done(): void } {

@@ -7,7 +7,8 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { audit, exitCodeOfAudit, readRecord, runAuditCommand, type TargetSummary } from '../../src/commands/audit-command.js';
+import { audit, exitCodeOfAudit, readRecord, runAuditCommand } from '../../src/commands/audit-command.js';
+import type { TargetSummary } from '../../src/commands/audit-summary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.resolve(here, '../cli-golden/audit/requests.jsonl');

@@ -6,8 +6,7 @@ import { parseResponsesRequest } from './parse-request.js';
 import { responsesFields } from './request-fields.js';
 import { serializeResponsesResult } from './serialize-result.js';
 import { ResponsesStreamSerializer } from './serialize-stream.js';
-import { beginResponseState } from './state/response-state.js';
-import { STORED_RESPONSE_ROUTES } from './state/stored-responses.js';
+import { RESPONSES_STATE } from './state/responses-state.js';
 
 export const openaiResponsesDialect: Dialect = {
   name: 'openai-responses',
@@ -24,5 +23,5 @@ export const openaiResponsesDialect: Dialect = {
   errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
   validationStatus: 400,
-  state: { begin: beginResponseState, routes: STORED_RESPONSE_ROUTES },
+  state: RESPONSES_STATE,
 };

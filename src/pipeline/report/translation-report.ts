@@ -27,18 +27,9 @@ import type { PlanOptions } from '../plan/plan.js';
 import type { RouteMatch } from '../plan/route-table.js';
 import { fieldsNamed, wireChanges } from './wire-changes.js';
 
-export type ChangeAction = 'renamed' | 'converted' | 'emulated' | 'dropped' | 'rejected';
+import type { Change } from './change.js';
 
-export interface Change {
-  /** The caller's wire field (`top_k`, `thinking.budget_tokens`, `messages`). */
-  field: string;
-  action: ChangeAction;
-  /** The wire field it went out as, when that is another. */
-  to?: string;
-  /** Something is lost or approximated (always for dropped and rejected). */
-  lossy: boolean;
-  reason: string;
-}
+export type { Change, ChangeAction } from './change.js';
 
 /**
  * lossless: renames and conversions that keep the meaning; lossy: something

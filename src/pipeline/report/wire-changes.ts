@@ -14,7 +14,7 @@ import type { NeutralRequest } from '../../model/request.js';
 import type { DryRun } from './dry-run.js';
 import type { RouteMatch } from '../plan/route-table.js';
 import { firstDifference, sameJson, short } from './json-differences.js';
-import type { Change } from './translation-report.js';
+import type { Change } from './change.js';
 
 /** The neutral fields the request asks for whose caller's name is `param`. */
 export function fieldsNamed(request: NeutralRequest, param: string): NeutralField[] {

@@ -10,14 +10,13 @@
  * the rest is off: the dialect's table refuses `previous_response_id` and
  * `background` by name, and `store: true` leaves a warning.
  */
-import type { RequestState, StateServices } from '../../dialect-state.js';
+import type { StateServices } from '../../dialect-state.js';
 import { itemNotFound, limitExceeded } from '../../../errors/catalogue.js';
-import { invalidRequest, type ProxyError } from '../../../errors/proxy-error.js';
+import { invalidRequest } from '../../../errors/proxy-error.js';
 import { isRecord } from '../../../model/is-record.js';
 import type { NeutralRequest } from '../../../model/request.js';
 import { jsonBytes, type ResponseStore, type StoredResponse } from '../../../response-store/response-store.js';
 import { newResponseId } from '../response-object.js';
-import { detachRun, failRun } from './background.js';
 import { conversationBefore } from './conversation-before.js';
 
 /** One Responses request's state, resolved before its body is parsed. */
@@ -47,24 +46,6 @@ async function referencedItem(store: ResponseStore, owner: string, id: string, i
 }
 
 const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
-
-/** The dialect's hooks (DialectState.begin) over the resolved state. */
-export async function beginResponseState(raw: unknown, services: StateServices): Promise<RequestState> {
-  const state = await resolveResponseState(raw, services);
-  const { notKept } = services;
-  const { store, backgroundId } = state;
-  return {
-    body: state.body,
-    echo: (request) => repeatState(request, state),
-    ...(backgroundId !== undefined ? { detach: (request: NeutralRequest, abort: AbortController) => detachRun(request, abort, state, services) } : {}),
-    keep: (answer) => keepAnswer(answer, state, notKept),
-    ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, state, notKept) } : {}),
-    fail: (error: ProxyError) => failRun(error, state, notKept),
-    end: () => {
-      if (backgroundId !== undefined) services.runs.end(backgroundId);
-    },
-  };
-}
 
 export async function resolveResponseState(raw: unknown, { store, settings, owner }: Pick<StateServices, 'store' | 'settings' | 'owner'>): Promise<ResponseState> {
   const responseId = newResponseId();
