@@ -13,7 +13,7 @@ import { SseDecoder, type SseMessage } from '../src/streaming/decode-sse.js';
 import type { ChunkReader } from './chunk-reader.js';
 import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
-import { createHttpClient, type UpstreamResponse } from './http-client.js';
+import { createHttpClient, type UpstreamResponse } from './transport/http-client.js';
 import { createHealthProber, HEALTH_DEFAULTS } from './replica-health.js';
 import { ReplicaPool, type Replica } from './replica-pool.js';
 import type { FailedTry } from './retry-policy.js';

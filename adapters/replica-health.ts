@@ -6,8 +6,8 @@
  * server and vLLM answer `GET /health` with 200 once their model is loaded
  * (llama-server: 503 while it loads).
  */
-import { Agent } from './undici-agent.js';
-import { UpstreamExchange } from './upstream-exchange.js';
+import { Agent } from './transport/undici-agent.js';
+import { UpstreamExchange } from './transport/upstream-exchange.js';
 import type { Replica, ReplicaPool } from './replica-pool.js';
 
 export interface HealthSettings {

@@ -11,7 +11,7 @@ import { normalizeReasoning } from '../model/reasoning.js';
 import type { StreamOptions } from '../model/request.js';
 import { copyTo, mapWith, setPath, type FieldContext, type FieldRule } from './field-table.js';
 import { parseResponseFormat } from './parse-response-format.js';
-import { isSet } from './request-context.js';
+import { isSet } from '../model/is-set.js';
 
 /** Fields with the same name and meaning in both dialects. */
 export type CommonField =

@@ -7,7 +7,7 @@
 import { isRecord } from '../model/is-record.js';
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { ResponseFormat } from '../model/request.js';
-import { isSet } from './request-context.js';
+import { isSet } from '../model/is-set.js';
 
 type Wire = Record<string, unknown>;
 

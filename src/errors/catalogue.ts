@@ -6,7 +6,7 @@
  * upstream body (map-upstream-error) or from the llama.cpp worker keep their
  * source's status and code, so they are built where they are read.
  */
-import { ProxyError } from './proxy-error.js';
+import { internalError, ProxyError } from './proxy-error.js';
 
 // ---- The caller's request ----
 
@@ -239,4 +239,9 @@ export function tooManyFunctionCalls(count: number): ProxyError {
     param: 'functions',
     message: `The model made ${count} function calls, but the legacy \`functions\` API returns only one; use \`tools\` instead.`,
   });
+}
+
+/** A dialect stream's output before `response-start` (which gives every chunk its id): a bug of the proxy. */
+export function missingStart(): ProxyError {
+  return internalError('The stream produced output before its response-start event.');
 }

@@ -1,7 +1,7 @@
 /** Chat `messages` -> Responses `instructions` and `input` items, with every change (see migration.ts). */
 import { isRecord } from '../../model/is-record.js';
 import { type ChangeList, type Context, type Wire } from './migration.js';
-import { isSet } from '../../dialects/request-context.js';
+import { isSet } from '../../model/is-set.js';
 
 /** Chat content parts -> Responses content parts (`output` for an assistant's earlier answer). */
 function chatParts(parts: unknown[], path: string, output: boolean, changes: ChangeList): Wire[] {

@@ -4,7 +4,7 @@ import { isRecord } from '../../model/is-record.js';
 import { effortForBudget, normalizeReasoning } from '../../model/reasoning.js';
 import { chatMessages } from './chat-messages-to-input.js';
 import { drop, fireworks, LOGPROBS_INCLUDE, migrate, MIN_OUTPUT_TOKENS, once, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
-import { isSet } from '../../dialects/request-context.js';
+import { isSet } from '../../model/is-set.js';
 
 /**
  * A Chat Completions body as the Responses body it would become.

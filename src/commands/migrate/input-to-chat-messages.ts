@@ -1,7 +1,7 @@
 /** Responses `instructions` and `input` items -> chat `messages`, with every change (see migration.ts). */
 import { isRecord } from '../../model/is-record.js';
 import { type ChangeList, type Context, type Wire } from './migration.js';
-import { isSet } from '../../dialects/request-context.js';
+import { isSet } from '../../model/is-set.js';
 
 /** Responses content parts -> chat content parts. */
 function responsesParts(parts: unknown[], path: string, changes: ChangeList): Wire[] {

@@ -5,7 +5,7 @@
  * table of one rule per wire field run over a body.
  */
 import type { Change } from '../../pipeline/report/translation-report.js';
-import { isSet } from '../../dialects/request-context.js';
+import { isSet } from '../../model/is-set.js';
 
 export type Wire = Record<string, unknown>;
 

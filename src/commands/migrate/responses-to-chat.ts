@@ -2,7 +2,7 @@
 import type { ResponsesField } from '../../dialects/openai-responses/request-fields.js';
 import { isRecord } from '../../model/is-record.js';
 import { drop, LOGPROBS_INCLUDE, migrate, once, ordered, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
-import { isSet } from '../../dialects/request-context.js';
+import { isSet } from '../../model/is-set.js';
 import { responsesConversation } from './input-to-chat-messages.js';
 
 /**

@@ -1,5 +1,5 @@
 /** The Fireworks Completions dialect: `POST /v1/completions`, with all its extensions. */
-import { encodeCompletionChunkFrame } from '../../streaming/encode-chunk-frames.js';
+import { encodeCompletionChunkFrame } from './chunk-frame.js';
 import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { completionErrorBody } from './error-body.js';

@@ -5,7 +5,7 @@
  */
 import { emptyRequest, type NeutralRequest } from '../../model/request.js';
 import { applyFieldTable } from '../field-table.js';
-import { applyCrossFieldRules, type RequestHeaders } from '../request-context.js';
+import { applyCrossFieldRules, type RequestHeaders } from '../cross-field-rules.js';
 import { completionsCrossFieldRules, completionsFields } from './request-fields.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { commonFields, streamFields, type CommonField } from '../common-fields.js';
 import { copyTo, type FieldTable } from '../field-table.js';
-import { commonCrossFieldRules, type CrossFieldRule } from '../request-context.js';
+import { commonCrossFieldRules, type CrossFieldRule } from '../cross-field-rules.js';
 
 export type CompletionsField = CommonField | 'prompt' | 'images' | 'stream' | 'stream_options';
 

@@ -9,7 +9,7 @@ import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
-import { missingStart } from '../missing-start.js';
+import { missingStart } from '../../errors/catalogue.js';
 import { promptOfChoice } from '../../model/prompt.js';
 import { StreamTotals } from '../stream-totals.js';
 import { isEmptyPrompt, noPromptTokensToEcho, wantsEcho } from './echo-text.js';

@@ -1,5 +1,5 @@
 /** The OpenAI Chat Completions dialect: `POST /v1/chat/completions`. */
-import { encodeChatChunkFrame } from '../../streaming/encode-chunk-frames.js';
+import { encodeChatChunkFrame } from './chunk-frame.js';
 import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
 import { chatErrorBody } from './error-body.js';

@@ -6,7 +6,7 @@
  */
 import { invalidRequest } from '../../errors/proxy-error.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
-import { isSet } from '../request-context.js';
+import { isSet } from '../../model/is-set.js';
 import { object, text } from '../wire-values.js';
 
 type Wire = Record<string, unknown>;

@@ -4,7 +4,7 @@
  */
 import { emptyRequest, type NeutralRequest } from '../../model/request.js';
 import { applyFieldTable } from '../field-table.js';
-import { applyCrossFieldRules, type RequestHeaders } from '../request-context.js';
+import { applyCrossFieldRules, type RequestHeaders } from '../cross-field-rules.js';
 import { chatCrossFieldRules, chatFields } from './request-fields.js';
 
 /**

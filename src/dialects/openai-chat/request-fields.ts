@@ -8,7 +8,8 @@
 import { invalidRequest } from '../../errors/proxy-error.js';
 import { commonFields, streamFields, type CommonField } from '../common-fields.js';
 import { copyTo, mapWith, reject, relay, setPath, type FieldTable } from '../field-table.js';
-import { commonCrossFieldRules, exclusive, isSet, requires, type CrossFieldRule } from '../request-context.js';
+import { isSet } from '../../model/is-set.js';
+import { commonCrossFieldRules, exclusive, requires, type CrossFieldRule } from '../cross-field-rules.js';
 import { parseMessages } from './parse-messages.js';
 import { allowedToolNames, declaredNames, parseFunctionCall, parseFunctions, parseToolChoice, parseTools } from './parse-tools.js';
 

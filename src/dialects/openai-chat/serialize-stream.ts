@@ -10,7 +10,7 @@ import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
-import { missingStart } from '../missing-start.js';
+import { missingStart } from '../../errors/catalogue.js';
 import { StreamTotals } from '../stream-totals.js';
 import { chatErrorBody } from './error-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';

@@ -10,7 +10,7 @@
 import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
 import { isRecord } from '../../model/is-record.js';
 import type { ContentPart, Message, Role, ToolCall } from '../../model/request.js';
-import { isSet } from '../request-context.js';
+import { isSet } from '../../model/is-set.js';
 import { text } from '../wire-values.js';
 import { checkKeys } from './wire-keys.js';
 

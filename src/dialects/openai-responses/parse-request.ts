@@ -5,7 +5,8 @@
  */
 import { emptyRequest, type NeutralRequest } from '../../model/request.js';
 import { applyFieldTable } from '../field-table.js';
-import { applyCrossFieldRules, isSet, type RequestHeaders } from '../request-context.js';
+import { isSet } from '../../model/is-set.js';
+import { applyCrossFieldRules, type RequestHeaders } from '../cross-field-rules.js';
 import { ECHOED_PARAMS, responsesCrossFieldRules, responsesFields } from './request-fields.js';
 
 /**

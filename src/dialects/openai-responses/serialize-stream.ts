@@ -13,7 +13,7 @@ import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
 import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
-import { missingStart } from '../missing-start.js';
+import { missingStart } from '../../errors/catalogue.js';
 import { idBase } from '../response-id.js';
 import {
   callItem, errorBody, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody,

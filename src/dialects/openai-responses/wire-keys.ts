@@ -4,7 +4,7 @@
  * OpenAI's spec does), and a key nothing reads would be dropped silently.
  */
 import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
-import { isSet } from '../request-context.js';
+import { isSet } from '../../model/is-set.js';
 
 /** Keys of OpenAI features no backend behind the proxy has, with the reason the 400 gives. */
 const NOT_OFFERED: Readonly<Record<string, string>> = {

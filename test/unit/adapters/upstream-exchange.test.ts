@@ -7,7 +7,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { UpstreamExchange } from '../../../adapters/upstream-exchange.js';
+import { UpstreamExchange } from '../../../adapters/transport/upstream-exchange.js';
 
 const MB = 1024 * 1024;
 

@@ -4,6 +4,7 @@
  * assume a consistent body. Pure: no I/O.
  */
 import { invalidRequest } from '../errors/proxy-error.js';
+import { isSet } from '../model/is-set.js';
 import type { NeutralRequest } from '../model/request.js';
 
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -22,8 +23,6 @@ export interface CrossFieldRule {
   apply(context: CrossFieldContext): void;
 }
 
-/** `null` is "not set" in both specs. */
-export const isSet = (value: unknown): boolean => value !== null && value !== undefined;
 
 /**
  * Both set -> 400 naming the second field.

@@ -1,5 +1,5 @@
 /** dialects/request-context.ts: the shared cross-field rules and the session-affinity key. */
-import { applyCrossFieldRules, commonCrossFieldRules, headerValue, type RequestHeaders } from '../../../../src/dialects/request-context.js';
+import { applyCrossFieldRules, commonCrossFieldRules, headerValue, type RequestHeaders } from '../../../../src/dialects/cross-field-rules.js';
 import { emptyRequest, type NeutralRequest } from '../../../../src/model/request.js';
 import { paramOf } from './expect-param.js';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { encodeChatChunkFrame, encodeCompletionChunkFrame } from '../../../src/streaming/encode-chunk-frames.js';
+import { encodeChatChunkFrame } from '../../../src/dialects/openai-chat/chunk-frame.js';
+import { encodeCompletionChunkFrame } from '../../../src/dialects/fireworks-completions/chunk-frame.js';
 import { encodeSseData } from '../../../src/streaming/encode-sse.js';
 
 type Chunk = Record<string, unknown>;

@@ -6,11 +6,11 @@
  * request so an abort closes the upstream connection at once.
  */
 import { Agent } from './undici-agent.js';
-import { mapTransportError } from './map-transport-error.js';
-import { mapUpstreamError } from './map-upstream-error.js';
-import type { RemoteTimeouts } from './remote-settings.js';
+import { mapTransportError } from '../map-transport-error.js';
+import { mapUpstreamError } from '../map-upstream-error.js';
+import type { RemoteTimeouts } from '../remote-settings.js';
 import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
-import { retryAfterMs, retryDelay, sleep, type FailedTry, type RemoteRetries } from './retry-policy.js';
+import { retryAfterMs, retryDelay, sleep, type FailedTry, type RemoteRetries } from '../retry-policy.js';
 
 const NEVER = new AbortController().signal;
 
