@@ -1,12 +1,37 @@
-/** Jest in ESM mode with ts-jest: TypeScript 5.9, ts-jest 29, run with NODE_OPTIONS=--experimental-vm-modules (npm test sets it). */
-export default {
+/**
+ * Jest in ESM mode with ts-jest: TypeScript 5.9, ts-jest 29, run with NODE_OPTIONS=--experimental-vm-modules (npm test sets it).
+ * ts-jest only transpiles (tsconfig.json's isolatedModules): the types are checked by `npm run lint`'s tsc.
+ *
+ * Four projects; `npm test` runs them all, `--selectProjects <name>` one (npm run test:unit: unit).
+ *   unit    test/unit and test/security, in process: no build needed
+ *   golden  test/golden: the golden cases, in process
+ *   cli     what runs the build (dist/, which `npm test` makes first): the dialect-proxy command in its own
+ *           process (test/cli-golden, the audit command's 64 MB heap run) and the compiled validators
+ *   e2e     test/e2e: clients and real proxy processes (some run dist/src/cli.js)
+ */
+
+/** Unit tests that need dist/: they run in the cli project, not in unit. */
+const needsBuild = ['test/unit/audit-command.test.ts', 'test/unit/validation/compiled-validators.test.ts'];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** What every project runs with (options Jest reads per project). */
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   setupFilesAfterEnv: ['<rootDir>/test/esm-bridge.ts'],
+};
+
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/security/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...needsBuild.map((file) => `/${escape(file)}$`)] },
+    { ...shared, displayName: 'golden', testMatch: ['<rootDir>/test/golden/**/*.test.ts'] },
+    { ...shared, displayName: 'cli', testMatch: ['<rootDir>/test/cli-golden/**/*.test.ts', ...needsBuild.map((file) => `<rootDir>/${file}`)] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+  // Global options: Jest reads these for the whole run, not per project.
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   testTimeout: 30000,
 };
