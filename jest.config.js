@@ -26,9 +26,18 @@ const shared = {
 
 export default {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/security/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...needsBuild.map((file) => `/${escape(file)}$`)] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/security/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...needsBuild.map((file) => `/${escape(file)}$`)],
+    },
     { ...shared, displayName: 'golden', testMatch: ['<rootDir>/test/golden/**/*.test.ts'] },
-    { ...shared, displayName: 'cli', testMatch: ['<rootDir>/test/cli-golden/**/*.test.ts', ...needsBuild.map((file) => `<rootDir>/${file}`)] },
+    {
+      ...shared,
+      displayName: 'cli',
+      testMatch: ['<rootDir>/test/cli-golden/**/*.test.ts', ...needsBuild.map((file) => `<rootDir>/${file}`)],
+    },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
   // Global options: Jest reads these for the whole run, not per project.

@@ -40,8 +40,12 @@ export function createConcurrencyLimit(backend: string, max: number, queueLimit:
     };
   };
   return {
-    get inFlight() { return inFlight; },
-    get queued() { return queue.length; },
+    get inFlight() {
+      return inFlight;
+    },
+    get queued() {
+      return queue.length;
+    },
     acquire(signal) {
       if (signal.aborted) return Promise.reject(signal.reason);
       if (inFlight < max) {

@@ -40,7 +40,13 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
     return upstreamAuthFailed(status);
   }
   if (status === 429) {
-    return new ProxyError({ status: 429, type: 'rate_limit_error', code: parsed.code ?? 'rate_limit_exceeded', message: upstream, retryAfterSeconds: retryAfter(failure.headers) });
+    return new ProxyError({
+      status: 429,
+      type: 'rate_limit_error',
+      code: parsed.code ?? 'rate_limit_exceeded',
+      message: upstream,
+      retryAfterSeconds: retryAfter(failure.headers),
+    });
   }
   if (status === 400) {
     return invalidRequest(parsed.param ?? null, upstream, parsed.code);
@@ -53,7 +59,14 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
   }
   if (status === 422) {
     // FastAPI validation (Fireworks): keep the `detail` list so the completions dialect can relay it.
-    return new ProxyError({ status: 422, type: 'invalid_request_error', param: parsed.param, code: parsed.code, message: upstream, details: parsed.details });
+    return new ProxyError({
+      status: 422,
+      type: 'invalid_request_error',
+      param: parsed.param,
+      code: parsed.code,
+      message: upstream,
+      details: parsed.details,
+    });
   }
   if (status === 408 || status === 504) {
     return upstreamTimeout(`The upstream backend timed out${failure.inAnswer ? '' : ` (HTTP ${status})`}: ${upstream}`);
@@ -91,7 +104,9 @@ function parseErrorBody(body: unknown): ParsedError {
 
 function fromFastApiDetail(detail: unknown[]): ParsedError {
   const details: ErrorDetail[] = detail.filter(isRecord).map((item) => ({
-    loc: Array.isArray(item.loc) ? item.loc.filter((part): part is string | number => typeof part === 'string' || typeof part === 'number') : [],
+    loc: Array.isArray(item.loc)
+      ? item.loc.filter((part): part is string | number => typeof part === 'string' || typeof part === 'number')
+      : [],
     msg: typeof item.msg === 'string' ? item.msg : 'invalid value',
     type: typeof item.type === 'string' ? item.type : 'value_error',
   }));
@@ -124,7 +139,10 @@ function header(headers: UpstreamFailure['headers'], name: string): string | und
 }
 
 function redact(message: string, secrets: readonly string[] = []): string {
-  return maskSecrets(message, secrets.filter((secret) => secret.length > 0));
+  return maskSecrets(
+    message,
+    secrets.filter((secret) => secret.length > 0),
+  );
 }
 
 function clip(text: string): string {
@@ -139,6 +157,8 @@ function clip(text: string): string {
  */
 export function mapErrorFrame(body: Record<string, unknown>, secrets?: readonly string[]): ProxyError {
   const error = isRecord(body.error) ? body.error : {};
-  const status = [error.code, error.status, body.status].find((value): value is number => typeof value === 'number' && value >= 400 && value <= 599) ?? 500;
+  const status =
+    [error.code, error.status, body.status].find((value): value is number => typeof value === 'number' && value >= 400 && value <= 599) ??
+    500;
   return mapUpstreamError({ status, body, secrets, inAnswer: true });
 }

@@ -24,11 +24,19 @@ export function withoutSecrets(error: ProxyError, secrets: readonly string[]): P
   if (secrets.length === 0) return error;
   const masked = (text: string) => maskSecrets(text, secrets);
   const message = masked(error.message);
-  const details = error.details?.map((detail) => ({ ...detail, msg: masked(detail.msg), loc: detail.loc.map((part) => (typeof part === 'string' ? masked(part) : part)) }));
+  const details = error.details?.map((detail) => ({
+    ...detail,
+    msg: masked(detail.msg),
+    loc: detail.loc.map((part) => (typeof part === 'string' ? masked(part) : part)),
+  }));
   const changed = message !== error.message || details?.some((detail, i) => JSON.stringify(detail) !== JSON.stringify(error.details?.[i]));
   if (!changed) return error;
   return new ProxyError({
-    status: error.status, type: error.type, param: error.param, code: error.code, message,
+    status: error.status,
+    type: error.type,
+    param: error.param,
+    code: error.code,
+    message,
     ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
     ...(details ? { details } : {}),
     cause: error.cause,

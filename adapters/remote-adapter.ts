@@ -43,7 +43,10 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
   const secrets = secretsOf(config);
   const client = createHttpClient({ timeouts, retries, secrets });
-  const limit = config.maxConcurrent === undefined ? undefined : createConcurrencyLimit(name, config.maxConcurrent, config.queueLimit ?? 16 * config.maxConcurrent);
+  const limit =
+    config.maxConcurrent === undefined
+      ? undefined
+      : createConcurrencyLimit(name, config.maxConcurrent, config.queueLimit ?? 16 * config.maxConcurrent);
   const fixedHeaders: Record<string, string> = {};
   for (const [key, value] of Object.entries(config.headers ?? {})) fixedHeaders[key.toLowerCase()] = value;
   if (config.apiKey) fixedHeaders.authorization = `Bearer ${config.apiKey}`;
@@ -53,14 +56,23 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
   const base = (config.url ?? config.urls?.[0] ?? '').replace(/\/+$/, '');
 
   /** The response, the URL that answered, and the release of its replica's count of requests outstanding (once the answer is read). */
-  async function send(request: NeutralRequest, context: AdapterContext, stream: boolean, signal: AbortSignal): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
+  async function send(
+    request: NeutralRequest,
+    context: AdapterContext,
+    stream: boolean,
+    signal: AbortSignal,
+  ): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
     const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
     if (!capabilities.speaks.includes(endpoint)) {
       throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
     const path = PATHS[endpoint];
     const body = codec.toWireBody(request, { stream });
-    const headers: Record<string, string> = { ...fixedHeaders, accept: stream ? 'text/event-stream' : 'application/json', 'x-request-id': context.requestId };
+    const headers: Record<string, string> = {
+      ...fixedHeaders,
+      accept: stream ? 'text/event-stream' : 'application/json',
+      'x-request-id': context.requestId,
+    };
     for (const header of AFFINITY_HEADERS) {
       const value = context.headers?.[header];
       if (value) headers[header] = value;
@@ -200,7 +212,9 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       await prober?.close();
       await client.close();
     },
-    ...(limit || pool ? { stats: { ...(limit ? { queued: () => limit.queued } : {}), ...(pool ? { replicas: () => pool.stats() } : {}) } } : {}),
+    ...(limit || pool
+      ? { stats: { ...(limit ? { queued: () => limit.queued } : {}), ...(pool ? { replicas: () => pool.stats() } : {}) } }
+      : {}),
   };
 }
 

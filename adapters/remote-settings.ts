@@ -70,7 +70,21 @@ export const REMOTE_DEFAULTS: { timeouts: RemoteTimeouts; retries: RemoteRetries
 export type AdapterSettings<Settings extends BackendCommon> = Omit<Settings, 'kind'> & { kind?: string };
 
 /** The keys `checkRemoteSettings` reads. */
-export const REMOTE_KEYS: readonly string[] = ['url', 'urls', 'health', 'ejection', 'apiKey', 'speaks', 'maxTopLogprobs', 'headers', 'timeouts', 'retries', 'maxConcurrent', 'queueLimit', 'models'];
+export const REMOTE_KEYS: readonly string[] = [
+  'url',
+  'urls',
+  'health',
+  'ejection',
+  'apiKey',
+  'speaks',
+  'maxTopLogprobs',
+  'headers',
+  'timeouts',
+  'retries',
+  'maxConcurrent',
+  'queueLimit',
+  'models',
+];
 
 export function checkRemoteSettings(backend: Record<string, unknown>, key: string): RemoteBackendSettings {
   checkUrls(backend, key);
@@ -82,7 +96,8 @@ export function checkRemoteSettings(backend: Record<string, unknown>, key: strin
     }
   }
   integerField(backend, 'maxTopLogprobs', key, 0, 20);
-  if (backend.timeouts !== undefined) integerFields(objectAt(backend.timeouts, `${key}.timeouts`), `${key}.timeouts`, Object.keys(REMOTE_DEFAULTS.timeouts), 1);
+  if (backend.timeouts !== undefined)
+    integerFields(objectAt(backend.timeouts, `${key}.timeouts`), `${key}.timeouts`, Object.keys(REMOTE_DEFAULTS.timeouts), 1);
   if (backend.retries !== undefined) {
     const retries = objectAt(backend.retries, `${key}.retries`);
     integerFields(retries, `${key}.retries`, Object.keys(REMOTE_DEFAULTS.retries), 0);
@@ -91,10 +106,12 @@ export function checkRemoteSettings(backend: Record<string, unknown>, key: strin
   }
   integerField(backend, 'maxConcurrent', key, 1);
   integerField(backend, 'queueLimit', key, 0);
-  if (backend.queueLimit !== undefined && backend.maxConcurrent === undefined) throw new ConfigError(`${key}.queueLimit`, 'needs maxConcurrent (without it nothing waits)');
+  if (backend.queueLimit !== undefined && backend.maxConcurrent === undefined)
+    throw new ConfigError(`${key}.queueLimit`, 'needs maxConcurrent (without it nothing waits)');
   if (backend.models !== undefined) stringList(backend.models, `${key}.models`);
   if (backend.headers !== undefined) {
-    for (const [name, value] of Object.entries(objectAt(backend.headers, `${key}.headers`))) optionalString(value, `${key}.headers.${name}`);
+    for (const [name, value] of Object.entries(objectAt(backend.headers, `${key}.headers`)))
+      optionalString(value, `${key}.headers.${name}`);
   }
   return backend as unknown as RemoteBackendSettings;
 }
@@ -105,7 +122,8 @@ const HTTP_URL = /^https?:\/\/[^/]/;
 function checkUrls(backend: Record<string, unknown>, key: string): void {
   const url = optionalString(backend.url, `${key}.url`);
   if (backend.urls === undefined) {
-    if (!url || !HTTP_URL.test(url)) throw new ConfigError(`${key}.url`, 'required: an http(s) URL such as https://api.openai.com/v1 (or urls: a list of replicas)');
+    if (!url || !HTTP_URL.test(url))
+      throw new ConfigError(`${key}.url`, 'required: an http(s) URL such as https://api.openai.com/v1 (or urls: a list of replicas)');
     for (const name of ['health', 'ejection']) {
       if (backend[name] !== undefined) throw new ConfigError(`${key}.${name}`, 'only for a pool of replicas (urls)');
     }
@@ -116,17 +134,23 @@ function checkUrls(backend: Record<string, unknown>, key: string): void {
   if (urls.length === 0) throw new ConfigError(`${key}.urls`, 'must list at least one http(s) URL');
   const seen = new Set<string>();
   urls.forEach((item, i) => {
-    if (!HTTP_URL.test(item) || !URL.canParse(item)) throw new ConfigError(`${key}.urls[${i}]`, 'must be an http(s) URL such as http://10.0.0.1:8000/v1');
+    if (!HTTP_URL.test(item) || !URL.canParse(item))
+      throw new ConfigError(`${key}.urls[${i}]`, 'must be an http(s) URL such as http://10.0.0.1:8000/v1');
     const normal = item.replace(/\/+$/, '');
     if (seen.has(normal)) throw new ConfigError(`${key}.urls[${i}]`, `lists ${item} twice`);
     seen.add(normal);
   });
-  if (new Set(urls.map((item) => new URL(item).protocol)).size > 1) throw new ConfigError(`${key}.urls`, 'must all be http or all be https');
+  if (new Set(urls.map((item) => new URL(item).protocol)).size > 1)
+    throw new ConfigError(`${key}.urls`, 'must all be http or all be https');
   if (backend.health !== undefined) {
     const health = objectAt(backend.health, `${key}.health`);
     allowKeys(health, `${key}.health`, ['path', ...Object.keys(HEALTH_DEFAULTS)]);
     const path = optionalString(health.path, `${key}.health.path`);
-    if (!path) throw new ConfigError(`${key}.health.path`, 'required: the path each replica answers 200 on when ready, e.g. /health (llama-server, vLLM)');
+    if (!path)
+      throw new ConfigError(
+        `${key}.health.path`,
+        'required: the path each replica answers 200 on when ready, e.g. /health (llama-server, vLLM)',
+      );
     integerField(health, 'intervalMs', `${key}.health`, 10);
     integerField(health, 'timeoutMs', `${key}.health`, 1);
     integerField(health, 'failures', `${key}.health`, 1);

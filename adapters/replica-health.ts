@@ -35,7 +35,11 @@ export interface HealthProber {
 }
 
 export function createHealthProber(pool: ReplicaPool, settings: HealthSettings, headers: Record<string, string> = {}): HealthProber {
-  const agent = new Agent({ connect: { timeout: settings.timeoutMs }, headersTimeout: settings.timeoutMs, bodyTimeout: settings.timeoutMs });
+  const agent = new Agent({
+    connect: { timeout: settings.timeoutMs },
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
+  });
   const failedInARow = new Map<Replica, number>();
   const running = new Set<Replica>();
   let timer: NodeJS.Timeout | undefined;

@@ -96,7 +96,13 @@ export class ReplicaPool {
    * the first not yet tried among those in service, by the key's rendezvous rank, or fewest outstanding.
    */
   plan(key?: string): ReplicaPlan {
-    const ranked = key === undefined ? undefined : rankReplicas(key, this.replicas.map(({ base }) => base)).map((base) => this.byBase.get(base) as Replica);
+    const ranked =
+      key === undefined
+        ? undefined
+        : rankReplicas(
+            key,
+            this.replicas.map(({ base }) => base),
+          ).map((base) => this.byBase.get(base) as Replica);
     const tried = new Set<Replica>();
     return {
       next: () => {
@@ -104,7 +110,9 @@ export class ReplicaPool {
         const fresh = this.replicas.filter((replica) => !tried.has(replica));
         const serving = fresh.filter((replica) => this.inService(replica));
         const candidates = serving.length > 0 ? serving : fresh;
-        const replica = ranked ? (ranked.find((candidate) => candidates.includes(candidate)) as Replica) : this.leastOutstanding(candidates);
+        const replica = ranked
+          ? (ranked.find((candidate) => candidates.includes(candidate)) as Replica)
+          : this.leastOutstanding(candidates);
         tried.add(replica);
         replica.outstanding += 1;
         let released = false;
@@ -154,7 +162,12 @@ export class ReplicaPool {
   }
 
   stats(): ReplicaStat[] {
-    return this.replicas.map((replica) => ({ replica: replica.label, state: this.state(replica), outstanding: replica.outstanding, ejections: replica.ejections }));
+    return this.replicas.map((replica) => ({
+      replica: replica.label,
+      state: this.state(replica),
+      outstanding: replica.outstanding,
+      ejections: replica.ejections,
+    }));
   }
 
   private leastOutstanding(candidates: readonly Replica[]): Replica {

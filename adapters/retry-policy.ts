@@ -38,7 +38,12 @@ export interface FailedTry {
  * undefined when this failure is not retried or the retries are spent.
  * @example retryDelay({ error, status: 503 }, 0, { attempts: 2, initialDelayMs: 500, maxDelayMs: 10000 }) // 0..500
  */
-export function retryDelay(failed: FailedTry, attempt: number, retries: RemoteRetries, random: () => number = Math.random): number | undefined {
+export function retryDelay(
+  failed: FailedTry,
+  attempt: number,
+  retries: RemoteRetries,
+  random: () => number = Math.random,
+): number | undefined {
   if (attempt >= retries.attempts) return undefined;
   const retried = failed.status === undefined ? RETRIED_CODES.has(failed.error.code ?? '') : RETRIED_STATUSES.has(failed.status);
   if (!retried) return undefined;
@@ -57,7 +62,10 @@ export function retryDelay(failed: FailedTry, attempt: number, retries: RemoteRe
  * neither is there or readable.
  * @example retryAfterMs({ 'retry-after-ms': '120', 'retry-after': '1' }) // 120
  */
-export function retryAfterMs(headers: Readonly<Record<string, string | string[] | undefined>>, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  now: number = Date.now(),
+): number | undefined {
   const first = (name: string) => {
     const value = headers[name];
     return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;

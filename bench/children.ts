@@ -75,7 +75,9 @@ export async function idleRss(pids: number[], windowMs: number): Promise<{ early
   const early = await secondMedians();
   const settled = [...early];
   for (let elapsed = 2000; elapsed < windowMs; elapsed += 1000) {
-    (await secondMedians()).forEach((rss, index) => { settled[index] = Math.min(settled[index], rss); });
+    (await secondMedians()).forEach((rss, index) => {
+      settled[index] = Math.min(settled[index], rss);
+    });
   }
   return pids.map((_, index) => ({ early: early[index], settled: settled[index] }));
 }
@@ -101,5 +103,8 @@ export function cpuSeconds(pid: number): number | undefined {
 export function machineSeconds(): { busy: number; interrupts: number } {
   const fields = (readProc('/proc/stat') ?? '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   if (fields.length < 4) return { busy: 0, interrupts: 0 };
-  return { busy: (fields.reduce((sum, value) => sum + value, 0) - fields[3] - (fields[4] ?? 0)) / 100, interrupts: ((fields[5] ?? 0) + (fields[6] ?? 0)) / 100 };
+  return {
+    busy: (fields.reduce((sum, value) => sum + value, 0) - fields[3] - (fields[4] ?? 0)) / 100,
+    interrupts: ((fields[5] ?? 0) + (fields[6] ?? 0)) / 100,
+  };
 }

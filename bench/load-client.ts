@@ -71,7 +71,8 @@ function openFilesLimit(): number | undefined {
 /** Occurrences of `needle` in `text` that end after `from` (so a match across two chunks counts once). */
 function countFrom(text: string, needle: string, from: number): number {
   let count = 0;
-  for (let at = text.indexOf(needle, Math.max(0, from - needle.length + 1)); at !== -1; at = text.indexOf(needle, at + needle.length)) count += 1;
+  for (let at = text.indexOf(needle, Math.max(0, from - needle.length + 1)); at !== -1; at = text.indexOf(needle, at + needle.length))
+    count += 1;
   return count;
 }
 
@@ -80,11 +81,26 @@ export async function runLoad(settings: LoadSettings): Promise<LoadResult> {
   const body = Buffer.from(settings.body);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
   const result: LoadResult = {
-    started: 0, served: 0, errors: {}, samples: [], ttftMs: [], ttftSentS: [], elapsedS: 0,
-    client: { cpuPercent: 0, loopDelayP99Ms: 0, loopDelayMaxMs: 0, connectionsOpened: 0, agentQueued: 0, openFilesLimit: openFilesLimit(), limitsHit: [] },
+    started: 0,
+    served: 0,
+    errors: {},
+    samples: [],
+    ttftMs: [],
+    ttftSentS: [],
+    elapsedS: 0,
+    client: {
+      cpuPercent: 0,
+      loopDelayP99Ms: 0,
+      loopDelayMaxMs: 0,
+      connectionsOpened: 0,
+      agentQueued: 0,
+      openFilesLimit: openFilesLimit(),
+      limitsHit: [],
+    },
   };
   const limitsHit = new Set<string>();
-  if ((result.client.openFilesLimit ?? Infinity) < concurrency + 64) limitsHit.add(`open files limit ${result.client.openFilesLimit} is below ${concurrency} sockets + 64`);
+  if ((result.client.openFilesLimit ?? Infinity) < concurrency + 64)
+    limitsHit.add(`open files limit ${result.client.openFilesLimit} is below ${concurrency} sockets + 64`);
   const seen = new WeakSet<object>();
   const inFlight = new Set<http.ClientRequest>();
   let closed = false;
@@ -114,34 +130,48 @@ export async function runLoad(settings: LoadSettings): Promise<LoadResult> {
         else result.served += 1;
         resolve();
       };
-      const request = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (response) => {
-        if (response.statusCode !== 200) {
-          let text = '';
-          response.on('data', (data: Buffer) => { text = (text + data.toString('latin1')).slice(0, 300); });
-          response.on('end', () => end(`status ${response.statusCode}`, text));
-          response.on('error', (error) => end(`status ${response.statusCode}`, `${text} (${error.message})`));
-          return;
-        }
-        response.on('data', (data: Buffer) => {
-          const from = tail.length;
-          const text = tail + data.toString('latin1');
-          if (firstFrame < 0 && countFrom(text, 'data:', from) > 0) firstFrame = performance.now() - sent;
-          tokensSeen += countFrom(text, ' word', from);
-          if (!errorFrame) {
-            const at = text.indexOf('data: {"error"', Math.max(0, from - 13));
-            if (at !== -1) errorFrame = text.slice(at, at + 300);
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (response) => {
+          if (response.statusCode !== 200) {
+            let text = '';
+            response.on('data', (data: Buffer) => {
+              text = (text + data.toString('latin1')).slice(0, 300);
+            });
+            response.on('end', () => end(`status ${response.statusCode}`, text));
+            response.on('error', (error) => end(`status ${response.statusCode}`, `${text} (${error.message})`));
+            return;
           }
-          tail = text.slice(-32);
-        });
-        response.on('end', () => {
-          if (errorFrame) end('error frame', errorFrame);
-          else if (!tail.trimEnd().endsWith('data: [DONE]')) end('no [DONE] at the end', JSON.stringify(tail));
-          else if (tokensSeen !== tokens) end('tokens missing', `${tokensSeen} of ${tokens} tokens`);
-          else end();
-        });
-        response.on('error', (error) => end('reset mid-stream', error.message));
-        response.on('close', () => { if (!response.complete) end('reset mid-stream', 'closed before its end'); });
-      });
+          response.on('data', (data: Buffer) => {
+            const from = tail.length;
+            const text = tail + data.toString('latin1');
+            if (firstFrame < 0 && countFrom(text, 'data:', from) > 0) firstFrame = performance.now() - sent;
+            tokensSeen += countFrom(text, ' word', from);
+            if (!errorFrame) {
+              const at = text.indexOf('data: {"error"', Math.max(0, from - 13));
+              if (at !== -1) errorFrame = text.slice(at, at + 300);
+            }
+            tail = text.slice(-32);
+          });
+          response.on('end', () => {
+            if (errorFrame) end('error frame', errorFrame);
+            else if (!tail.trimEnd().endsWith('data: [DONE]')) end('no [DONE] at the end', JSON.stringify(tail));
+            else if (tokensSeen !== tokens) end('tokens missing', `${tokensSeen} of ${tokens} tokens`);
+            else end();
+          });
+          response.on('error', (error) => end('reset mid-stream', error.message));
+          response.on('close', () => {
+            if (!response.complete) end('reset mid-stream', 'closed before its end');
+          });
+        },
+      );
       inFlight.add(request);
       if (Object.values(agent.requests).some((queue) => queue?.includes(request))) result.client.agentQueued += 1;
       request.on('socket', (socket) => {
@@ -170,12 +200,18 @@ export async function runLoad(settings: LoadSettings): Promise<LoadResult> {
   const loops = Promise.all(Array.from({ length: concurrency }, (_, index) => loop(index)));
   // Streams still open `drainMs` after the deadline count as hung.
   const hung = new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      closed = true; // what the destroyed streams say next is not counted
-      for (const request of inFlight) request.destroy();
+    const timer = setTimeout(
+      () => {
+        closed = true; // what the destroyed streams say next is not counted
+        for (const request of inFlight) request.destroy();
+        resolve();
+      },
+      seconds * 1000 + drainMs,
+    );
+    void loops.then(() => {
+      clearTimeout(timer);
       resolve();
-    }, seconds * 1000 + drainMs);
-    void loops.then(() => { clearTimeout(timer); resolve(); });
+    });
   });
   await hung;
   if (inFlight.size > 0) result.errors['hung (still open after the drain)'] = inFlight.size;
@@ -186,7 +222,8 @@ export async function runLoad(settings: LoadSettings): Promise<LoadResult> {
   // The histogram holds whole sampling intervals: the delay is what exceeds one.
   result.client.loopDelayP99Ms = Math.max(0, loopDelay.percentile(99) / 1e6 - resolutionMs);
   result.client.loopDelayMaxMs = Math.max(0, loopDelay.max / 1e6 - resolutionMs);
-  if (result.client.agentQueued > 0) limitsHit.add(`${result.client.agentQueued} streams waited in the agent's queue for a socket (maxSockets ${concurrency})`);
+  if (result.client.agentQueued > 0)
+    limitsHit.add(`${result.client.agentQueued} streams waited in the agent's queue for a socket (maxSockets ${concurrency})`);
   result.client.limitsHit = [...limitsHit];
   agent.destroy();
   return result;

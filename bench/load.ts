@@ -36,9 +36,17 @@ const concurrency = Number(process.env.LOAD_CONCURRENCY ?? 500);
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
 const tokens = Number(process.env.LOAD_TOKENS ?? 32);
 const intervalMs = Number(process.env.LOAD_INTERVAL_MS ?? 20);
-const targetNames = (process.env.LOAD_TARGETS ?? 'direct,translated,same,hpm').split(',').map((name) => name.trim()).filter(Boolean);
+const targetNames = (process.env.LOAD_TARGETS ?? 'direct,translated,same,hpm')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 const streamMs = Math.max(0, tokens - 1) * intervalMs;
-const body = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream: true });
+const body = JSON.stringify({
+  model: 'bench',
+  messages: [{ role: 'user', content: 'Tell me a story.' }],
+  max_tokens: tokens,
+  stream: true,
+});
 
 const mb = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(0)} MB`);
 const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : value < 10 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`);
@@ -60,9 +68,18 @@ interface Target {
 
 const targets: Record<string, Target> = {
   // The floor of the client and the mock: what every proxy adds to.
-  direct: { name: 'mock upstream direct (no proxy)', start: async (upstream) => ({ process: upstream.process, port: upstream.port, shared: true }) },
-  translated: { name: 'dialect-proxy, chat -> completions backend', start: (upstream, dir) => startCli('translated', { kind: 'fireworks', speaks: ['completions'] }, upstream.port, dir) },
-  same: { name: 'dialect-proxy, chat -> chat backend', start: (upstream, dir) => startCli('same', { kind: 'openai', speaks: ['chat'] }, upstream.port, dir) },
+  direct: {
+    name: 'mock upstream direct (no proxy)',
+    start: async (upstream) => ({ process: upstream.process, port: upstream.port, shared: true }),
+  },
+  translated: {
+    name: 'dialect-proxy, chat -> completions backend',
+    start: (upstream, dir) => startCli('translated', { kind: 'fireworks', speaks: ['completions'] }, upstream.port, dir),
+  },
+  same: {
+    name: 'dialect-proxy, chat -> chat backend',
+    start: (upstream, dir) => startCli('same', { kind: 'openai', speaks: ['chat'] }, upstream.port, dir),
+  },
   hpm: { name: 'Express + http-proxy-middleware, chat relayed', start: (upstream) => startHpm(upstream.port) },
 };
 
@@ -95,7 +112,13 @@ interface Row {
   logLines: string[];
 }
 
-async function measure(target: Target, upstream: Upstream, dir: string, targetCpus: number[] | undefined, benchCpus: number[] | undefined): Promise<Row> {
+async function measure(
+  target: Target,
+  upstream: Upstream,
+  dir: string,
+  targetCpus: number[] | undefined,
+  benchCpus: number[] | undefined,
+): Promise<Row> {
   const running = await target.start(upstream, dir);
   const pid = running.process.pid!;
   if (targetCpus) pin(pid, targetCpus); // now that all its threads exist
@@ -112,10 +135,18 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
       samples.push({ atS: (performance.now() - samplingFrom) / 1000, rss: sample.rss });
     }, 250);
     const settings: LoadSettings = {
-      port: running.port, path: '/v1/chat/completions', body, concurrency, seconds, tokens,
-      rampMs: streamMs, drainMs: Math.max(10_000, 5 * streamMs),
+      port: running.port,
+      path: '/v1/chat/completions',
+      body,
+      concurrency,
+      seconds,
+      tokens,
+      rampMs: streamMs,
+      drainMs: Math.max(10_000, 5 * streamMs),
     };
-    const client = fork(fileURLToPath(new URL('./load-client.js', import.meta.url)), [JSON.stringify(settings)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const client = fork(fileURLToPath(new URL('./load-client.js', import.meta.url)), [JSON.stringify(settings)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     // CPU seconds of the bench's processes (the mock once, when it is the target) and of the whole machine, before and after.
     const pids = { target: pid, upstream: running.shared ? undefined : upstream.process.pid, client: client.pid };
     const cpuNow = () => ({
@@ -126,7 +157,9 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
     const [before, machineBefore, started] = [cpuNow(), machineTicks(), performance.now()];
     const [result] = (await Promise.race([
       once(client, 'message'),
-      once(client, 'exit').then(([code]) => { throw new Error(`the load generator exited with ${String(code)} before reporting`); }),
+      once(client, 'exit').then(([code]) => {
+        throw new Error(`the load generator exited with ${String(code)} before reporting`);
+      }),
     ])) as [LoadResult];
     const [after, machineAfter, elapsedS] = [cpuNow(), machineTicks(), (performance.now() - started) / 1000];
     clearInterval(sampler);
@@ -144,13 +177,24 @@ async function measure(target: Target, upstream: Upstream, dir: string, targetCp
       const machineBusy = ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100 * cores;
       othersCpu = Math.max(0, machineBusy - (percent('target') ?? 0) - (percent('upstream') ?? 0) - (percent('client') ?? 0));
     }
-    const logLines = running.log ? readFileSync(running.log, 'utf8').split('\n').filter((line) => line.trim() && !/listening on|backends ready/.test(line)) : [];
+    const logLines = running.log
+      ? readFileSync(running.log, 'utf8')
+          .split('\n')
+          .filter((line) => line.trim() && !/listening on|backends ready/.test(line))
+      : [];
     // The first fifth is the warm-up (every connection opening at once): compare the second with the last.
-    const fifth = (k: number) => samples.filter(({ atS }) => atS >= (k * seconds) / 5 && atS < ((k + 1) * seconds) / 5).map(({ rss }) => rss);
+    const fifth = (k: number) =>
+      samples.filter(({ atS }) => atS >= (k * seconds) / 5 && atS < ((k + 1) * seconds) / 5).map(({ rss }) => rss);
     const [early, late] = [fifth(1), fifth(4)];
     const rssGrowth = early.length && late.length ? percentile(late, 50) / percentile(early, 50) - 1 : undefined;
     return {
-      target, result, logLines, othersCpu, peakRss, hwm, rssGrowth,
+      target,
+      result,
+      logLines,
+      othersCpu,
+      peakRss,
+      hwm,
+      rssGrowth,
       idleRss: Number.isNaN(idle.early) ? undefined : idle.early,
       targetCpu: percent('target'),
       upstreamCpu: running.shared ? undefined : percent('upstream'),
@@ -181,9 +225,15 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-load-'));
   const upstream: Upstream = await startMock([String(tokens), String(intervalMs)]);
-  console.log(`load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length)`);
+  console.log(
+    `load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length)`,
+  );
   console.log(`placement: ${placement}`);
-  console.log(`machine load average before the run: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `machine load average before the run: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}\n`,
+  );
 
   const rows: Row[] = [];
   try {
@@ -199,17 +249,26 @@ async function main(): Promise<void> {
   const cpu = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)}%`);
   // The start (cold code, every connection opening, all clients arriving within one stream's length) apart: the steady state.
   const warmS = Math.max(1, Math.min(5, Math.floor(seconds / 3)));
-  console.log(`| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU | CPU / stream |`);
+  console.log(
+    `| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU | CPU / stream |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   // A model's stream comes a token per packet: this is what a stream costs when each event is its own read and write.
-  const perStream = (cpuPercent: number | undefined, result: Row['result']) => (cpuPercent === undefined || result.served === 0 ? 'n/a' : `${((cpuPercent / 100) * result.elapsedS * 1000 / result.served).toFixed(2)} ms`);
+  const perStream = (cpuPercent: number | undefined, result: Row['result']) =>
+    cpuPercent === undefined || result.served === 0
+      ? 'n/a'
+      : `${(((cpuPercent / 100) * result.elapsedS * 1000) / result.served).toFixed(2)} ms`;
   const growth = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`);
   for (const { target, result, idleRss, peakRss, rssGrowth, targetCpu } of rows) {
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
     const steady = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= warmS);
-    console.log(`| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} | ${perStream(targetCpu, result)} |`);
+    console.log(
+      `| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} | ${perStream(targetCpu, result)} |`,
+    );
   }
-  console.log(`\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`);
+  console.log(
+    `\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`,
+  );
 
   let clientLimited = false;
   let failed = false;
@@ -219,8 +278,12 @@ async function main(): Promise<void> {
     const benchCpu = (upstreamCpu ?? 0) + (clientCpu ?? client.cpuPercent);
     console.log(`\n${target.name}:`);
     const highWater = hwm === undefined ? '' : `; its resident memory's high-water mark (VmHWM) ${mb(hwm)}`;
-    console.log(`  ${result.started} streams started in ${result.elapsedS.toFixed(1)} s; TTFT max ${ms(percentile(result.ttftMs, 100))}; ${client.connectionsOpened} connections opened by the client${highWater}`);
-    console.log(`  CPU: mock upstream ${upstreamCpu === undefined ? 'is the target' : cpu(upstreamCpu)}, load generator ${cpu(clientCpu ?? client.cpuPercent)} (event-loop delay p99 ${ms(client.loopDelayP99Ms)}, max ${ms(client.loopDelayMaxMs)}), other processes on the machine ${cpu(othersCpu)}`);
+    console.log(
+      `  ${result.started} streams started in ${result.elapsedS.toFixed(1)} s; TTFT max ${ms(percentile(result.ttftMs, 100))}; ${client.connectionsOpened} connections opened by the client${highWater}`,
+    );
+    console.log(
+      `  CPU: mock upstream ${upstreamCpu === undefined ? 'is the target' : cpu(upstreamCpu)}, load generator ${cpu(clientCpu ?? client.cpuPercent)} (event-loop delay p99 ${ms(client.loopDelayP99Ms)}, max ${ms(client.loopDelayMaxMs)}), other processes on the machine ${cpu(othersCpu)}`,
+    );
     for (const [kind, count] of Object.entries(result.errors)) {
       failed = true;
       console.log(`  errors: ${count} x ${kind}`);
@@ -231,10 +294,16 @@ async function main(): Promise<void> {
       for (const line of logLines.slice(0, 3)) console.log(`    ${line.slice(0, 300)}`);
     }
     const limits = [...client.limitsHit];
-    if (benchCpus && benchCpu > 90 * benchCpus.length) limits.push(`the mock and load generator used ${benchCpu.toFixed(0)}% of their ${benchCpus.length} core(s): client-side delay is in these figures`);
-    if (client.loopDelayP99Ms > 50) limits.push(`the load generator's event loop lagged ${ms(client.loopDelayP99Ms)} at p99: its timings run late`);
+    if (benchCpus && benchCpu > 90 * benchCpus.length)
+      limits.push(
+        `the mock and load generator used ${benchCpu.toFixed(0)}% of their ${benchCpus.length} core(s): client-side delay is in these figures`,
+      );
+    if (client.loopDelayP99Ms > 50)
+      limits.push(`the load generator's event loop lagged ${ms(client.loopDelayP99Ms)} at p99: its timings run late`);
     if (limits.length) clientLimited = true;
-    console.log(`  client-side limits: ${limits.length ? limits.join('; ') : `none hit (maxSockets ${concurrency}, no stream queued for a socket, open files limit ${client.openFilesLimit ?? 'unknown'}, load generator not saturated)`}`);
+    console.log(
+      `  client-side limits: ${limits.length ? limits.join('; ') : `none hit (maxSockets ${concurrency}, no stream queued for a socket, open files limit ${client.openFilesLimit ?? 'unknown'}, load generator not saturated)`}`,
+    );
     if (othersCpu !== undefined && othersCpu > 25) {
       noisy = true;
       console.log(`  the machine was busy with other work (${cpu(othersCpu)} of a core): these figures are noisy`);

@@ -82,7 +82,8 @@ export async function runLoad(load: Load): Promise<Figures & { errorSample?: str
       tail = chunk.length >= 16 ? chunk : Buffer.concat([tail, chunk]);
     }
     if (statusCode !== 200) return fail(`status ${statusCode}: ${tail.toString().slice(0, 300)}`);
-    if (!tail.includes('data: [DONE]')) return fail(`a stream ended without data: [DONE]: ...${JSON.stringify(tail.toString().slice(-100))}`);
+    if (!tail.includes('data: [DONE]'))
+      return fail(`a stream ended without data: [DONE]: ...${JSON.stringify(tail.toString().slice(-100))}`);
     latencies.push(performance.now() - sent);
     ttfbs.push(first);
   };
@@ -94,12 +95,19 @@ export async function runLoad(load: Load): Promise<Figures & { errorSample?: str
   sample();
   const sampler = setInterval(sample, sampleEveryMs);
   const mockIsTarget = mockPid === pid;
-  const before = { target: cpuSeconds(pid), mock: mockIsTarget ? 0 : cpuSeconds(mockPid), client: process.cpuUsage(), machine: machineSeconds() };
+  const before = {
+    target: cpuSeconds(pid),
+    mock: mockIsTarget ? 0 : cpuSeconds(mockPid),
+    client: process.cpuUsage(),
+    machine: machineSeconds(),
+  };
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < deadline) await one().catch((error: Error) => fail(`${error.name}: ${error.message}`));
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) await one().catch((error: Error) => fail(`${error.name}: ${error.message}`));
+    }),
+  );
   const elapsedS = (performance.now() - started) / 1000;
   const client = process.cpuUsage(before.client);
   const after = { target: cpuSeconds(pid), mock: mockIsTarget ? 0 : cpuSeconds(mockPid), machine: machineSeconds() };
@@ -113,7 +121,9 @@ export async function runLoad(load: Load): Promise<Figures & { errorSample?: str
   const machineBusyS = after.machine.busy - after.machine.interrupts - (before.machine.busy - before.machine.interrupts);
   const requests = latencies.length;
   return {
-    requests, errors, errorSample,
+    requests,
+    errors,
+    errorSample,
     rps: requests / elapsedS,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -133,7 +143,11 @@ export function medianOf(rounds: Figures[]): Figures {
   return {
     requests: pick('requests'),
     errors: rounds.reduce((sum, figures) => sum + figures.errors, 0),
-    rps: pick('rps'), p50: pick('p50'), p99: pick('p99'), ttfbP50: pick('ttfbP50'), ttfbP99: pick('ttfbP99'),
+    rps: pick('rps'),
+    p50: pick('p50'),
+    p99: pick('p99'),
+    ttfbP50: pick('ttfbP50'),
+    ttfbP99: pick('ttfbP99'),
     cpuUs: pick('cpuUs'),
     peakRss: known('peakRss').length ? Math.max(...known('peakRss')) : NaN,
     benchCpu: pick('benchCpu'),

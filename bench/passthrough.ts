@@ -20,7 +20,14 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 const server = http.createServer((req, res) => {
   const upstream = http.request(
-    { host: '127.0.0.1', port: upstreamPort, path: req.url, method: req.method, headers: { ...endToEnd(req.headers), host: `127.0.0.1:${upstreamPort}` }, agent },
+    {
+      host: '127.0.0.1',
+      port: upstreamPort,
+      path: req.url,
+      method: req.method,
+      headers: { ...endToEnd(req.headers), host: `127.0.0.1:${upstreamPort}` },
+      agent,
+    },
     (response) => {
       res.writeHead(response.statusCode ?? 502, endToEnd(response.headers));
       response.pipe(res);

@@ -40,11 +40,16 @@ const other = { chat: 'completions', completions: 'chat' } as const;
 
 export function roleName(role: Role, dialect: Scenario['dialect']): string {
   switch (role) {
-    case 'direct': return 'mock upstream direct';
-    case 'bare': return 'node:http pass-through';
-    case 'hpm': return 'Express + http-proxy-middleware';
-    case 'same': return `dialect-proxy, ${dialect} -> ${dialect} backend`;
-    case 'translated': return `dialect-proxy, ${dialect} -> ${other[dialect]} backend (translated)`;
+    case 'direct':
+      return 'mock upstream direct';
+    case 'bare':
+      return 'node:http pass-through';
+    case 'hpm':
+      return 'Express + http-proxy-middleware';
+    case 'same':
+      return `dialect-proxy, ${dialect} -> ${dialect} backend`;
+    case 'translated':
+      return `dialect-proxy, ${dialect} -> ${other[dialect]} backend (translated)`;
   }
 }
 
@@ -75,31 +80,55 @@ export interface RemoteReport {
   errors: string[];
 }
 
-const chatBody = (stream: boolean, tokens: number) => JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream });
-const completionsBody = (stream: boolean, tokens: number) => JSON.stringify({ model: 'bench', prompt: 'Once upon a time', max_tokens: tokens, stream });
+const chatBody = (stream: boolean, tokens: number) =>
+  JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream });
+const completionsBody = (stream: boolean, tokens: number) =>
+  JSON.stringify({ model: 'bench', prompt: 'Once upon a time', max_tokens: tokens, stream });
 
 export function scenarios(tokens: number): Scenario[] {
   return [
     { name: 'chat, JSON', dialect: 'chat', path: '/v1/chat/completions', stream: false, body: chatBody(false, tokens) },
     { name: `chat, stream (${tokens} tokens)`, dialect: 'chat', path: '/v1/chat/completions', stream: true, body: chatBody(true, tokens) },
     { name: 'completions, JSON', dialect: 'completions', path: '/v1/completions', stream: false, body: completionsBody(false, tokens) },
-    { name: `completions, stream (${tokens} tokens)`, dialect: 'completions', path: '/v1/completions', stream: true, body: completionsBody(true, tokens) },
+    {
+      name: `completions, stream (${tokens} tokens)`,
+      dialect: 'completions',
+      path: '/v1/completions',
+      stream: true,
+      body: completionsBody(true, tokens),
+    },
   ];
 }
 
 /** Once started processes have settled, their idle memory (children.ts, idleRss). */
 async function settle(entries: [string, Running][]): Promise<Target[]> {
-  const idle = await idleRss(entries.map(([, running]) => running.process.pid!), 30_000);
-  return entries.map(([name, running], index) => ({ name, running, startRss: idle[index].early, idleRss: idle[index].settled, peakRss: 0 }));
+  const idle = await idleRss(
+    entries.map(([, running]) => running.process.pid!),
+    30_000,
+  );
+  return entries.map(([name, running], index) => ({
+    name,
+    running,
+    startRss: idle[index].early,
+    idleRss: idle[index].settled,
+    peakRss: 0,
+  }));
 }
 
 /** One reply, read whole and checked: the mock's text is all there (every token of a stream). Measuring a broken target is worthless. */
 async function check(name: string, port: number, scenario: Scenario, tokens: number): Promise<void> {
-  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, { method: 'POST', body: scenario.body, headers: { 'content-type': 'application/json' } });
+  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
+    method: 'POST',
+    body: scenario.body,
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await response.text();
   const words = text.split(' word').length - 1;
-  const good = response.status === 200 && (scenario.stream ? words === tokens && text.trimEnd().endsWith('data: [DONE]') : text.includes('Once upon a time'));
-  if (!good) throw new Error(`${name}, ${scenario.name}: not the mock's reply (status ${response.status}, ${words} tokens): ${text.slice(0, 500)}`);
+  const good =
+    response.status === 200 &&
+    (scenario.stream ? words === tokens && text.trimEnd().endsWith('data: [DONE]') : text.includes('Once upon a time'));
+  if (!good)
+    throw new Error(`${name}, ${scenario.name}: not the mock's reply (status ${response.status}, ${words} tokens): ${text.slice(0, 500)}`);
 }
 
 /** Loads each target in turn, `rounds` times, alternating the order; the median of the rounds per target. Failures go to `errors`, under `what`. */
@@ -181,11 +210,16 @@ async function startTargets(processes: Processes, dir: string, tokens: number) {
   const dialectProxy = { chat: toChat, completions: toCompletions };
   const processFor = (role: Role, scenario: Scenario): Running => {
     switch (role) {
-      case 'direct': return mock;
-      case 'bare': return bare;
-      case 'hpm': return hpm;
-      case 'same': return dialectProxy[scenario.dialect];
-      case 'translated': return dialectProxy[other[scenario.dialect]];
+      case 'direct':
+        return mock;
+      case 'bare':
+        return bare;
+      case 'hpm':
+        return hpm;
+      case 'same':
+        return dialectProxy[scenario.dialect];
+      case 'translated':
+        return dialectProxy[other[scenario.dialect]];
     }
   };
   const load = (role: Role, scenario: Scenario, connections: number, seconds: number) => {
@@ -197,7 +231,11 @@ async function startTargets(processes: Processes, dir: string, tokens: number) {
 }
 
 /** Every scenario at `connections` connections; each process's peak memory kept on its Target. */
-async function loads(targets: Awaited<ReturnType<typeof startTargets>>, options: RemoteOptions, errors: string[]): Promise<ScenarioResult[]> {
+async function loads(
+  targets: Awaited<ReturnType<typeof startTargets>>,
+  options: RemoteOptions,
+  errors: string[],
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of scenarios(options.tokens).entries()) {
     // Warm-up: code compiled, connections open. The first is a whole load: after the 30 s of idle that
@@ -208,7 +246,13 @@ async function loads(targets: Awaited<ReturnType<typeof startTargets>>, options:
       await check(roleName(role, scenario.dialect), targets.processFor(role, scenario).port, scenario, options.tokens);
       await targets.load(role, scenario, options.connections, warmUpSeconds);
     }
-    const figures = await alternate(scenario.name, [...roles], options.rounds, (role) => targets.load(role, scenario, options.connections, options.seconds), errors);
+    const figures = await alternate(
+      scenario.name,
+      [...roles],
+      options.rounds,
+      (role) => targets.load(role, scenario, options.connections, options.seconds),
+      errors,
+    );
     results.push({ scenario, figures });
     for (const role of roles) {
       const target = targets.targetOf(role, scenario);
@@ -219,10 +263,20 @@ async function loads(targets: Awaited<ReturnType<typeof startTargets>>, options:
 }
 
 /** Every scenario one request at a time: each target's median latency. */
-async function sequentialMode(targets: Awaited<ReturnType<typeof startTargets>>, options: RemoteOptions, errors: string[]): Promise<RemoteReport['sequential']> {
+async function sequentialMode(
+  targets: Awaited<ReturnType<typeof startTargets>>,
+  options: RemoteOptions,
+  errors: string[],
+): Promise<RemoteReport['sequential']> {
   const sequential: RemoteReport['sequential'] = [];
   for (const scenario of scenarios(options.tokens)) {
-    const figures = await alternate(`${scenario.name}, sequential`, [...roles], options.rounds, (role) => targets.load(role, scenario, 1, options.sequentialSeconds), errors);
+    const figures = await alternate(
+      `${scenario.name}, sequential`,
+      [...roles],
+      options.rounds,
+      (role) => targets.load(role, scenario, 1, options.sequentialSeconds),
+      errors,
+    );
     sequential.push({ scenario, p50: Object.fromEntries(roles.map((role) => [role, figures[role].p50])) as Record<Role, number> });
   }
   return sequential;
@@ -245,7 +299,14 @@ async function pacingProbe(processes: Processes, dir: string, options: RemoteOpt
   const order = ['direct', 'bare', 'hpm', 'same'] as const;
   const [chatStream] = scenarios(tokens).filter((scenario) => scenario.dialect === 'chat' && scenario.stream);
   const probe = (role: keyof typeof targets, seconds: number) =>
-    runLoad({ port: targets[role].port, scenario: chatStream, connections: 1, seconds, pid: targets[role].process.pid!, mockPid: paced.process.pid! });
+    runLoad({
+      port: targets[role].port,
+      scenario: chatStream,
+      connections: 1,
+      seconds,
+      pid: targets[role].process.pid!,
+      mockPid: paced.process.pid!,
+    });
   for (const role of order) {
     await check(`${roleName(role, 'chat')} (paced)`, targets[role].port, chatStream, tokens);
     await probe(role, 0.2); // warm-up

@@ -8,7 +8,8 @@ import type { Figures } from './measure.js';
 import { roleName, roles, type RemoteOptions, type RemoteReport, type Role } from './remote.js';
 
 const known = (value: number) => !Number.isNaN(value) && Number.isFinite(value);
-const ms = (value: number) => (!known(value) ? 'n/a' : value < 1 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`);
+const ms = (value: number) =>
+  !known(value) ? 'n/a' : value < 1 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${value.toFixed(0)} ms`;
 const us = (value: number) => (known(value) ? `${value.toFixed(0)} us` : 'n/a');
 const mb = (bytes: number) => (known(bytes) && bytes > 0 ? `${(bytes / 2 ** 20).toFixed(0)} MB` : 'n/a');
 const pct = (value: number) => (known(value) ? `${value.toFixed(0)}%` : 'n/a');
@@ -16,18 +17,31 @@ const kilo = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)}k`
 const ratio = (value: number, hpm: number) => (known(value / hpm) ? `${(value / hpm).toFixed(2)}x` : 'n/a');
 /** The targets, whatever the caller's dialect. */
 const shortNames: Record<Role, string> = {
-  direct: 'mock upstream alone', bare: 'node:http pass-through', hpm: 'Express + http-proxy-middleware',
-  same: 'dialect-proxy, same dialect', translated: 'dialect-proxy, translated',
+  direct: 'mock upstream alone',
+  bare: 'node:http pass-through',
+  hpm: 'Express + http-proxy-middleware',
+  same: 'dialect-proxy, same dialect',
+  translated: 'dialect-proxy, translated',
 };
 /** A figure and, but on hpm's own row, its ratio to hpm's. */
 const withRatio = (text: string, value: number, hpm: number, isHpm: boolean) => (isHpm ? text : `${text} (${ratio(value, hpm)})`);
 
 export function printRemote(report: RemoteReport, options: RemoteOptions): void {
-  console.log(`remote side: ${options.connections} connections, ${options.seconds} s per load, ${options.rounds} rounds alternating between targets (median of the rounds); streams carry ${options.tokens} tokens, which the mock writes whole at once`);
-  console.log(`machine: ${availableParallelism()} cores shared with whatever else runs; load average before: ${loadavg().map((value) => value.toFixed(2)).join(' ')}; node ${process.version}`);
+  console.log(
+    `remote side: ${options.connections} connections, ${options.seconds} s per load, ${options.rounds} rounds alternating between targets (median of the rounds); streams carry ${options.tokens} tokens, which the mock writes whole at once`,
+  );
+  console.log(
+    `machine: ${availableParallelism()} cores shared with whatever else runs; load average before: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}; node ${process.version}`,
+  );
   console.log(`placement: ${report.placement}`);
-  console.log('dialect-proxy runs as users run it: node dist/src/cli.js --config <generated yaml> (server.logLevel: warn), one process per config; the pass-throughs relay the caller\'s own dialect to the mock\'s same path (they translate nothing).');
-  console.log('In parentheses: the ratio to Express + http-proxy-middleware (hpm) in the same run: above 1 is better for req/s, below 1 for times, CPU and memory.');
+  console.log(
+    "dialect-proxy runs as users run it: node dist/src/cli.js --config <generated yaml> (server.logLevel: warn), one process per config; the pass-throughs relay the caller's own dialect to the mock's same path (they translate nothing).",
+  );
+  console.log(
+    'In parentheses: the ratio to Express + http-proxy-middleware (hpm) in the same run: above 1 is better for req/s, below 1 for times, CPU and memory.',
+  );
 
   for (const { scenario, figures } of report.scenarios) {
     const hpm = figures.hpm;
@@ -41,11 +55,15 @@ export function printRemote(report: RemoteReport, options: RemoteOptions): void 
       const isHpm = role === 'hpm';
       const cell = (text: string, key: keyof Figures) => withRatio(text, row[key], hpm[key], isHpm);
       const stream = scenario.stream ? ` ${cell(ms(row.ttfbP50), 'ttfbP50')} | ${cell(ms(row.ttfbP99), 'ttfbP99')} |` : '';
-      console.log(`| ${roleName(role, scenario.dialect)} | ${cell(row.rps.toFixed(0), 'rps')} | ${cell(ms(row.p50), 'p50')} | ${cell(ms(row.p99), 'p99')} |${stream} ${cell(us(row.cpuUs), 'cpuUs')} | ${cell(mb(row.peakRss), 'peakRss')} | ${pct(row.benchCpu)} |`);
+      console.log(
+        `| ${roleName(role, scenario.dialect)} | ${cell(row.rps.toFixed(0), 'rps')} | ${cell(ms(row.p50), 'p50')} | ${cell(ms(row.p99), 'p99')} |${stream} ${cell(us(row.cpuUs), 'cpuUs')} | ${cell(mb(row.peakRss), 'peakRss')} | ${pct(row.benchCpu)} |`,
+      );
     }
     console.log(`\nOther processes on the machine used up to ${pct(others)} of a core during these loads (median over rounds).`);
   }
-  console.log('\nCPU / request: the target process\'s user + system time (/proc/<pid>/stat) over the load, per request served. First byte: from sending the request to the first byte of its first data: frame. Peak RSS: the target process\'s highest resident memory, sampled every 100 ms during this scenario\'s loads. Bench side CPU: the load generator and the mock upstream, in % of one core (both on one CPU: near 100%, the bench side limits the figure).');
+  console.log(
+    "\nCPU / request: the target process's user + system time (/proc/<pid>/stat) over the load, per request served. First byte: from sending the request to the first byte of its first data: frame. Peak RSS: the target process's highest resident memory, sampled every 100 ms during this scenario's loads. Bench side CPU: the load generator and the mock upstream, in % of one core (both on one CPU: near 100%, the bench side limits the figure).",
+  );
 
   printSummary(report);
   printMemory(report);
@@ -59,7 +77,7 @@ export function printRemote(report: RemoteReport, options: RemoteOptions): void 
 
 /** One line per target, one column per scenario: req/s, CPU per request, and the ratio of req/s to hpm's. */
 function printSummary(report: RemoteReport): void {
-  console.log('\nSummary: req/s (target CPU per request) = ratio of req/s to hpm\'s\n');
+  console.log("\nSummary: req/s (target CPU per request) = ratio of req/s to hpm's\n");
   console.log(`| target | ${report.scenarios.map(({ scenario }) => scenario.name).join(' | ')} |`);
   console.log(`|---|${report.scenarios.map(() => '---|').join('')}`);
   for (const role of roles) {
@@ -73,17 +91,23 @@ function printSummary(report: RemoteReport): void {
 
 function printMemory(report: RemoteReport): void {
   const hpm = report.targets.find((target) => target.name.startsWith('Express'))!;
-  console.log('\nMemory per process: resident set before any request, 1-2 s after start and idle (the lowest over its first 30 s, once V8 has given back what starting grew), and at its highest sampled during the loads above\n');
+  console.log(
+    '\nMemory per process: resident set before any request, 1-2 s after start and idle (the lowest over its first 30 s, once V8 has given back what starting grew), and at its highest sampled during the loads above\n',
+  );
   console.log('| process | RSS at start | idle RSS | peak RSS |');
   console.log('|---|---|---|---|');
   for (const target of report.targets) {
     const isHpm = target === hpm;
-    console.log(`| ${target.name} | ${withRatio(mb(target.startRss), target.startRss, hpm.startRss, isHpm)} | ${withRatio(mb(target.idleRss), target.idleRss, hpm.idleRss, isHpm)} | ${withRatio(mb(target.peakRss), target.peakRss, hpm.peakRss, isHpm)} |`);
+    console.log(
+      `| ${target.name} | ${withRatio(mb(target.startRss), target.startRss, hpm.startRss, isHpm)} | ${withRatio(mb(target.idleRss), target.idleRss, hpm.idleRss, isHpm)} | ${withRatio(mb(target.peakRss), target.peakRss, hpm.peakRss, isHpm)} |`,
+    );
   }
 }
 
 function printSequential(report: RemoteReport, options: RemoteOptions): void {
-  console.log(`\nSequential: one connection, one request at a time (${options.sequentialSeconds} s per target, ${options.rounds} rounds); the mock's median latency, and what each target adds to it (median; in parentheses, the ratio to what hpm adds)\n`);
+  console.log(
+    `\nSequential: one connection, one request at a time (${options.sequentialSeconds} s per target, ${options.rounds} rounds); the mock's median latency, and what each target adds to it (median; in parentheses, the ratio to what hpm adds)\n`,
+  );
   const proxies = roles.filter((role) => role !== 'direct');
   console.log(`| scenario | mock direct | ${proxies.map((role) => `+ ${shortNames[role]}`).join(' | ')} |`);
   console.log(`|---|---|${proxies.map(() => '---|').join('')}`);
@@ -99,11 +123,15 @@ function printSequential(report: RemoteReport, options: RemoteOptions): void {
 
 function printProbe(report: RemoteReport, options: RemoteOptions): void {
   const byRole = Object.fromEntries(report.probe.map((row) => [row.role, row]));
-  console.log(`\nPacing probe: the mock sends a chat stream one event at a time, ${options.probeIntervalMs} ms apart (the role chunk at once, then 4 tokens); chat to a backend that speaks chat, one connection (${options.probeSeconds} s per target, ${options.rounds} rounds). Does each event leave as soon as it arrives?\n`);
+  console.log(
+    `\nPacing probe: the mock sends a chat stream one event at a time, ${options.probeIntervalMs} ms apart (the role chunk at once, then 4 tokens); chat to a backend that speaks chat, one connection (${options.probeSeconds} s per target, ${options.rounds} rounds). Does each event leave as soon as it arrives?\n`,
+  );
   console.log('| target | first byte p50 | first byte p99 | p50 minus direct | p50 minus hpm |');
   console.log('|---|---|---|---|---|');
   for (const row of report.probe) {
     const signed = (value: number) => (value >= 0 ? `+${ms(value)}` : `-${ms(-value)}`);
-    console.log(`| ${roleName(row.role, 'chat')} | ${ms(row.p50)} | ${ms(row.p99)} | ${row.role === 'direct' ? '' : signed(row.p50 - byRole.direct.p50)} | ${row.role === 'hpm' || row.role === 'direct' ? '' : signed(row.p50 - byRole.hpm.p50)} |`);
+    console.log(
+      `| ${roleName(row.role, 'chat')} | ${ms(row.p50)} | ${ms(row.p99)} | ${row.role === 'direct' ? '' : signed(row.p50 - byRole.direct.p50)} | ${row.role === 'hpm' || row.role === 'direct' ? '' : signed(row.p50 - byRole.hpm.p50)} |`,
+    );
   }
 }

@@ -21,7 +21,8 @@ import { benchWorkers, printWorkers } from './workers.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const remoteOptions: RemoteOptions = {
-  seconds, rounds,
+  seconds,
+  rounds,
   connections: Number(process.env.BENCH_CONCURRENCY ?? 32),
   tokens: Number(process.env.BENCH_TOKENS ?? 64),
   sequentialSeconds: Number(process.env.BENCH_SEQUENTIAL_SECONDS ?? 0.3),
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|');
   for (const row of worker.rows) {
     const ms = (value: number) => `${value.toFixed(1)} ms`;
-    console.log(`| ${row.name} | ${row.direct.toFixed(0)} | ${row.proxy.toFixed(0)} | ${row.ratio.toFixed(2)} | ${ms(row.directFirstTokenMs)} | ${ms(row.proxyFirstTokenMs)} |`);
+    console.log(
+      `| ${row.name} | ${row.direct.toFixed(0)} | ${row.proxy.toFixed(0)} | ${row.ratio.toFixed(2)} | ${ms(row.directFirstTokenMs)} | ${ms(row.proxyFirstTokenMs)} |`,
+    );
   }
 }
 

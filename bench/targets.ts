@@ -30,7 +30,10 @@ export async function freePort(): Promise<number> {
 }
 
 const forked = async (file: string, args: string[]): Promise<Running> => {
-  const { process: child, ports: [port] } = await startChild(file, args);
+  const {
+    process: child,
+    ports: [port],
+  } = await startChild(file, args);
   return { process: child, port };
 };
 
@@ -47,14 +50,23 @@ export const startHpm = (upstreamPort: number) => forked('./hpm.js', [String(ups
  * every model routed to it; ready once /healthz answers 200. `args` go to the
  * CLI too (`--workers N`).
  */
-export async function startCli(name: string, backend: Record<string, unknown>, upstreamPort: number, dir: string, args: string[] = []): Promise<Running> {
+export async function startCli(
+  name: string,
+  backend: Record<string, unknown>,
+  upstreamPort: number,
+  dir: string,
+  args: string[] = [],
+): Promise<Running> {
   const config = join(dir, `${name}.yaml`);
   // logLevel warn: failures are logged, the line per request is not (the pass-through peers log nothing either).
-  writeFileSync(config, stringify({
-    server: { host: '127.0.0.1', logLevel: 'warn' },
-    backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
-    routes: [{ model: '*', backend: 'remote' }],
-  }));
+  writeFileSync(
+    config,
+    stringify({
+      server: { host: '127.0.0.1', logLevel: 'warn' },
+      backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
+      routes: [{ model: '*', backend: 'remote' }],
+    }),
+  );
   const log = join(dir, `${name}.log`);
   const output = openSync(log, 'w');
   const port = await freePort();
@@ -63,9 +75,14 @@ export async function startCli(name: string, backend: Record<string, unknown>, u
   closeSync(output); // the child has its own
   const deadline = performance.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
-    if (performance.now() > deadline) throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    if (performance.now() > deadline)
+      throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return { process: child, port, log };
     await sleep(100);
   }

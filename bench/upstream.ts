@@ -20,12 +20,25 @@ const eachEventApart = process.argv[4] === 'events';
 
 const created = 1700000000;
 const chatResult = JSON.stringify({
-  id: 'chatcmpl-bench', object: 'chat.completion', created, model: 'bench',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'Once upon a time there was a little benchmark.' }, logprobs: null, finish_reason: 'stop' }],
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created,
+  model: 'bench',
+  choices: [
+    {
+      index: 0,
+      message: { role: 'assistant', content: 'Once upon a time there was a little benchmark.' },
+      logprobs: null,
+      finish_reason: 'stop',
+    },
+  ],
   usage: { prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 },
 });
 const completionResult = JSON.stringify({
-  id: 'cmpl-bench', object: 'text_completion', created, model: 'bench',
+  id: 'cmpl-bench',
+  object: 'text_completion',
+  created,
+  model: 'bench',
   choices: [{ index: 0, text: 'Once upon a time there was a little benchmark.', logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 },
 });
@@ -41,19 +54,37 @@ interface Stream {
 }
 
 const chatChunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  frame({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model: 'bench', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  frame({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created,
+    model: 'bench',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
 const chatStream: Stream = {
   head: chatChunk({ role: 'assistant', content: '' }),
   tokens: words.map((word) => chatChunk({ content: word })),
-  tail: chatChunk({}, 'stop') + frame({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model: 'bench', choices: [], usage }) + 'data: [DONE]\n\n',
+  tail:
+    chatChunk({}, 'stop') +
+    frame({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created, model: 'bench', choices: [], usage }) +
+    'data: [DONE]\n\n',
 };
 
 const completionChunk = (text: string, finish: string | null = null) =>
-  frame({ id: 'cmpl-bench', object: 'text_completion', created, model: 'bench', choices: [{ index: 0, text, logprobs: null, finish_reason: finish }] });
+  frame({
+    id: 'cmpl-bench',
+    object: 'text_completion',
+    created,
+    model: 'bench',
+    choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+  });
 const completionStream: Stream = {
   head: '',
   tokens: words.map((word) => completionChunk(word)),
-  tail: completionChunk('', 'stop') + frame({ id: 'cmpl-bench', object: 'text_completion', created, model: 'bench', choices: [], usage }) + 'data: [DONE]\n\n',
+  tail:
+    completionChunk('', 'stop') +
+    frame({ id: 'cmpl-bench', object: 'text_completion', created, model: 'bench', choices: [], usage }) +
+    'data: [DONE]\n\n',
 };
 /** A paced stream's writes, `intervalMs` apart: the opening frames with the first token (or alone, with `events`), the closing ones with the last. */
 function paced({ head, tokens: parts, tail }: Stream): string[] {

@@ -55,7 +55,13 @@ async function directGenerators(modelPath: string): Promise<{ generators: Genera
       return { tokens: count, firstTokenMs };
     };
   });
-  return { generators, close: async () => { await context.dispose(); await model.dispose(); } };
+  return {
+    generators,
+    close: async () => {
+      await context.dispose();
+      await model.dispose();
+    },
+  };
 }
 
 /**
@@ -65,26 +71,39 @@ async function directGenerators(modelPath: string): Promise<{ generators: Genera
  * takes CPU from the generation it is measuring, which the direct side never pays.
  */
 async function proxyGenerator(modelPath: string): Promise<{ generate: Generate; child: ChildProcess }> {
-  const { process: child, ports: [port] } = await startChild('./worker-proxy.js', [modelPath]);
+  const {
+    process: child,
+    ports: [port],
+  } = await startChild('./worker-proxy.js', [modelPath]);
   const agent = new http.Agent({ keepAlive: true });
-  const body = JSON.stringify({ model: 'bench', prompt, max_tokens: tokens, temperature: 0, stream: true, stream_options: { include_usage: true } });
+  const body = JSON.stringify({
+    model: 'bench',
+    prompt,
+    max_tokens: tokens,
+    temperature: 0,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const generate = () =>
     new Promise<{ tokens: number; firstTokenMs: number }>((resolve, reject) => {
       const started = performance.now();
       let firstTokenMs = 0;
-      const request = http.request({ host: '127.0.0.1', port, path: '/v1/completions', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
-        let tail = '';
-        response.on('data', (data: Buffer) => {
-          firstTokenMs ||= performance.now() - started; // the headers leave with the first token's event
-          tail = (tail + data.toString('latin1')).slice(-1024);
-        });
-        response.on('end', () => {
-          const usage = /"completion_tokens":(\d+)/.exec(tail);
-          if (usage) resolve({ tokens: Number(usage[1]), firstTokenMs });
-          else reject(new Error(`no usage in the stream (status ${response.statusCode}): ${tail.slice(-200)}`));
-        });
-        response.on('error', reject);
-      });
+      const request = http.request(
+        { host: '127.0.0.1', port, path: '/v1/completions', method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (response) => {
+          let tail = '';
+          response.on('data', (data: Buffer) => {
+            firstTokenMs ||= performance.now() - started; // the headers leave with the first token's event
+            tail = (tail + data.toString('latin1')).slice(-1024);
+          });
+          response.on('end', () => {
+            const usage = /"completion_tokens":(\d+)/.exec(tail);
+            if (usage) resolve({ tokens: Number(usage[1]), firstTokenMs });
+            else reject(new Error(`no usage in the stream (status ${response.statusCode}): ${tail.slice(-200)}`));
+          });
+          response.on('error', reject);
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });
@@ -113,7 +132,11 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
   const proxy = await proxyGenerator(shared);
   const scenarios = [
     { name: `1 stream, ${tokens}-token greedy`, direct: [direct.generators[0]], proxy: [proxy.generate] },
-    { name: '4 concurrent streams, aggregate', direct: direct.generators, proxy: [proxy.generate, proxy.generate, proxy.generate, proxy.generate] },
+    {
+      name: '4 concurrent streams, aggregate',
+      direct: direct.generators,
+      proxy: [proxy.generate, proxy.generate, proxy.generate, proxy.generate],
+    },
   ];
   const pairs = scenarios.map(() => [] as { direct: Measured; proxy: Measured }[]);
   try {
@@ -124,7 +147,10 @@ export async function benchWorker(rounds: number): Promise<{ model: string; rows
         // Back to back, in alternating order, so drift between the two is small and unbiased.
         const first = round % 2 === 0 ? 'direct' : 'proxy';
         const second = first === 'direct' ? 'proxy' : 'direct';
-        const pair = { [first]: await measure(scenario[first]), [second]: await measure(scenario[second]) } as { direct: Measured; proxy: Measured };
+        const pair = { [first]: await measure(scenario[first]), [second]: await measure(scenario[second]) } as {
+          direct: Measured;
+          proxy: Measured;
+        };
         pairs[index].push(pair);
       }
     }

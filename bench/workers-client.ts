@@ -30,20 +30,31 @@ const started = performance.now();
 const deadline = started + settings.seconds * 1000;
 let done = 0;
 let errors = 0;
-await Promise.all(Array.from({ length: settings.concurrency }, async () => {
-  while (performance.now() < deadline) {
-    try {
-      const response = await pool.request({ method: 'POST', path: settings.path, body: settings.body, headers: { 'content-type': 'application/json' } });
-      await response.body.text();
-      if (response.statusCode === 200) done += 1;
-      else errors += 1;
-    } catch {
-      errors += 1;
+await Promise.all(
+  Array.from({ length: settings.concurrency }, async () => {
+    while (performance.now() < deadline) {
+      try {
+        const response = await pool.request({
+          method: 'POST',
+          path: settings.path,
+          body: settings.body,
+          headers: { 'content-type': 'application/json' },
+        });
+        await response.body.text();
+        if (response.statusCode === 200) done += 1;
+        else errors += 1;
+      } catch {
+        errors += 1;
+      }
     }
-  }
-}));
+  }),
+);
 const elapsedMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 await pool.close();
-const result: ClientResult = { requestsPerSecond: done / (elapsedMs / 1000), errors, cpuPercent: ((cpu.user + cpu.system) / 1000 / elapsedMs) * 100 };
+const result: ClientResult = {
+  requestsPerSecond: done / (elapsedMs / 1000),
+  errors,
+  cpuPercent: ((cpu.user + cpu.system) / 1000 / elapsedMs) * 100,
+};
 process.send?.(result, () => process.exit(0));

@@ -52,11 +52,19 @@ async function main(): Promise<void> {
   if (!values.config) throw new ConfigError('--config', `a configuration file is required\n\n${usage}`);
   const config = loadConfig(values.config);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new ConfigError('--port', 'must be a port number');
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new ConfigError('--port', 'must be a port number');
   const workers = parseWorkers(values.workers);
   const host = values.host || config.server.host;
   if (workers > 1 && cluster.isPrimary) {
-    process.exit(await runPrimary(config, { workers, host, logger: createLogger({ level: config.server.logLevel }).child({ role: 'primary' }), ...(port !== undefined ? { port } : {}) }));
+    process.exit(
+      await runPrimary(config, {
+        workers,
+        host,
+        logger: createLogger({ level: config.server.logLevel }).child({ role: 'primary' }),
+        ...(port !== undefined ? { port } : {}),
+      }),
+    );
   }
   const worker = cluster.isWorker ? await setUpWorker(config) : undefined;
   const base = createLogger({ level: config.server.logLevel });
@@ -71,7 +79,9 @@ async function main(): Promise<void> {
     (error: unknown) => logger.error(`backends failed to start: ${(error as Error).message}`),
   );
   if (!isLoopbackHost(host) && config.server.apiKeys.length === 0) {
-    logger.warn(`open relay: no server.apiKeys on ${host} (server.allowUnauthenticated): anyone who can reach the port can use the backends`);
+    logger.warn(
+      `open relay: no server.apiKeys on ${host} (server.allowUnauthenticated): anyone who can reach the port can use the backends`,
+    );
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,7 +1,16 @@
 /** Public API of dialect-proxy. */
 export { createDialectProxy, type DialectProxy } from './http/middleware.js';
 export { loadConfig, ConfigError } from './runtime/configuration.js';
-export type { ProxyConfig, BackendSettings, BackendCommon, RemoteBackendSettings, LlamaServerSettings, LlamaCppSettings, RouteSettings, ServerSettings } from './runtime/configuration.js';
+export type {
+  ProxyConfig,
+  BackendSettings,
+  BackendCommon,
+  RemoteBackendSettings,
+  LlamaServerSettings,
+  LlamaCppSettings,
+  RouteSettings,
+  ServerSettings,
+} from './runtime/configuration.js';
 export { startServer, type RunningServer } from './http/server.js';
 export { translate, type TranslateOutcome } from './commands/translate.js';
 export { ProxyError } from './errors/proxy-error.js';

@@ -13,7 +13,19 @@
  *  - `context_length_exceeded_behavior` only when 'error' ('truncate' is Fireworks' default).
  *  - not sent: `stream_options.buffer_*` (the proxy coalesces itself).
  */
-import { byEndpoint, chatOnly, convert, copy, emulate, native, oneOf, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
+import {
+  byEndpoint,
+  chatOnly,
+  convert,
+  copy,
+  emulate,
+  native,
+  oneOf,
+  unsupported,
+  type BackendTable,
+  type FieldSupport,
+  type WireBody,
+} from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
 import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
@@ -24,11 +36,14 @@ const mirostat = convert('mirostat_target, mirostat_lr', (body, { sampling }) =>
   if (sampling.mirostat?.learningRate !== undefined) body.mirostat_lr = sampling.mirostat.learningRate;
 });
 
-const logprobs = convert("logprobs in the caller's shape on completions; true + top_logprobs on chat", (body, { logprobs: asked, endpoint }) => {
-  if (!asked) return;
-  if (endpoint === 'text' && asked.shape === 'legacy') body.logprobs = asked.top;
-  else Object.assign(body, { logprobs: true, top_logprobs: asked.top });
-});
+const logprobs = convert(
+  "logprobs in the caller's shape on completions; true + top_logprobs on chat",
+  (body, { logprobs: asked, endpoint }) => {
+    if (!asked) return;
+    if (endpoint === 'text' && asked.shape === 'legacy') body.logprobs = asked.top;
+    else Object.assign(body, { logprobs: true, top_logprobs: asked.top });
+  },
+);
 
 // Without logprobs, an echo of token ids or of the last N tokens cannot be told from the generated text.
 const echo = convert('echo: true, or echo_last: N (the echoed tokens need logprobs)', (body, request) => {
@@ -58,7 +73,9 @@ const reasoning = convert('reasoning_effort (a name or a budget), thinking, reas
   if (history !== undefined) body.reasoning_history = history;
 });
 
-const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+const customAsFunction = emulate(
+  'each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)',
+);
 
 // Asked for in the stream options (withStream in to-wire-body.ts).
 const streamTokenIds = native('stream_options.include_internal_content');

@@ -22,9 +22,22 @@ export interface FireworksWireOptions {
  * // {model: 'accounts/fireworks/models/x', prompt: 'Once', top_k: 40}
  */
 export function toWireBody(request: NeutralRequest, options: FireworksWireOptions = {}): Wire {
-  const body: Wire = request.endpoint === 'chat'
-    ? { model: request.model, messages: toWireMessages(request.messages ?? [], { reasoning: true, unsupportedParts: new Set(['audio', 'file', 'refusal']), backend: 'Fireworks', warnings: request.warnings }) }
-    : { model: request.model, prompt: request.prompt ?? '' };
+  const body: Wire =
+    request.endpoint === 'chat'
+      ? {
+          model: request.model,
+          messages: toWireMessages(request.messages ?? [], {
+            reasoning: true,
+            unsupportedParts: new Set(['audio', 'file', 'refusal']),
+            backend: 'Fireworks',
+            warnings: request.warnings,
+          }),
+        }
+      : { model: request.model, prompt: request.prompt ?? '' };
   writeFields(body, request, FIREWORKS_TABLE);
-  return withStream(body, options.stream ?? request.stream !== undefined, request.stream?.tokenIds ? { include_internal_content: true } : {});
+  return withStream(
+    body,
+    options.stream ?? request.stream !== undefined,
+    request.stream?.tokenIds ? { include_internal_content: true } : {},
+  );
 }

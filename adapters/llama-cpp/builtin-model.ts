@@ -16,7 +16,10 @@ const dims = { embedding: 64, layers: 2, heads: 4, kvHeads: 4, feedForward: 128,
 const seed = 0x5eed_11a3;
 
 /** SentencePiece token types (llama.cpp `llama_token_type`). */
-const NORMAL = 1, UNKNOWN = 2, CONTROL = 3, BYTE = 6;
+const NORMAL = 1,
+  UNKNOWN = 2,
+  CONTROL = 3,
+  BYTE = 6;
 
 function vocabulary(): { tokens: string[]; types: number[] } {
   const tokens = ['<unk>', '<s>', '</s>'];
@@ -34,8 +37,35 @@ const BIAS_CHANNEL = 4;
 
 /** Rough English character frequencies, in percent; the space is the most common character. */
 const FREQUENCY: Readonly<Record<string, number>> = {
-  ' ': 18, e: 10.4, t: 7.5, a: 6.7, o: 6.2, i: 5.7, n: 5.5, s: 5.2, h: 5, r: 4.9, d: 3.5, l: 3.3, c: 2.3, u: 2.3,
-  m: 2, w: 2, f: 1.8, g: 1.6, y: 1.6, p: 1.5, b: 1.2, v: 0.8, k: 0.6, '.': 0.6, ',': 0.6, j: 0.1, x: 0.1, q: 0.1, z: 0.06,
+  ' ': 18,
+  e: 10.4,
+  t: 7.5,
+  a: 6.7,
+  o: 6.2,
+  i: 5.7,
+  n: 5.5,
+  s: 5.2,
+  h: 5,
+  r: 4.9,
+  d: 3.5,
+  l: 3.3,
+  c: 2.3,
+  u: 2.3,
+  m: 2,
+  w: 2,
+  f: 1.8,
+  g: 1.6,
+  y: 1.6,
+  p: 1.5,
+  b: 1.2,
+  v: 0.8,
+  k: 0.6,
+  '.': 0.6,
+  ',': 0.6,
+  j: 0.1,
+  x: 0.1,
+  q: 0.1,
+  z: 0.06,
 };
 
 /** A token's prior logit: letters by their frequency, other printable characters rare, the rest (bytes, controls) never. */

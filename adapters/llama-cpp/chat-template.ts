@@ -31,7 +31,11 @@ export type ChatTemplateFacts = Pick<LlamaModelInfo, 'chatTemplate' | 'bosToken'
  * @example renderModelChat({ addBos: false }, [{ role: 'user', content: 'Hi' }]).prompt
  * // '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n'
  */
-export function renderModelChat(model: ChatTemplateFacts, messages: readonly Message[], options: RenderModelChatOptions = {}): RenderedPrompt {
+export function renderModelChat(
+  model: ChatTemplateFacts,
+  messages: readonly Message[],
+  options: RenderModelChatOptions = {},
+): RenderedPrompt {
   const template = options.template ?? model.chatTemplate;
   const prompt = renderChatTemplate(messages, {
     ...(template ? { template } : {}),

@@ -11,7 +11,8 @@ import type { ResponseFormat } from '../../src/model/request.js';
 import type { LlamaGrammarSpec } from './types.js';
 
 /** Qwen3's suggested words for a thought cut short by its budget. */
-export const defaultBudgetEndText = '\n\nConsidering the limited time by the user, I have to give the solution based on the thinking directly now.\n';
+export const defaultBudgetEndText =
+  '\n\nConsidering the limited time by the user, I have to give the solution based on the thinking directly now.\n';
 export const defaultThinkTags = { open: '<think>', close: '</think>' } as const;
 
 export interface LlamaCppTableOptions {
@@ -73,18 +74,24 @@ export function llamaCppTable({ templateThinks = false, thinkTags = defaultThink
       'prompt:tokenIds': native('evaluated as given'),
       'prompt:batch': emulate('one request per prompt'),
       images: unsupported('the worker takes text only'),
-      logprobs: convert('logprobs: top N', (body, request) => { body.logprobs = request.logprobs?.top; }),
+      logprobs: convert('logprobs: top N', (body, request) => {
+        body.logprobs = request.logprobs?.top;
+      }),
       echo: copy('echo'),
       'echo.lastTokens': native('with echo'),
       tools: fromTemplate,
-      'tools:custom': emulate('rendered into the prompt as a function with one string parameter, `input`, its calls unwrapped; a regex on the input is enforced by grammar when tool_choice forces the call'),
+      'tools:custom': emulate(
+        'rendered into the prompt as a function with one string parameter, `input`, its calls unwrapped; a regex on the input is enforced by grammar when tool_choice forces the call',
+      ),
       toolChoice: fromTemplate,
       parallelToolCalls: fromTemplate,
       'responseFormat:text': native('the default'),
       'responseFormat:json_object': grammar,
       'responseFormat:json_schema': grammar,
       'responseFormat:grammar': grammar,
-      'reasoning.effort': templateThinks ? fromTemplate : unsupported("the model's chat template reads no reasoning_effort or enable_thinking"),
+      'reasoning.effort': templateThinks
+        ? fromTemplate
+        : unsupported("the model's chat template reads no reasoning_effort or enable_thinking"),
       'reasoning.budgetTokens': thinking,
       'reasoning.history': unsupported('no reasoning history setting (a chat request renders it through the template)'),
       'reasoning.budgetEndText': thinking,
@@ -111,9 +118,13 @@ export const TEMPLATE_EFFORTS: readonly string[] = ['none', 'low', 'medium', 'hi
 
 function grammarOf(format: ResponseFormat): LlamaGrammarSpec | undefined {
   switch (format.type) {
-    case 'text': return undefined;
-    case 'json_object': return format.schema ? { kind: 'json-schema', schema: format.schema } : { kind: 'json' };
-    case 'json_schema': return { kind: 'json-schema', schema: format.schema };
-    case 'grammar': return { kind: 'gbnf', text: format.grammar };
+    case 'text':
+      return undefined;
+    case 'json_object':
+      return format.schema ? { kind: 'json-schema', schema: format.schema } : { kind: 'json' };
+    case 'json_schema':
+      return { kind: 'json-schema', schema: format.schema };
+    case 'grammar':
+      return { kind: 'gbnf', text: format.grammar };
   }
 }

@@ -63,7 +63,11 @@ export async function* generate(job: GenerationJob): AsyncGenerator<LlamaEvent> 
     if (Array.isArray(trigger)) return trigger.every((part) => typeof part === 'string') ? [trigger.join('')] : [];
     return [trigger.toString()];
   });
-  const output = new TokenOutput([...request.stop, ...grammarStops], (token) => job.tokenBytes[token] ?? new Uint8Array(0), job.grammar?.trimWhitespaceSuffix ?? false);
+  const output = new TokenOutput(
+    [...request.stop, ...grammarStops],
+    (token) => job.tokenBytes[token] ?? new Uint8Array(0),
+    job.grammar?.trimWhitespaceSuffix ?? false,
+  );
   const thinking = request.thinking ? new ThinkingBudget(request.thinking) : undefined;
   const wantsLogprobs = request.logprobs !== undefined;
   let completionTokens = 0;
@@ -234,7 +238,8 @@ async function forceText(
  */
 function tokenizeContinuation({ model, tokenBytes }: GenerationJob, text: string): number[] {
   const decoder = new TextDecoder();
-  const decode = (tokens: readonly number[]) => decoder.decode(Uint8Array.from(tokens.flatMap((token) => Array.from(tokenBytes[token] ?? []))));
+  const decode = (tokens: readonly number[]) =>
+    decoder.decode(Uint8Array.from(tokens.flatMap((token) => Array.from(tokenBytes[token] ?? []))));
   const plain: number[] = model.tokenize(text, true);
   if (decode(plain) === text) return plain;
   const sentinel = '\n';

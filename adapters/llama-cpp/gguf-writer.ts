@@ -6,8 +6,19 @@
 
 /** GGUF metadata value types (`gguf_type`). */
 const ValueType = {
-  uint8: 0, int8: 1, uint16: 2, int16: 3, uint32: 4, int32: 5, float32: 6, bool: 7,
-  string: 8, array: 9, uint64: 10, int64: 11, float64: 12,
+  uint8: 0,
+  int8: 1,
+  uint16: 2,
+  int16: 3,
+  uint32: 4,
+  int32: 5,
+  float32: 6,
+  bool: 7,
+  string: 8,
+  array: 9,
+  uint64: 10,
+  int64: 11,
+  float64: 12,
 } as const;
 
 type ScalarType = Exclude<keyof typeof ValueType, 'array'>;
@@ -55,7 +66,8 @@ export function writeGguf(content: GgufContent): Uint8Array {
   const offsets: number[] = [];
   for (const tensor of content.tensors) {
     const elements = tensor.dims.reduce((product, dim) => product * dim, 1);
-    if (elements !== tensor.data.length) throw new Error(`Tensor ${tensor.name}: dims hold ${elements} values, data has ${tensor.data.length}`);
+    if (elements !== tensor.data.length)
+      throw new Error(`Tensor ${tensor.name}: dims hold ${elements} values, data has ${tensor.data.length}`);
     out.string(tensor.name);
     out.u32(tensor.dims.length);
     for (const dim of tensor.dims) out.u64(BigInt(dim));
@@ -92,18 +104,30 @@ function writeScalar(out: ByteWriter, type: ScalarType, value: number | bigint |
     out.bytes(new Uint8Array(buffer.buffer));
   };
   switch (type) {
-    case 'uint8': return view(1, (v) => v.setUint8(0, value as number));
-    case 'int8': return view(1, (v) => v.setInt8(0, value as number));
-    case 'uint16': return view(2, (v) => v.setUint16(0, value as number, true));
-    case 'int16': return view(2, (v) => v.setInt16(0, value as number, true));
-    case 'uint32': return out.u32(value as number);
-    case 'int32': return view(4, (v) => v.setInt32(0, value as number, true));
-    case 'float32': return view(4, (v) => v.setFloat32(0, value as number, true));
-    case 'float64': return view(8, (v) => v.setFloat64(0, value as number, true));
-    case 'bool': return view(1, (v) => v.setUint8(0, value ? 1 : 0));
-    case 'uint64': return out.u64(value as bigint);
-    case 'int64': return view(8, (v) => v.setBigInt64(0, value as bigint, true));
-    case 'string': return out.string(value as string);
+    case 'uint8':
+      return view(1, (v) => v.setUint8(0, value as number));
+    case 'int8':
+      return view(1, (v) => v.setInt8(0, value as number));
+    case 'uint16':
+      return view(2, (v) => v.setUint16(0, value as number, true));
+    case 'int16':
+      return view(2, (v) => v.setInt16(0, value as number, true));
+    case 'uint32':
+      return out.u32(value as number);
+    case 'int32':
+      return view(4, (v) => v.setInt32(0, value as number, true));
+    case 'float32':
+      return view(4, (v) => v.setFloat32(0, value as number, true));
+    case 'float64':
+      return view(8, (v) => v.setFloat64(0, value as number, true));
+    case 'bool':
+      return view(1, (v) => v.setUint8(0, value ? 1 : 0));
+    case 'uint64':
+      return out.u64(value as bigint);
+    case 'int64':
+      return view(8, (v) => v.setBigInt64(0, value as bigint, true));
+    case 'string':
+      return out.string(value as string);
   }
 }
 

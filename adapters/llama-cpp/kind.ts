@@ -21,7 +21,10 @@ export const llamaCppKind = defineKind<LlamaCppSettings>({
     label: 'llama.cpp',
     shares: (settings) => !settings.perWorker,
     async serve(backends) {
-      const [{ serveSharedLlamaHosts }, { engineOptions }] = await Promise.all([import('./shared-host.js'), import('./llama-cpp-adapter.js')]);
+      const [{ serveSharedLlamaHosts }, { engineOptions }] = await Promise.all([
+        import('./shared-host.js'),
+        import('./llama-cpp-adapter.js'),
+      ]);
       return serveSharedLlamaHosts(new Map([...backends].map(([name, settings]) => [name, engineOptions(settings)])));
     },
     async relay(backends) {

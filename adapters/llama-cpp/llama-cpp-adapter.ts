@@ -22,7 +22,9 @@ import { llamaOptionSources, type LlamaBackendOptions } from './types.js';
 import { createLlamaHost, type LlamaHost } from './shared-host.js';
 
 /** The worker's capabilities; a chat template that switches thinking adds the efforts it takes. */
-export function llamaCppCapabilities(options: { templateThinks?: boolean; thinkTags?: { open: string; close: string } } = {}): BackendCapabilities {
+export function llamaCppCapabilities(
+  options: { templateThinks?: boolean; thinkTags?: { open: string; close: string } } = {},
+): BackendCapabilities {
   return {
     ...llamaCppTable(options),
     speaks: ['completions'],
@@ -31,7 +33,8 @@ export function llamaCppCapabilities(options: { templateThinks?: boolean; thinkT
   };
 }
 
-export type LlamaCppAdapterSettings = Omit<LlamaCppSettings, 'kind'> & Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
+export type LlamaCppAdapterSettings = Omit<LlamaCppSettings, 'kind'> &
+  Partial<Pick<LlamaBackendOptions, 'cacheDir' | 'showProgress' | 'gpu' | 'downloadStallMs'>>;
 
 /**
  * @example
@@ -50,7 +53,10 @@ export class LlamaCppAdapter implements Adapter {
   models?: readonly string[];
   readonly stats = { restarts: () => this.host.restarts };
 
-  constructor(readonly name: string, private readonly settings: LlamaCppAdapterSettings) {
+  constructor(
+    readonly name: string,
+    private readonly settings: LlamaCppAdapterSettings,
+  ) {
     this.host = createLlamaHost(name, engineOptions(settings));
     this.capabilities = llamaCppCapabilities(definedOnly({ thinkTags: settings.thinkTags }));
   }
@@ -64,7 +70,7 @@ export class LlamaCppAdapter implements Adapter {
     // Templates that read `enable_thinking` or `reasoning_effort` (Qwen3, GPT-OSS, ...) can switch thinking.
     if (/\b(enable_thinking|reasoning_effort)\b/.test(info.chatTemplate)) {
       this.capabilities = llamaCppCapabilities(definedOnly({ templateThinks: true, thinkTags: this.settings.thinkTags }));
-      }
+    }
   }
 
   toWire(request: NeutralRequest): Record<string, unknown> {
@@ -92,7 +98,10 @@ export class LlamaCppAdapter implements Adapter {
         // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
         if (!started) {
           started = true;
-          yield [{ type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) }, event];
+          yield [
+            { type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) },
+            event,
+          ];
           continue;
         }
         yield [event];
@@ -106,10 +115,12 @@ export class LlamaCppAdapter implements Adapter {
 
 /** The engine's own options of a backend's settings (not the route-level ones such as chatTemplate). */
 export function engineOptions(settings: LlamaCppAdapterSettings): LlamaBackendOptions {
-  return Object.fromEntries(Object.keys(llamaOptionSources).flatMap((key) => {
-    const value = settings[key as keyof LlamaBackendOptions];
-    return value === undefined ? [] : [[key, value]];
-  })) as unknown as LlamaBackendOptions;
+  return Object.fromEntries(
+    Object.keys(llamaOptionSources).flatMap((key) => {
+      const value = settings[key as keyof LlamaBackendOptions];
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as unknown as LlamaBackendOptions;
 }
 
 /** The name `GET /v1/models` lists: `builtin`, else the GGUF's `general.name` (the worker falls back to the path), else the file name. */

@@ -28,7 +28,8 @@ export function prepareGeneration(request: LlamaGenerateRequest, model: ModelFac
   const body = text ? model.tokenize(request.prompt as string) : [...(request.prompt as number[])];
   if (!text) {
     const bad = body.find((token) => !Number.isInteger(token) || token < 0 || token >= model.vocabularySize);
-    if (bad !== undefined) throw invalidLlamaRequest('prompt', `Token id ${bad} is outside the vocabulary (0..${model.vocabularySize - 1}).`);
+    if (bad !== undefined)
+      throw invalidLlamaRequest('prompt', `Token id ${bad} is outside the vocabulary (0..${model.vocabularySize - 1}).`);
   }
   const wantsBos = request.addBos ?? (text ? model.addBos : false);
   const bosAdded = wantsBos && model.bos !== null && body[0] !== model.bos;
@@ -49,7 +50,10 @@ export function prepareGeneration(request: LlamaGenerateRequest, model: ModelFac
   let maxTokens = request.maxTokens ?? room;
   if (maxTokens > room) {
     if (request.onContextOverflow === 'error') {
-      throw exceeded('max_tokens', `The prompt (${promptTokens.length} tokens) plus max_tokens (${maxTokens}) exceeds the context of ${model.contextSize} tokens.`);
+      throw exceeded(
+        'max_tokens',
+        `The prompt (${promptTokens.length} tokens) plus max_tokens (${maxTokens}) exceeds the context of ${model.contextSize} tokens.`,
+      );
     }
     maxTokens = room;
   }

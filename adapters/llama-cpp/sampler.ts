@@ -79,9 +79,7 @@ function nucleus(candidates: Candidate[], topP: number): Candidate[] {
 function typical(candidates: Candidate[], typicalP: number): Candidate[] {
   const ps = normalized(candidates);
   const entropy = -ps.reduce((sum, p) => sum + p * Math.log(p), 0);
-  const order = ps
-    .map((p, i) => ({ i, shift: Math.abs(-Math.log(p) - entropy) }))
-    .sort((a, b) => a.shift - b.shift);
+  const order = ps.map((p, i) => ({ i, shift: Math.abs(-Math.log(p) - entropy) })).sort((a, b) => a.shift - b.shift);
   const kept: number[] = [];
   let cumulative = 0;
   for (const { i } of order) {

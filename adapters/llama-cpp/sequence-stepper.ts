@@ -70,9 +70,11 @@ export class SequenceStepper {
     if (!this.evaluation) {
       const input = this.nextInput ?? [];
       this.nextInput = undefined;
-      this.evaluation = (this.withDistribution
-        ? this.setup.sequence.evaluateWithMetadata(asTokens(input), { probabilities: true }, this.options())
-        : this.setup.sequence.evaluate(asTokens(input), this.options())) as Evaluation;
+      this.evaluation = (
+        this.withDistribution
+          ? this.setup.sequence.evaluateWithMetadata(asTokens(input), { probabilities: true }, this.options())
+          : this.setup.sequence.evaluate(asTokens(input), this.options())
+      ) as Evaluation;
       return this.read(await this.evaluation.next());
     }
     const input = this.nextInput;
@@ -98,13 +100,17 @@ export class SequenceStepper {
     const step: Step = { token: value.token, probabilities: value.probabilities };
     if (this.ownSampling && value.probabilities) {
       const request = this.setup.prepared.request;
-      step.token = sampleToken(value.probabilities, {
-        temperature: request.temperature ?? 1,
-        topK: request.topK,
-        topP: request.topP,
-        minP: request.minP,
-        typicalP: request.typicalP,
-      }, this.random);
+      step.token = sampleToken(
+        value.probabilities,
+        {
+          temperature: request.temperature ?? 1,
+          topK: request.topK,
+          topP: request.topP,
+          minP: request.minP,
+          typicalP: request.typicalP,
+        },
+        this.random,
+      );
       this.commitGrammar(value.token, step.token);
     }
     this.nextInput = [step.token];
@@ -127,7 +133,13 @@ export class SequenceStepper {
     const request = prepared.request;
     const options: SequenceEvaluateOptions = this.withDistribution
       ? { temperature: 0 } // greedy: the distribution comes back untruncated and untempered
-      : { temperature: request.temperature ?? 1, topK: request.topK ?? 0, topP: request.topP ?? 1, minP: request.minP ?? 0, seed: prepared.seed };
+      : {
+          temperature: request.temperature ?? 1,
+          topK: request.topK ?? 0,
+          topP: request.topP ?? 1,
+          minP: request.minP ?? 0,
+          seed: prepared.seed,
+        };
     options.yieldEogToken = true;
     const biases = new Map<number, number>(Object.entries(request.logitBias ?? {}).map(([token, bias]) => [Number(token), bias]));
     if (request.ignoreEos) for (const token of eogTokens) biases.set(token, -Infinity);

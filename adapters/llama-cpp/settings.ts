@@ -16,7 +16,8 @@ export interface LlamaCppSettings extends BackendCommon, ConfigurableLlamaOption
 export const LLAMA_CPP_KEYS: readonly string[] = [...configurableLlamaOptions, 'perWorker'];
 
 export function checkLlamaCppSettings(backend: Record<string, unknown>, key: string): LlamaCppSettings {
-  if (typeof backend.model !== 'string' || backend.model === '') throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
+  if (typeof backend.model !== 'string' || backend.model === '')
+    throw new ConfigError(`${key}.model`, 'required: builtin, a .gguf path, or hf:owner/repo/file.gguf');
   integerField(backend, 'contextSize', key, 16);
   integerField(backend, 'parallel', key, 1, 64);
   integerField(backend, 'queueLimit', key, 0);

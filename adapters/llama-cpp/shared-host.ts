@@ -67,7 +67,15 @@ interface ErrorData {
 
 function errorData(error: unknown): ErrorData {
   if (error instanceof ProxyError) {
-    return { name: error.name, message: error.message, status: error.status, type: error.type, code: error.code, param: error.param, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) };
+    return {
+      name: error.name,
+      message: error.message,
+      status: error.status,
+      type: error.type,
+      code: error.code,
+      param: error.param,
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    };
   }
   const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
   return { name, message };
@@ -76,7 +84,14 @@ function errorData(error: unknown): ErrorData {
 function errorOf(data: ErrorData): Error {
   if (data.name === 'AbortError') return abortError();
   if (data.status === undefined || data.type === undefined) return new Error(data.message);
-  return new ProxyError({ status: data.status, type: data.type, code: data.code ?? null, param: data.param ?? null, message: data.message, ...(data.retryAfterSeconds !== undefined ? { retryAfterSeconds: data.retryAfterSeconds } : {}) });
+  return new ProxyError({
+    status: data.status,
+    type: data.type,
+    code: data.code ?? null,
+    param: data.param ?? null,
+    message: data.message,
+    ...(data.retryAfterSeconds !== undefined ? { retryAfterSeconds: data.retryAfterSeconds } : {}),
+  });
 }
 
 function isToPrimary(message: unknown): message is ToPrimary {
@@ -92,9 +107,16 @@ export class RelayedLlamaHost implements LlamaHost {
   info: LlamaModelInfo | undefined;
   restarts = 0;
   private closed = false;
-  private readonly calls = new Map<number, { channel?: EventChannel<LlamaEvent>; started?: { resolve(info: LlamaModelInfo): void; reject(error: unknown): void } }>();
+  private readonly calls = new Map<
+    number,
+    { channel?: EventChannel<LlamaEvent>; started?: { resolve(info: LlamaModelInfo): void; reject(error: unknown): void } }
+  >();
 
-  constructor(private readonly backend: string, private readonly channel: Pick<NodeJS.Process, 'send' | 'on'> = process, private readonly nextCall: () => number = counter()) {
+  constructor(
+    private readonly backend: string,
+    private readonly channel: Pick<NodeJS.Process, 'send' | 'on'> = process,
+    private readonly nextCall: () => number = counter(),
+  ) {
     channel.on('message', (message: unknown) => {
       if (typeof message === 'object' && message !== null && 'dialectProxyLlama' in message) this.receive(message as ToWorker);
     });
@@ -190,7 +212,10 @@ export interface SharedLlamaHosts {
   close(): Promise<void>;
 }
 
-export function serveSharedLlamaHosts(backends: ReadonlyMap<string, LlamaBackendOptions>, create: (options: LlamaBackendOptions) => LlamaHost = (options) => new LlamaWorkerHost(options)): SharedLlamaHosts {
+export function serveSharedLlamaHosts(
+  backends: ReadonlyMap<string, LlamaBackendOptions>,
+  create: (options: LlamaBackendOptions) => LlamaHost = (options) => new LlamaWorkerHost(options),
+): SharedLlamaHosts {
   const hosts = new Map([...backends].map(([name, options]) => [name, create(options)]));
   const running = new Map<string, AbortController>();
   return {
@@ -201,7 +226,8 @@ export function serveSharedLlamaHosts(backends: ReadonlyMap<string, LlamaBackend
       const send = (message: ToWorker) => {
         if (worker.isConnected()) worker.send(message, undefined, () => undefined);
       };
-      const fail = (call: number, host: LlamaHost | undefined, error: unknown) => send({ dialectProxyLlama: 'failed', call, error: errorData(error), restarts: host?.restarts ?? 0 });
+      const fail = (call: number, host: LlamaHost | undefined, error: unknown) =>
+        send({ dialectProxyLlama: 'failed', call, error: errorData(error), restarts: host?.restarts ?? 0 });
       worker.on('message', (message: unknown) => {
         if (!isToPrimary(message)) return;
         const key = `${worker.id}:${message.call}`;
@@ -225,7 +251,8 @@ export function serveSharedLlamaHosts(backends: ReadonlyMap<string, LlamaBackend
         running.set(key, controller);
         void (async () => {
           try {
-            for await (const event of host.generate(message.request, controller.signal)) send({ dialectProxyLlama: 'event', call: message.call, event });
+            for await (const event of host.generate(message.request, controller.signal))
+              send({ dialectProxyLlama: 'event', call: message.call, event });
             send({ dialectProxyLlama: 'ended', call: message.call, restarts: host.restarts });
           } catch (error) {
             fail(message.call, host, error);

@@ -57,7 +57,12 @@ export function toTokenLogprob(entry: LlamaPromptLogprob): TokenLogprob {
     logprob: entry.logprob ?? 0,
     tokenId: entry.tokenId,
     bytes: entry.bytes,
-    top: entry.top.map((alternative) => ({ token: alternative.token, logprob: alternative.logprob, tokenId: alternative.tokenId, bytes: alternative.bytes })),
+    top: entry.top.map((alternative) => ({
+      token: alternative.token,
+      logprob: alternative.logprob,
+      tokenId: alternative.tokenId,
+      bytes: alternative.bytes,
+    })),
   };
   if (entry.logprob === null) out.noLogprob = true;
   return out;

@@ -53,13 +53,15 @@ export const llamaOptionSources = {
 
 type OptionSources = typeof llamaOptionSources;
 /** The options a config file may set. */
-export type ConfigurableLlamaOptions = Pick<LlamaBackendOptions, { [K in keyof OptionSources]: OptionSources[K] extends 'config' ? K : never }[keyof OptionSources]>;
-export const configurableLlamaOptions = Object.keys(llamaOptionSources).filter((key) => llamaOptionSources[key as keyof OptionSources] === 'config');
+export type ConfigurableLlamaOptions = Pick<
+  LlamaBackendOptions,
+  { [K in keyof OptionSources]: OptionSources[K] extends 'config' ? K : never }[keyof OptionSources]
+>;
+export const configurableLlamaOptions = Object.keys(llamaOptionSources).filter(
+  (key) => llamaOptionSources[key as keyof OptionSources] === 'config',
+);
 
-export type LlamaGrammarSpec =
-  | { kind: 'json' }
-  | { kind: 'json-schema'; schema: object }
-  | { kind: 'gbnf'; text: string };
+export type LlamaGrammarSpec = { kind: 'json' } | { kind: 'json-schema'; schema: object } | { kind: 'gbnf'; text: string };
 
 /**
  * Forces the end of a thought when it runs long: tokens generated between

@@ -14,7 +14,16 @@ import { renderModelChat, type RenderedPrompt, type RenderModelChatOptions } fro
 import { defaultCacheDir } from './model-source.js';
 import { TerminalProgress } from './progress.js';
 import { abortError } from './scheduler.js';
-import type { HostMessage, LlamaBackendOptions, LlamaErrorData, LlamaEvent, LlamaGenerateRequest, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
+import type {
+  HostMessage,
+  LlamaBackendOptions,
+  LlamaErrorData,
+  LlamaEvent,
+  LlamaGenerateRequest,
+  LlamaModelInfo,
+  WorkerInit,
+  WorkerMessage,
+} from './types.js';
 import { resolveWorkerScript } from './worker-script.js';
 import { EventChannel } from './event-channel.js';
 
@@ -132,7 +141,11 @@ export class LlamaWorkerHost {
     const script = await resolveWorkerScript();
     const init: WorkerInit = { options: this.options, cacheDir: this.options.cacheDir ?? defaultCacheDir() };
     // The parent's execArgv (inspector, profilers, jest's flags) is not the worker's business.
-    const worker = fork(fileURLToPath(script), [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const worker = fork(fileURLToPath(script), [], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.worker = worker;
     this.send(worker, { type: 'init', init });
     return new Promise<LlamaModelInfo>((resolve, reject) => {
@@ -215,7 +228,9 @@ export class LlamaWorkerHost {
     }
   }
 
-  private async call(message: { type: 'tokenize'; text: string; special: boolean } | { type: 'detokenize'; tokens: number[] }): Promise<unknown> {
+  private async call(
+    message: { type: 'tokenize'; text: string; special: boolean } | { type: 'detokenize'; tokens: number[] },
+  ): Promise<unknown> {
     await this.start();
     const worker = this.worker as ChildProcess;
     const id = this.nextId++;

@@ -4,14 +4,7 @@
  * the host over IPC. Everything heavy runs here, off the HTTP process, and a
  * native crash in llama.cpp ends only this process (the host restarts it).
  */
-import {
-  getLlama,
-  LlamaLogLevel,
-  type Llama,
-  type LlamaContextSequence,
-  type LlamaGrammar,
-  type LlamaModel,
-} from 'node-llama-cpp';
+import { getLlama, LlamaLogLevel, type Llama, type LlamaContextSequence, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import { CacheEdits } from './cache-edits.js';
 import { invalidLlamaRequest, LlamaRequestError, toErrorData } from './errors.js';
 import { generate } from './generate.js';
@@ -74,7 +67,10 @@ process.on('message', (message: HostMessage) => {
       starting = start(message.init).then(
         (info) => post({ type: 'ready', info }),
         (error: unknown) => {
-          post({ type: 'startup-failed', error: { status: 503, code: 'model_load_failed', message: (error as Error).message ?? String(error) } });
+          post({
+            type: 'startup-failed',
+            error: { status: 503, code: 'model_load_failed', message: (error as Error).message ?? String(error) },
+          });
         },
       );
       break;
@@ -121,7 +117,10 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
   const contextSize = options.contextSize ?? Math.min(2048, model.trainContextSize);
   const context = await model.createContext({ contextSize, threads, sequences: parallel });
   const sequences = Array.from({ length: parallel }, () => context.getSequence());
-  const metadata = model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { model?: string; tokens?: string[]; token_type?: number[] }; chat_template?: string }; general?: { name?: string } };
+  const metadata = model.fileInfo.metadata as unknown as {
+    tokenizer?: { ggml?: { model?: string; tokens?: string[]; token_type?: number[] }; chat_template?: string };
+    general?: { name?: string };
+  };
   const vocabulary = metadata.tokenizer?.ggml;
   const tokenBytes = buildTokenBytes(
     { model: vocabulary?.model ?? '', tokens: vocabulary?.tokens ?? [], tokenTypes: vocabulary?.token_type },
@@ -138,7 +137,11 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     contextSize: context.contextSize,
   };
   const queueLimit = options.queueLimit ?? 16 * parallel;
-  const pool = new SequencePool(sequences, queueLimit, (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex);
+  const pool = new SequencePool(
+    sequences,
+    queueLimit,
+    (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex,
+  );
   engine = { llama, model, facts, pool, tokenBytes, eogTokens, grammars: new Map(), cacheEdits: new CacheEdits() };
   return {
     path: modelPath,
@@ -194,7 +197,11 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
   } catch (error) {
     if (controller.signal.aborted) return;
     if (error instanceof QueueFullError) {
-      post({ type: 'failed', id, error: { status: 429, code: 'queue_full', message: error.message, retryAfterSeconds: error.retryAfterSeconds } });
+      post({
+        type: 'failed',
+        id,
+        error: { status: 429, code: 'queue_full', message: error.message, retryAfterSeconds: error.retryAfterSeconds },
+      });
     } else {
       post({ type: 'failed', id, error: toErrorData(error) });
     }

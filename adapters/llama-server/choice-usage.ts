@@ -54,14 +54,17 @@ export function resultUsage(result: NeutralResult, request: NeutralRequest): Usa
   const usage = result.usage;
   if (!usage || result.choices.length <= 1) return usage;
   const first = result.choices.find((choice) => choice.index === 0);
-  const counts = countPrompts(request.endpoint === 'text' ? request.prompt : undefined) > 1
-    ? []
-    : result.choices.map((choice) => (choice.index === 0 ? usage.completionTokens : completionTokens(choice, first, usage)));
+  const counts =
+    countPrompts(request.endpoint === 'text' ? request.prompt : undefined) > 1
+      ? []
+      : result.choices.map((choice) => (choice.index === 0 ? usage.completionTokens : completionTokens(choice, first, usage)));
   if (counts.length > 0 && counts.every((count): count is number => count !== undefined)) {
     const completion = sum(counts);
     return { ...usage, completionTokens: completion, totalTokens: usage.promptTokens + completion };
   }
-  request.warnings.push(`usage counts the first choice only: llama-server reports no usage for the other ${result.choices.length - 1} choice(s)`);
+  request.warnings.push(
+    `usage counts the first choice only: llama-server reports no usage for the other ${result.choices.length - 1} choice(s)`,
+  );
   return usage;
 }
 

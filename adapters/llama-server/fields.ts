@@ -21,7 +21,18 @@
  *  - `user` and `prompt_cache_key` are not sent: llama-server has neither, and
  *    neither changes the output.
  */
-import { byEndpoint, convert, copy, emulate, native, unsupported, NOTHING_RELAYED, type BackendTable, type FieldHandling, type WireBody } from '../../src/backend/field-support.js';
+import {
+  byEndpoint,
+  convert,
+  copy,
+  emulate,
+  native,
+  unsupported,
+  NOTHING_RELAYED,
+  type BackendTable,
+  type FieldHandling,
+  type WireBody,
+} from '../../src/backend/field-support.js';
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
@@ -38,9 +49,11 @@ export interface LlamaServerTableOptions {
   templateTools?: boolean;
 }
 
-const NO_TEMPLATE_TOOLS = "its model's chat template cannot take tools (/props: chat_template_caps.supports_tools is false), so they would be left out of the prompt without a word";
+const NO_TEMPLATE_TOOLS =
+  "its model's chat template cannot take tools (/props: chat_template_caps.supports_tools is false), so they would be left out of the prompt without a word";
 
-const NO_JINJA = 'without --jinja it answers tools with an HTTP 500 (capture chat_tools_auto); set `jinja: true` for a server that runs with it';
+const NO_JINJA =
+  'without --jinja it answers tools with an HTTP 500 (capture chat_tools_auto); set `jinja: true` for a server that runs with it';
 
 const mirostat = convert('Mirostat 2.0: mirostat 2, mirostat_tau, mirostat_eta', (body, { sampling }) => {
   body.mirostat = 2;
@@ -53,7 +66,11 @@ const seed = convert('seed, 0 to 4294967294', (body, request) => {
   const value = request.sampling.seed as number;
   if (!Number.isInteger(value) || value < 0 || value >= 0xffffffff) {
     const param = paramOf(request, 'sampling.seed');
-    throw invalidRequest(param, `${param} ${value} is not supported by llama-server: its seeds are 32-bit, 0 to 4294967294 (it reads -1 as "random").`, 'unsupported_parameter');
+    throw invalidRequest(
+      param,
+      `${param} ${value} is not supported by llama-server: its seeds are 32-bit, 0 to 4294967294 (it reads -1 as "random").`,
+      'unsupported_parameter',
+    );
   }
   body.seed = value;
 });
@@ -77,27 +94,39 @@ const responseFormat = convert('chat: response_format; completions: json_schema;
   Object.assign(body, formatFields(request.responseFormat as ResponseFormat, request.endpoint));
 });
 
-const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+const customAsFunction = emulate(
+  'each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)',
+);
 
 /** Without tools there is nothing to choose: `auto` and `none` change nothing and are not sent. */
 const toolChoiceWithoutTools = convert("only 'auto' and 'none', which change nothing without tools and are not sent", (_body, request) => {
   const choice = request.toolChoice;
-  if (choice !== 'auto' && choice !== 'none') throw invalidRequest(paramOf(request, 'toolChoice'), `${paramOf(request, 'toolChoice')} is not supported by llama-server: ${NO_JINJA}.`, 'unsupported_parameter');
+  if (choice !== 'auto' && choice !== 'none')
+    throw invalidRequest(
+      paramOf(request, 'toolChoice'),
+      `${paramOf(request, 'toolChoice')} is not supported by llama-server: ${NO_JINJA}.`,
+      'unsupported_parameter',
+    );
 });
 
-
-const toolChoiceWithoutTemplateTools = convert("only 'auto' and 'none', which change nothing without tools and are not sent", (_body, request) => {
-  const choice = request.toolChoice;
-  if (choice !== 'auto' && choice !== 'none') throw invalidRequest(paramOf(request, 'toolChoice'), `${paramOf(request, 'toolChoice')} is not supported by llama-server: ${NO_TEMPLATE_TOOLS}.`, 'unsupported_parameter');
-});
+const toolChoiceWithoutTemplateTools = convert(
+  "only 'auto' and 'none', which change nothing without tools and are not sent",
+  (_body, request) => {
+    const choice = request.toolChoice;
+    if (choice !== 'auto' && choice !== 'none')
+      throw invalidRequest(
+        paramOf(request, 'toolChoice'),
+        `${paramOf(request, 'toolChoice')} is not supported by llama-server: ${NO_TEMPLATE_TOOLS}.`,
+        'unsupported_parameter',
+      );
+  },
+);
 
 /** The table for a server with or without `--jinja`, and a template that takes tools or not. */
 export function llamaServerTable({ jinja = false, templateTools = true }: LlamaServerTableOptions = {}): BackendTable {
   const takesTools = jinja && templateTools;
   const tools: FieldHandling = takesTools ? toolsField : unsupported(jinja ? NO_TEMPLATE_TOOLS : NO_JINJA);
-  const toolChoice: FieldHandling = takesTools
-    ? toolChoiceField
-    : jinja ? toolChoiceWithoutTemplateTools : toolChoiceWithoutTools;
+  const toolChoice: FieldHandling = takesTools ? toolChoiceField : jinja ? toolChoiceWithoutTemplateTools : toolChoiceWithoutTools;
   const noCompletionsTools = unsupported('/v1/completions takes no tools');
   return {
     fields: {
@@ -117,22 +146,32 @@ export function llamaServerTable({ jinja = false, templateTools = true }: LlamaS
       'limits.stop': copy('stop'),
       'limits.maxTokens': maxTokens,
       'limits.ignoreEos': copy('ignore_eos'),
-      'limits.onContextOverflow': unsupported("it never fails a prompt + max_tokens that overflows: it stops at the slot's context (finish_reason length)"),
-      'prompt:tokenIds': byEndpoint({ chat: unsupported('chat takes messages'), text: native('used verbatim, no BOS added (capture cmpl_prompt_token_ids_no_bos)') }),
+      'limits.onContextOverflow': unsupported(
+        "it never fails a prompt + max_tokens that overflows: it stops at the slot's context (finish_reason length)",
+      ),
+      'prompt:tokenIds': byEndpoint({
+        chat: unsupported('chat takes messages'),
+        text: native('used verbatim, no BOS added (capture cmpl_prompt_token_ids_no_bos)'),
+      }),
       'prompt:batch': byEndpoint({ chat: emulate('one request per prompt'), text: native('sent as given') }),
-      images: unsupported("no top-level images (chat takes image parts)"),
+      images: unsupported('no top-level images (chat takes image parts)'),
       logprobs,
       echo: unsupported('ignored without a word: 200, nothing echoed (capture cmpl_echo_logprobs2)'),
       'echo.lastTokens': unsupported('ignored without a word: 200, nothing echoed (capture cmpl_echo_logprobs2)'),
       tools: byEndpoint({ chat: tools, text: noCompletionsTools }),
       'tools:custom': byEndpoint({ chat: takesTools ? customAsFunction : tools, text: noCompletionsTools }),
       toolChoice: byEndpoint({ chat: toolChoice, text: noCompletionsTools }),
-      parallelToolCalls: byEndpoint({ chat: takesTools ? copy('parallel_tool_calls') : native('changes nothing without tools, so it is not sent'), text: noCompletionsTools }),
+      parallelToolCalls: byEndpoint({
+        chat: takesTools ? copy('parallel_tool_calls') : native('changes nothing without tools, so it is not sent'),
+        text: noCompletionsTools,
+      }),
       'responseFormat:text': responseFormat,
       'responseFormat:json_object': responseFormat,
       'responseFormat:json_schema': responseFormat,
       'responseFormat:grammar': responseFormat,
-      'reasoning.effort': unsupported('reasoning_effort only reaches a thinking-capable Jinja template (chat_template_kwargs), so nothing is promised'),
+      'reasoning.effort': unsupported(
+        'reasoning_effort only reaches a thinking-capable Jinja template (chat_template_kwargs), so nothing is promised',
+      ),
       'reasoning.budgetTokens': unsupported('no thinking budget'),
       'reasoning.history': unsupported('no reasoning history setting'),
       'reasoning.budgetEndText': unsupported('no thinking budget'),

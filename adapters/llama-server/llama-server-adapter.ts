@@ -40,11 +40,16 @@ export function llamaServerCapabilities(settings: Partial<LlamaServerSettings>, 
  * const local = createLlamaServerAdapter({ kind: 'llama-server', url: 'http://127.0.0.1:8089/v1', jinja: true }, { name: 'local' });
  * const result = await local.complete(request, { signal, requestId: 'req-1' });
  */
-export function createLlamaServerAdapter(settings: AdapterSettings<LlamaServerSettings>, options: { name?: string; propsTtlMs?: number } = {}): Adapter {
+export function createLlamaServerAdapter(
+  settings: AdapterSettings<LlamaServerSettings>,
+  options: { name?: string; propsTtlMs?: number } = {},
+): Adapter {
   let capabilities = llamaServerCapabilities(settings);
-  const props = settings.jinja ? templateCaps(settings, options.propsTtlMs ?? PROPS_TTL_MS, (templateTools) => {
-    capabilities = llamaServerCapabilities(settings, templateTools);
-  }) : undefined;
+  const props = settings.jinja
+    ? templateCaps(settings, options.propsTtlMs ?? PROPS_TTL_MS, (templateTools) => {
+        capabilities = llamaServerCapabilities(settings, templateTools);
+      })
+    : undefined;
   const remote = createRemoteAdapter({
     name: options.name ?? 'llama-server',
     settings,
@@ -88,8 +93,14 @@ const PROPS_TTL_MS = 60_000;
  * tools. Read at start and again, in the background, once it is older than the TTL;
  * a server that does not answer leaves the configured behaviour (`jinja`) in place.
  */
-function templateCaps(settings: AdapterSettings<LlamaServerSettings>, ttlMs: number, update: (templateTools: boolean | undefined) => void): { read(): Promise<void>; refreshIfStale(): void } {
-  const base = ((settings as { url?: string }).url ?? (settings as { urls?: string[] }).urls?.[0] ?? '').replace(/\/+$/, '').replace(/\/v1$/, '');
+function templateCaps(
+  settings: AdapterSettings<LlamaServerSettings>,
+  ttlMs: number,
+  update: (templateTools: boolean | undefined) => void,
+): { read(): Promise<void>; refreshIfStale(): void } {
+  const base = ((settings as { url?: string }).url ?? (settings as { urls?: string[] }).urls?.[0] ?? '')
+    .replace(/\/+$/, '')
+    .replace(/\/v1$/, '');
   const headers: Record<string, string> = { accept: 'application/json', ...settings.headers };
   if (settings.apiKey) headers.authorization = `Bearer ${settings.apiKey}`;
   let readAt = 0;
@@ -99,7 +110,7 @@ function templateCaps(settings: AdapterSettings<LlamaServerSettings>, ttlMs: num
       try {
         const response = await fetch(`${base}/props`, { headers, signal: AbortSignal.timeout(5_000) });
         if (!response.ok) return;
-        const body = await response.json() as { chat_template_caps?: { supports_tools?: unknown } };
+        const body = (await response.json()) as { chat_template_caps?: { supports_tools?: unknown } };
         const supports = body?.chat_template_caps?.supports_tools;
         update(typeof supports === 'boolean' ? supports : undefined);
       } catch {
@@ -111,7 +122,12 @@ function templateCaps(settings: AdapterSettings<LlamaServerSettings>, ttlMs: num
     })();
     return reading;
   };
-  return { read, refreshIfStale: () => { if (Date.now() - readAt >= ttlMs && !reading) void read(); } };
+  return {
+    read,
+    refreshIfStale: () => {
+      if (Date.now() - readAt >= ttlMs && !reading) void read();
+    },
+  };
 }
 
 /** The stream with its error refined; an error ends the stream, so only a batch's last event can be one (the others pass as they are). */

@@ -34,14 +34,18 @@ export function refineError(error: ProxyError, request: NeutralRequest): ProxyEr
     return copy(error, { param: (path === undefined ? undefined : request.origins[path]) ?? usual });
   }
   // The caller's own field: its prompt or its messages, whichever it sent (never the translated request's).
-  if (CONTEXT.test(error.message)) return copy(error, { param: request.origins.prompt ?? request.origins.messages ?? null, code: 'context_length_exceeded' });
+  if (CONTEXT.test(error.message))
+    return copy(error, { param: request.origins.prompt ?? request.origins.messages ?? null, code: 'context_length_exceeded' });
   return error;
 }
 
 function copy(error: ProxyError, change: { param: string | null; code?: string }): ProxyError {
   return new ProxyError({
-    status: error.status, type: error.type, message: error.message,
-    param: change.param, code: change.code ?? error.code,
+    status: error.status,
+    type: error.type,
+    message: error.message,
+    param: change.param,
+    code: change.code ?? error.code,
     ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
     ...(error.details ? { details: error.details } : {}),
     cause: error,

@@ -27,9 +27,18 @@ const TABLES = { jinja: llamaServerTable({ jinja: true }), plain: llamaServerTab
  * // {model: 'stories260K', prompt: 'Once', top_k: 40, repeat_penalty: 1.1}
  */
 export function toWireBody(request: NeutralRequest, options: LlamaServerWireOptions = {}): Wire {
-  const body: Wire = request.endpoint === 'chat'
-    ? { model: request.model, messages: toWireMessages(request.messages ?? [], { reasoning: true, unsupportedParts: new Set(['video', 'file', 'refusal']), backend: 'llama-server', warnings: request.warnings }) }
-    : { model: request.model, prompt: request.prompt ?? '' };
+  const body: Wire =
+    request.endpoint === 'chat'
+      ? {
+          model: request.model,
+          messages: toWireMessages(request.messages ?? [], {
+            reasoning: true,
+            unsupportedParts: new Set(['video', 'file', 'refusal']),
+            backend: 'llama-server',
+            warnings: request.warnings,
+          }),
+        }
+      : { model: request.model, prompt: request.prompt ?? '' };
   writeFields(body, request, options.jinja ? TABLES.jinja : TABLES.plain);
   return withStream(body, options.stream ?? request.stream !== undefined);
 }

@@ -11,7 +11,19 @@
  *  - predictions are text (`{type: 'content'}`); token ids are Fireworks' `speculation`.
  */
 import { unsendable } from '../../src/backend/write-fields.js';
-import { byEndpoint, chatOnly, convert, copy, emulate, native, oneOf, unsupported, type BackendTable, type FieldSupport, type WireBody } from '../../src/backend/field-support.js';
+import {
+  byEndpoint,
+  chatOnly,
+  convert,
+  copy,
+  emulate,
+  native,
+  oneOf,
+  unsupported,
+  type BackendTable,
+  type FieldSupport,
+  type WireBody,
+} from '../../src/backend/field-support.js';
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from './split-echo.js';
 import { jsonSchemaFormat } from './wire-formats.js';
@@ -86,15 +98,23 @@ const FIELDS: FieldSupport = {
   metadata: chatOnly(copy('metadata')),
   store: chatOnly(copy('store')),
   // OpenAI's tiers; `fast` is what other APIs call its `priority` tier.
-  serviceTier: chatOnly(oneOf('service_tier', { accepted: ['auto', 'default', 'flex', 'scale', 'priority'], mapped: { fast: 'priority' } })),
+  serviceTier: chatOnly(
+    oneOf('service_tier', { accepted: ['auto', 'default', 'flex', 'scale', 'priority'], mapped: { fast: 'priority' } }),
+  ),
   user: copy('user'),
   promptCacheKey: chatOnly(copy('prompt_cache_key')),
 };
 
 /** OpenAI chat fields with no neutral meaning, which the chat dialect relays verbatim. */
 const RELAYED: ReadonlySet<string> = new Set([
-  'modalities', 'audio', 'web_search_options', 'verbosity', 'safety_identifier',
-  'prompt_cache_retention', 'prompt_cache_options', 'moderation',
+  'modalities',
+  'audio',
+  'web_search_options',
+  'verbosity',
+  'safety_identifier',
+  'prompt_cache_retention',
+  'prompt_cache_options',
+  'moderation',
 ]);
 
 export const OPENAI_TABLE: BackendTable = { fields: FIELDS, relayed: { chat: RELAYED, text: new Set() }, label: LABEL };

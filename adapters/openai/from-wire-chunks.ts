@@ -47,7 +47,10 @@ export class OpenAIChunkReader implements ChunkReader {
   private started = false;
   private readonly template = new TextChunkTemplate();
 
-  constructor(private readonly request: NeutralRequest, private readonly extras: WireExtras = openAIExtras) {}
+  constructor(
+    private readonly request: NeutralRequest,
+    private readonly extras: WireExtras = openAIExtras,
+  ) {}
 
   push(message: SseMessage, out: StreamEvent[]): void {
     if (this.ended) return;
@@ -119,7 +122,9 @@ export class OpenAIChunkReader implements ChunkReader {
 /** The one text delta a chunk made (its events are `events` from `from` on), with nothing else on it: later chunks shaped as it may be read by the template. */
 function plainTextDelta(events: readonly StreamEvent[], from: number): StreamEventOf<'text-delta'> | undefined {
   const event = events[from];
-  return events.length === from + 1 && event.type === 'text-delta' && event.delta !== '' && Object.keys(event).length === 3 ? event : undefined;
+  return events.length === from + 1 && event.type === 'text-delta' && event.delta !== '' && Object.keys(event).length === 3
+    ? event
+    : undefined;
 }
 
 function hasRefusal(wire: Record<string, unknown>): boolean {
@@ -134,11 +139,18 @@ function readText(chunk: unknown): unknown {
 }
 
 /** One wire choice of a chunk -> its events, appended to `out`. */
-function choiceEvents(wire: Record<string, unknown>, index: number, state: ChoiceState, extra: ChoiceExtras, request: NeutralRequest, out: StreamEvent[]): void {
+function choiceEvents(
+  wire: Record<string, unknown>,
+  index: number,
+  state: ChoiceState,
+  extra: ChoiceExtras,
+  request: NeutralRequest,
+  out: StreamEvent[],
+): void {
   const delta = isRecord(wire.delta) ? wire.delta : undefined;
   const text = delta ? (typeof delta.content === 'string' ? delta.content : '') : typeof wire.text === 'string' ? wire.text : '';
   const logprobs = readWireLogprobs(wire.logprobs);
-  const reasoning = delta ? nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning) : undefined;
+  const reasoning = delta ? (nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning)) : undefined;
 
   // Logprobs and token ids of a reasoning-only delta belong to the reasoning tokens.
   const reasoningOnly = reasoning !== undefined && text === '';
@@ -160,9 +172,20 @@ function choiceEvents(wire: Record<string, unknown>, index: number, state: Choic
   }
   const tokenIds = reasoningOnly ? undefined : extra.tokenIds;
   // Token ids (or the prompt's) with no text still need a delta to ride on.
-  if (pieces.length === 0 && (tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds))) pieces.push({ piece: { text: '' }, echo: false });
+  if (pieces.length === 0 && (tokenIds?.length || (extra.promptTokenIds && !state.sentPromptIds)))
+    pieces.push({ piece: { text: '' }, echo: false });
   for (const [i, { piece, echo }] of pieces.entries()) {
-    out.push(textDelta({ index, piece, echo, request, state, tokenIds: i === pieces.length - 1 ? tokenIds : undefined, promptTokenIds: extra.promptTokenIds }));
+    out.push(
+      textDelta({
+        index,
+        piece,
+        echo,
+        request,
+        state,
+        tokenIds: i === pieces.length - 1 ? tokenIds : undefined,
+        promptTokenIds: extra.promptTokenIds,
+      }),
+    );
   }
 
   if (delta && Array.isArray(delta.tool_calls)) {
@@ -215,7 +238,12 @@ function toolCallDelta(call: Record<string, unknown>, choice: number, position: 
   const custom = isRecord(call.custom) ? call.custom : undefined;
   const fn = custom ?? (isRecord(call.function) ? call.function : {});
   const piece = custom ? (typeof custom.input === 'string' ? custom.input : '') : argumentsText(fn.arguments);
-  const event: StreamEventOf<'tool-call-delta'> = { type: 'tool-call-delta', choice, index: typeof call.index === 'number' ? call.index : position, argumentsDelta: piece };
+  const event: StreamEventOf<'tool-call-delta'> = {
+    type: 'tool-call-delta',
+    choice,
+    index: typeof call.index === 'number' ? call.index : position,
+    argumentsDelta: piece,
+  };
   if (typeof call.id === 'string') event.id = call.id;
   if (typeof fn.name === 'string') event.name = fn.name;
   if (custom || call.type === 'custom') event.custom = true;

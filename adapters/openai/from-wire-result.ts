@@ -41,7 +41,13 @@ export function fromWireResult(body: unknown, request: NeutralRequest, extras: W
   return result;
 }
 
-function readChoice(wire: Record<string, unknown>, position: number, body: Record<string, unknown>, request: NeutralRequest, extras: WireExtras): ResultChoice {
+function readChoice(
+  wire: Record<string, unknown>,
+  position: number,
+  body: Record<string, unknown>,
+  request: NeutralRequest,
+  extras: WireExtras,
+): ResultChoice {
   const message = isRecord(wire.message) ? wire.message : undefined;
   const choice: ResultChoice = {
     index: typeof wire.index === 'number' ? wire.index : position,
@@ -70,7 +76,9 @@ function readChoice(wire: Record<string, unknown>, position: number, body: Recor
 
 function readMessage(message: Record<string, unknown>, choice: ResultChoice): void {
   // vLLM and llama.cpp name it `reasoning`; most others `reasoning_content`.
-  const reasoning = [message.reasoning_content, message.reasoning].find((value): value is string => typeof value === 'string' && value !== '');
+  const reasoning = [message.reasoning_content, message.reasoning].find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
   if (reasoning !== undefined) choice.reasoning = reasoning;
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isRecord).map(readToolCall) : [];
   // The deprecated `function_call` is one call without an id.
@@ -84,10 +92,19 @@ function readToolCall(wire: Record<string, unknown>): ToolCall {
   // A custom tool's call (OpenAI): its input is free text.
   if (wire.type === 'custom' && isRecord(wire.custom)) {
     const { name, input } = wire.custom;
-    return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof name === 'string' ? name : '', arguments: typeof input === 'string' ? input : '', custom: true };
+    return {
+      id: typeof wire.id === 'string' ? wire.id : '',
+      name: typeof name === 'string' ? name : '',
+      arguments: typeof input === 'string' ? input : '',
+      custom: true,
+    };
   }
   const fn = isRecord(wire.function) ? wire.function : {};
-  return { id: typeof wire.id === 'string' ? wire.id : '', name: typeof fn.name === 'string' ? fn.name : '', arguments: argumentsText(fn.arguments) };
+  return {
+    id: typeof wire.id === 'string' ? wire.id : '',
+    name: typeof fn.name === 'string' ? fn.name : '',
+    arguments: argumentsText(fn.arguments),
+  };
 }
 
 /** Tool call `arguments` as JSON text: Fireworks may send an object. */
@@ -100,7 +117,10 @@ export function argumentsText(value: unknown): string {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.filter(isRecord).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return content
+    .filter(isRecord)
+    .map((part) => (typeof part.text === 'string' ? part.text : ''))
+    .join('');
 }
 
 function unexpectedBody(): ProxyError {

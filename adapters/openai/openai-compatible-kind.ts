@@ -61,12 +61,13 @@ export function defineOpenAICompatibleKind(spec: OpenAICompatibleSpec): OpenAICo
     fromWireResult: (body, request) => fromWireResult(body, request, spec.extras),
     chunkReader: (request) => new OpenAIChunkReader(request, spec.extras),
   };
-  const createAdapter = (settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter => createRemoteAdapter({
-    name: options.name ?? spec.name,
-    settings,
-    capabilities: capabilities(settings),
-    codec,
-  });
+  const createAdapter = (settings: AdapterSettings<RemoteBackendSettings>, options: { name?: string } = {}): Adapter =>
+    createRemoteAdapter({
+      name: options.name ?? spec.name,
+      settings,
+      capabilities: capabilities(settings),
+      codec,
+    });
   const kind = defineKind<RemoteBackendSettings>({
     name: spec.name,
     remote: true,

@@ -4,7 +4,14 @@ import type { FinishReason } from '../../src/model/result.js';
 const KNOWN: ReadonlySet<string> = new Set<FinishReason>(['stop', 'length', 'tool_calls', 'content_filter', 'function_call', 'error']);
 
 /** Spellings some OpenAI-compatible servers use for the standard reasons. */
-const ALIASES: Readonly<Record<string, FinishReason>> = { eos: 'stop', stop_sequence: 'stop', end_turn: 'stop', max_tokens: 'length', tool_use: 'tool_calls', abort: 'error' };
+const ALIASES: Readonly<Record<string, FinishReason>> = {
+  eos: 'stop',
+  stop_sequence: 'stop',
+  end_turn: 'stop',
+  max_tokens: 'length',
+  tool_use: 'tool_calls',
+  abort: 'error',
+};
 
 /**
  * @example readFinishReason('length') // 'length'

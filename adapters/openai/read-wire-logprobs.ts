@@ -4,7 +4,13 @@
  * `logprobs: N`; `content[]` from chat, Fireworks' new format, and llama.cpp's
  * completions (which answers a legacy request in the chat shape, with `id`).
  */
-import { fromChatLogprobs, fromLegacyLogprobs, type ChatLogprobEntry, type LegacyLogprobs, type TokenLogprob } from '../../src/model/logprobs.js';
+import {
+  fromChatLogprobs,
+  fromLegacyLogprobs,
+  type ChatLogprobEntry,
+  type LegacyLogprobs,
+  type TokenLogprob,
+} from '../../src/model/logprobs.js';
 import { isRecord } from '../../src/model/is-record.js';
 
 export function readWireLogprobs(wire: unknown): TokenLogprob[] | undefined {
@@ -13,9 +19,9 @@ export function readWireLogprobs(wire: unknown): TokenLogprob[] | undefined {
   if (Array.isArray(wire.tokens)) {
     const legacy: LegacyLogprobs = {
       tokens: wire.tokens as string[],
-      token_logprobs: Array.isArray(wire.token_logprobs) ? wire.token_logprobs as (number | null)[] : [],
-      top_logprobs: Array.isArray(wire.top_logprobs) ? wire.top_logprobs as LegacyLogprobs['top_logprobs'] : null,
-      text_offset: Array.isArray(wire.text_offset) ? wire.text_offset as number[] : [],
+      token_logprobs: Array.isArray(wire.token_logprobs) ? (wire.token_logprobs as (number | null)[]) : [],
+      top_logprobs: Array.isArray(wire.top_logprobs) ? (wire.top_logprobs as LegacyLogprobs['top_logprobs']) : null,
+      text_offset: Array.isArray(wire.text_offset) ? (wire.text_offset as number[]) : [],
     };
     if (Array.isArray(wire.token_ids)) legacy.token_ids = wire.token_ids as number[];
     return fromLegacyLogprobs(legacy);

@@ -11,17 +11,18 @@ import type { TokenLogprob } from '../../src/model/logprobs.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 
 /** How a choice's echo is recognised in the output. */
-export type EchoPlan = (
+export type EchoPlan =
   /** `echo` on a string prompt: the output starts with the prompt text itself. */
-  | { kind: 'text'; text: string }
-  /** `echo_last: N`, or `echo` on token ids: the first `count` tokens (needs token logprobs). */
-  | { kind: 'tokens'; count: number }
-) & {
-  /** Where a disagreement between the text and its logprobs is said (the request's warnings). */
-  warnings?: string[];
-  /** The caller's field, for that warning. */
-  param?: string;
-};
+  (
+    | { kind: 'text'; text: string }
+    /** `echo_last: N`, or `echo` on token ids: the first `count` tokens (needs token logprobs). */
+    | { kind: 'tokens'; count: number }
+  ) & {
+    /** Where a disagreement between the text and its logprobs is said (the request's warnings). */
+    warnings?: string[];
+    /** The caller's field, for that warning. */
+    param?: string;
+  };
 
 export interface OutputPiece {
   text: string;
@@ -79,7 +80,9 @@ export class EchoSplitter {
     if (this.plan.kind === 'tokens' && !this.tokensMatch(text, logprobs)) {
       // Never rewrite what the backend sent: an empty echo, then its text as it came.
       this.gaveUp = true;
-      this.plan.warnings?.push(`${this.plan.param ?? 'echo'}: the backend's logprobs do not match its text, so the echoed prompt cannot be told from the completion; the text is returned as the backend sent it`);
+      this.plan.warnings?.push(
+        `${this.plan.param ?? 'echo'}: the backend's logprobs do not match its text, so the echoed prompt cannot be told from the completion; the text is returned as the backend sent it`,
+      );
       return { echo: { text: '' }, rest: piece(text, logprobs) };
     }
     const { length, tokens } = this.plan.kind === 'text' ? this.textEcho(text, logprobs) : this.tokenEcho(text, logprobs);
@@ -105,7 +108,12 @@ export class EchoSplitter {
   private tokensMatch(text: string, logprobs: TokenLogprob[] | undefined): boolean {
     if (!logprobs?.length) return true;
     const count = Math.min((this.plan as { count: number }).count - this.consumedTokens, logprobs.length);
-    return text.startsWith(logprobs.slice(0, count).map((entry) => entry.token).join(''));
+    return text.startsWith(
+      logprobs
+        .slice(0, count)
+        .map((entry) => entry.token)
+        .join(''),
+    );
   }
 
   /** The echo is the next `count` tokens; their texts say where it ends. */

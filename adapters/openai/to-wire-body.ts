@@ -24,8 +24,17 @@ export interface OpenAIWireOptions {
  * // {model: 'gpt-4o', messages: [{role: 'user', content: 'Hi'}], max_completion_tokens: 5}
  */
 export function toWireBody(request: NeutralRequest, options: OpenAIWireOptions = {}): Wire {
-  const body: Wire = request.endpoint === 'chat'
-    ? { model: request.model, messages: toWireMessages(request.messages ?? [], { reasoning: false, unsupportedParts: new Set(['video']), backend: 'OpenAI', warnings: request.warnings }) }
-    : { model: request.model, prompt: request.prompt ?? '' };
+  const body: Wire =
+    request.endpoint === 'chat'
+      ? {
+          model: request.model,
+          messages: toWireMessages(request.messages ?? [], {
+            reasoning: false,
+            unsupportedParts: new Set(['video']),
+            backend: 'OpenAI',
+            warnings: request.warnings,
+          }),
+        }
+      : { model: request.model, prompt: request.prompt ?? '' };
   return withStream(writeFields(body, request, OPENAI_TABLE), options.stream ?? request.stream !== undefined);
 }

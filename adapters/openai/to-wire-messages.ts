@@ -31,18 +31,25 @@ function toWireMessage(message: Message, path: string, options: WireMessagesOpti
   // A legacy function result that answers a call we send as a tool call must be a tool message.
   const asTool = message.role === 'function' && message.toolCallId !== undefined;
   wire.role = asTool ? 'tool' : message.role;
-  wire.content = Array.isArray(message.content) ? message.content.map((part, j) => toWirePart(part, `${path}.content[${j}]`, options)) : message.content;
+  wire.content = Array.isArray(message.content)
+    ? message.content.map((part, j) => toWirePart(part, `${path}.content[${j}]`, options))
+    : message.content;
   if (message.name !== undefined && !asTool) wire.name = message.name;
   if (message.toolCalls?.length) {
-    wire.tool_calls = message.toolCalls.map((call) => (call.custom
-      ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } }
-      : { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    wire.tool_calls = message.toolCalls.map((call) =>
+      call.custom
+        ? { id: call.id, type: 'custom', custom: { name: call.name, input: call.arguments } }
+        : { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
+    );
   }
   if (message.toolCallId !== undefined) wire.tool_call_id = message.toolCallId;
   if (message.reasoning !== undefined) {
     if (options.reasoning) wire.reasoning_content = message.reasoning;
     // Chat templates drop earlier reasoning anyway; refusing the whole conversation would help no one.
-    else options.warnings.push(`${message.reasoningOrigin ?? `${path}.reasoning_content`} not sent: ${options.backend} takes no reasoning on input messages`);
+    else
+      options.warnings.push(
+        `${message.reasoningOrigin ?? `${path}.reasoning_content`} not sent: ${options.backend} takes no reasoning on input messages`,
+      );
   }
   return wire;
 }

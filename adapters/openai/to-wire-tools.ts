@@ -33,11 +33,15 @@ function customFormat(format: CustomToolFormat): Record<string, unknown> {
  */
 export function toWireToolChoice(choice: ToolChoice, tools: readonly ToolDefinition[] = []): string | Record<string, unknown> {
   if (typeof choice === 'string') return choice;
-  return tools.some((tool) => tool.custom && tool.name === choice.name) ? { type: 'custom', custom: { name: choice.name } } : { type: 'function', function: { name: choice.name } };
+  return tools.some((tool) => tool.custom && tool.name === choice.name)
+    ? { type: 'custom', custom: { name: choice.name } }
+    : { type: 'function', function: { name: choice.name } };
 }
 
 /** The field-table rows of every OpenAI-wire backend that takes tools. */
-export const toolsField = convert('tools', (body, request) => { body.tools = toWireTools(request.tools ?? []); });
+export const toolsField = convert('tools', (body, request) => {
+  body.tools = toWireTools(request.tools ?? []);
+});
 export const toolChoiceField = convert('tool_choice', (body, request) => {
   if (request.toolChoice !== undefined) body.tool_choice = toWireToolChoice(request.toolChoice, request.tools);
 });

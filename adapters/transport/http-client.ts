@@ -69,15 +69,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
 
   /** One try: the response (2xx, 3xx), or what failed. */
-  async function send(target: URL, payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<UpstreamResponse | FailedTry> {
+  async function send(
+    target: URL,
+    payload: string,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+  ): Promise<UpstreamResponse | FailedTry> {
     const exchange = new UpstreamExchange(signal);
-    agent.dispatch({
-      origin: target.origin,
-      path: `${target.pathname}${target.search}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: payload,
-    }, exchange);
+    agent.dispatch(
+      {
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: payload,
+      },
+      exchange,
+    );
     let head: UpstreamHead;
     try {
       head = await exchange.head;

@@ -48,7 +48,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
 
   /** `signal` aborts the request at any point: before the answer, the head rejects; after, the body's reader does. */
   constructor(signal?: AbortSignal) {
-    this.head = new Promise((resolve, reject) => { this.settleHead = { resolve, reject }; });
+    this.head = new Promise((resolve, reject) => {
+      this.settleHead = { resolve, reject };
+    });
     if (!signal) return;
     if (signal.aborted) {
       this.fail(signal.reason); // the request is aborted as soon as it starts
@@ -108,7 +110,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
     }
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.completed) return Promise.resolve(DONE);
-    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
   }
 
   /** The reader let go (`break` in `for await`): a body not read to its end closes its connection. */

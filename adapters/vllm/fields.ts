@@ -18,7 +18,18 @@
  *  - tools need the server started with `--enable-auto-tool-choice` and a `--tool-call-parser`
  *    (else vLLM answers 400 itself).
  */
-import { byEndpoint, chatOnly, convert, copy, emulate, native, NOTHING_RELAYED, unsupported, type BackendTable, type WireBody } from '../../src/backend/field-support.js';
+import {
+  byEndpoint,
+  chatOnly,
+  convert,
+  copy,
+  emulate,
+  native,
+  NOTHING_RELAYED,
+  unsupported,
+  type BackendTable,
+  type WireBody,
+} from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
 import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
@@ -39,7 +50,9 @@ const responseFormat = convert('response_format, or structured_outputs for a gra
   Object.assign(body, formatFields(request.responseFormat as ResponseFormat));
 });
 
-const customAsFunction = emulate('each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)');
+const customAsFunction = emulate(
+  'each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)',
+);
 
 const tokenIds = convert('return_token_ids', (body, request) => {
   if (request.returnTokenIds || request.stream?.tokenIds) body.return_token_ids = true;

@@ -22,8 +22,17 @@ export interface VllmWireOptions {
  * // {model: 'Qwen/Qwen3-8B', prompt: 'Once', top_k: 40, repetition_penalty: 1.1}
  */
 export function toWireBody(request: NeutralRequest, options: VllmWireOptions = {}): Wire {
-  const body: Wire = request.endpoint === 'chat'
-    ? { model: request.model, messages: toWireMessages(request.messages ?? [], { reasoning: false, unsupportedParts: new Set(['file', 'refusal']), backend: 'vLLM', warnings: request.warnings }) }
-    : { model: request.model, prompt: request.prompt ?? '' };
+  const body: Wire =
+    request.endpoint === 'chat'
+      ? {
+          model: request.model,
+          messages: toWireMessages(request.messages ?? [], {
+            reasoning: false,
+            unsupportedParts: new Set(['file', 'refusal']),
+            backend: 'vLLM',
+            warnings: request.warnings,
+          }),
+        }
+      : { model: request.model, prompt: request.prompt ?? '' };
   return withStream(writeFields(body, request, VLLM_TABLE), options.stream ?? request.stream !== undefined);
 }

@@ -16,4 +16,3 @@ export const vllmExtras: WireExtras = {
     return extras;
   },
 };
-

@@ -70,7 +70,8 @@ export const unsupported = (why: string): FieldHandling => ({ kind: 'unsupported
 export const byEndpoint = (handling: PerEndpoint<FieldHandling>): PerEndpoint<FieldHandling> => handling;
 
 /** Taken on chat; the completions endpoint has no such field. */
-export const chatOnly = (handling: FieldHandling): PerEndpoint<FieldHandling> => byEndpoint({ chat: handling, text: unsupported('only the chat endpoint takes it') });
+export const chatOnly = (handling: FieldHandling): PerEndpoint<FieldHandling> =>
+  byEndpoint({ chat: handling, text: unsupported('only the chat endpoint takes it') });
 
 /** The handling on one endpoint. */
 export function handlingOf(table: FieldSupport, field: NeutralField, endpoint: Endpoint): FieldHandling {

@@ -6,7 +6,15 @@
  * catches what the plan cannot see per endpoint (tools on legacy completions).
  */
 import { unsupportedParameter } from '../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../model/neutral-fields.js';
+import {
+  NEUTRAL_FIELD_NAMES,
+  NEUTRAL_FIELDS,
+  asksFor,
+  paramOf,
+  relayedParamOf,
+  type NeutralField,
+  type NeutralFieldSpec,
+} from '../model/neutral-fields.js';
 import type { NeutralRequest } from '../model/request.js';
 import { handlingOf, type BackendTable, type WireBody, type WriteField } from './field-support.js';
 
@@ -56,11 +64,20 @@ export function writeFields(body: WireBody, request: NeutralRequest, table: Back
  * the backend's other endpoint takes got through the plan and is a 400.
  */
 function leftOut(spec: NeutralFieldSpec, table: BackendTable, field: NeutralField): boolean {
-  return spec.soft === true && handlingOf(table.fields, field, 'chat').kind === 'unsupported' && handlingOf(table.fields, field, 'text').kind === 'unsupported';
+  return (
+    spec.soft === true &&
+    handlingOf(table.fields, field, 'chat').kind === 'unsupported' &&
+    handlingOf(table.fields, field, 'text').kind === 'unsupported'
+  );
 }
 
 /** A 400 naming the caller's field: "top_k is not supported by the OpenAI chat API." */
-export function unsendable(request: NeutralRequest, field: NeutralField | string, backend: string, why?: string): ReturnType<typeof unsupportedParameter> {
+export function unsendable(
+  request: NeutralRequest,
+  field: NeutralField | string,
+  backend: string,
+  why?: string,
+): ReturnType<typeof unsupportedParameter> {
   const param = field in NEUTRAL_FIELDS ? paramOf(request, field as NeutralField) : relayedParamOf(request, field);
   return unsupportedParameter(param, `${param} is not supported by ${backend}${why ? `: ${why}` : ''}.`);
 }

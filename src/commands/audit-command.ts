@@ -41,7 +41,6 @@ how often) or not at all. Nothing is sent.
 The file is streamed (FILE "-" reads stdin); a terminal gets a progress bar on stderr.
 Exit codes: 0 every request lossless, 1 some lossy, 2 some rejected, malformed or unreadable.`;
 
-
 export interface AuditIo {
   out?: (text: string) => void;
   err?: (text: string) => void;
@@ -80,13 +79,22 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
       out(`${auditUsage}\n`);
       return 0;
     }
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'which file? (FILE.jsonl, or - for stdin)' : 'one file at a time');
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'which file? (FILE.jsonl, or - for stdin)' : 'one file at a time');
     if (values.to && values.config) throw new UsageError('--to and --config exclude each other');
     const file = positionals[0];
     const summary = await audit(file, {
-      ...(values.config ? { config: values.config } : { kinds: values.to?.flatMap((kind) => kind.split(',')).map((kind) => kind.trim()).filter(Boolean) ?? DEFAULT_PROFILES.map(({ name }) => name) }),
+      ...(values.config
+        ? { config: values.config }
+        : {
+            kinds:
+              values.to
+                ?.flatMap((kind) => kind.split(','))
+                .map((kind) => kind.trim())
+                .filter(Boolean) ?? DEFAULT_PROFILES.map(({ name }) => name),
+          }),
       ...(file === '-' ? { stdin: io.stdin ?? process.stdin } : {}),
-      ...((io.progress ?? (process.stderr.isTTY === true)) && file !== '-' ? { progress: err } : {}),
+      ...((io.progress ?? process.stderr.isTTY === true) && file !== '-' ? { progress: err } : {}),
     });
     out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderAudit(summary));
     return exitCodeOfAudit(summary);
@@ -99,7 +107,11 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
 }
 
 export function exitCodeOfAudit(summary: AuditSummary): 0 | 1 | 2 {
-  const notAtAll = summary.unreadable + summary.malformed.requests + (summary.unrouted ?? 0) + summary.targets.reduce((sum, target) => sum + target.rejected, 0);
+  const notAtAll =
+    summary.unreadable +
+    summary.malformed.requests +
+    (summary.unrouted ?? 0) +
+    summary.targets.reduce((sum, target) => sum + target.rejected, 0);
   if (notAtAll > 0) return 2;
   return summary.targets.some((target) => target.lossy > 0) ? 1 : 0;
 }
@@ -133,7 +145,10 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
     const tallyOf = (target: string, kind: string, speaks: readonly string[]) => {
       let tally = tallies.get(target);
       if (!tally) {
-        tally = { summary: { target, kind, speaks: [...speaks], requests: 0, lossless: 0, lossy: 0, rejected: 0, changes: [] }, changes: new Map() };
+        tally = {
+          summary: { target, kind, speaks: [...speaks], requests: 0, lossless: 0, lossy: 0, rejected: 0, changes: [] },
+          changes: new Map(),
+        };
         tallies.set(target, tally);
       }
       return tally;
@@ -142,7 +157,15 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
     for (const { translator, name } of translators) {
       if (name) tallyOf(name, name, translator.match('').backend.adapter.capabilities.speaks);
     }
-    const summary: AuditSummary = { object: 'dialect.audit', file, lines: 0, unreadable: 0, malformed: { requests: 0, fields: [] }, ...(config ? { unrouted: 0 } : {}), targets: [] };
+    const summary: AuditSummary = {
+      object: 'dialect.audit',
+      file,
+      lines: 0,
+      unreadable: 0,
+      malformed: { requests: 0, fields: [] },
+      ...(config ? { unrouted: 0 } : {}),
+      targets: [],
+    };
     const malformed = new Map<string, { field: string; requests: number; reason: string }>();
 
     const total = options.progress && !options.stdin ? statSync(file).size : 0;
@@ -178,7 +201,11 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
           continue;
         }
         const { report } = translation;
-        const tally = tallyOf(name ?? report.backend, report.kind, translator.match(parsed.request.model).backend.adapter.capabilities.speaks);
+        const tally = tallyOf(
+          name ?? report.backend,
+          report.kind,
+          translator.match(parsed.request.model).backend.adapter.capabilities.speaks,
+        );
         tally.summary.requests += 1;
         tally.summary[report.verdict] += 1;
         count(tally, report.changes);
@@ -186,7 +213,10 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
     }
     progress?.done();
     summary.malformed.fields = [...malformed.values()].sort((a, b) => b.requests - a.requests);
-    summary.targets = [...tallies.values()].map(({ summary: target, changes }) => ({ ...target, changes: [...changes.values()].sort(byWeight) }));
+    summary.targets = [...tallies.values()].map(({ summary: target, changes }) => ({
+      ...target,
+      changes: [...changes.values()].sort(byWeight),
+    }));
     return summary;
   } finally {
     for (const { translator } of translators) await translator.close();
@@ -229,7 +259,15 @@ function count(tally: Tally, changes: readonly Change[]): void {
     seen.add(key);
     const known = tally.changes.get(key);
     if (known) known.requests += 1;
-    else tally.changes.set(key, { field, action: change.action, ...(change.to ? { to: change.to } : {}), lossy: change.lossy, requests: 1, reason: change.reason });
+    else
+      tally.changes.set(key, {
+        field,
+        action: change.action,
+        ...(change.to ? { to: change.to } : {}),
+        lossy: change.lossy,
+        requests: 1,
+        reason: change.reason,
+      });
   }
 }
 

@@ -14,7 +14,9 @@ export function progressBar(write: (text: string) => void, total: number): { upd
       drawn = true;
       const share = total > 0 ? Math.min(1, bytes / total) : 0;
       const filled = Math.round(share * width);
-      write(`\r  auditing [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ${lines.toLocaleString('en-US')} requests`);
+      write(
+        `\r  auditing [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ${lines.toLocaleString('en-US')} requests`,
+      );
     },
     done() {
       if (drawn) write('\r\u001b[K');
@@ -34,24 +36,45 @@ export function renderAudit(summary: AuditSummary): string {
   lines.push(`Audit of ${summary.file}: ${requests} request${plural(requests)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
   if (summary.malformed.requests > 0) {
     lines.push('', `Malformed (the caller's dialect refuses them; no backend sees them): ${summary.malformed.requests}`);
-    lines.push(...table(['field', 'requests', 'first error'], summary.malformed.fields.map((field) => [field.field, String(field.requests), field.reason]), [false, true, false]));
+    lines.push(
+      ...table(
+        ['field', 'requests', 'first error'],
+        summary.malformed.fields.map((field) => [field.field, String(field.requests), field.reason]),
+        [false, true, false],
+      ),
+    );
   }
   for (const target of summary.targets) {
-    lines.push('', `${target.target} (kind ${target.kind}, speaks ${target.speaks.join(' and ')}): ${target.requests} request${plural(target.requests)}`);
+    lines.push(
+      '',
+      `${target.target} (kind ${target.kind}, speaks ${target.speaks.join(' and ')}): ${target.requests} request${plural(target.requests)}`,
+    );
     const share = (n: number) => (target.requests > 0 ? `${((100 * n) / target.requests).toFixed(1)}%` : '-');
-    lines.push(...table(['', 'requests', 'share'], [
-      ['lossless', String(target.lossless), share(target.lossless)],
-      ['lossy', String(target.lossy), share(target.lossy)],
-      ['rejected', String(target.rejected), share(target.rejected)],
-    ], [false, true, true]));
+    lines.push(
+      ...table(
+        ['', 'requests', 'share'],
+        [
+          ['lossless', String(target.lossless), share(target.lossless)],
+          ['lossy', String(target.lossy), share(target.lossy)],
+          ['rejected', String(target.rejected), share(target.rejected)],
+        ],
+        [false, true, true],
+      ),
+    );
     if (target.changes.length > 0) {
       lines.push('');
-      lines.push(...table(['field', 'change', 'requests', 'why (first seen)'], target.changes.map((change) => [
-        change.to ? `${change.field} -> ${change.to}` : change.field,
-        change.action + (change.lossy && change.action === 'converted' ? ' (lossy)' : ''),
-        String(change.requests),
-        change.reason,
-      ]), [false, false, true, false]));
+      lines.push(
+        ...table(
+          ['field', 'change', 'requests', 'why (first seen)'],
+          target.changes.map((change) => [
+            change.to ? `${change.field} -> ${change.to}` : change.field,
+            change.action + (change.lossy && change.action === 'converted' ? ' (lossy)' : ''),
+            String(change.requests),
+            change.reason,
+          ]),
+          [false, false, true, false],
+        ),
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -62,6 +85,7 @@ const plural = (n: number) => (n === 1 ? '' : 's');
 /** Aligned columns, two spaces apart; `right` aligns a column's numbers. */
 function table(head: string[], rows: string[][], right: boolean[]): string[] {
   const widths = head.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => `  ${cells.map((cell, column) => (right[column] ? cell.padStart(widths[column]) : column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')}`.trimEnd();
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, column) => (right[column] ? cell.padStart(widths[column]) : column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ')}`.trimEnd();
   return [line(head), ...rows.map(line)];
 }

@@ -20,11 +20,26 @@ import { parseCallerRequest } from '../pipeline/request/parse-caller-request.js'
 import { toProxyError } from '../errors/proxy-error.js';
 import { createRequestValidator } from '../validation/create-validator.js';
 import {
-  createTranslator, detectEndpoint, dialectFor, endpointNamed, parseBody, TargetError,
-  type CallerEndpoint, type TranslateTarget, type Translation, type Translator,
+  createTranslator,
+  detectEndpoint,
+  dialectFor,
+  endpointNamed,
+  parseBody,
+  TargetError,
+  type CallerEndpoint,
+  type TranslateTarget,
+  type Translation,
+  type Translator,
 } from './translate.js';
 import { readRecording, translateResponse } from './translate-responses.js';
-import { DIALECT_NAMES, documentOf, renderMigration, renderResponse, renderTranslation, type MigrationDocument } from './translate-output.js';
+import {
+  DIALECT_NAMES,
+  documentOf,
+  renderMigration,
+  renderResponse,
+  renderTranslation,
+  type MigrationDocument,
+} from './translate-output.js';
 
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
 
@@ -77,7 +92,8 @@ export async function runTranslateCommand(args: string[], io: CommandIo = {}): P
   try {
     return await run(args, io.stdin ?? process.stdin, out);
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof InputError || error instanceof TargetError || error instanceof ConfigError;
+    const known =
+      error instanceof UsageError || error instanceof InputError || error instanceof TargetError || error instanceof ConfigError;
     err(`dialect-proxy translate: ${known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
     if (error instanceof UsageError) err(`\n${translateUsage}\n`);
     return 2;
@@ -126,7 +142,11 @@ async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: str
       return translated.ok ? 0 : 2;
     }
     const translation = await translator.translate(text, options);
-    out(values.json ? `${JSON.stringify(documentOf(translation), null, 2)}\n` : renderTranslation(translation, await describeTarget(translator, target, translation)));
+    out(
+      values.json
+        ? `${JSON.stringify(documentOf(translation), null, 2)}\n`
+        : renderTranslation(translation, await describeTarget(translator, target, translation)),
+    );
     return translation.verdict === 'invalid' ? 2 : exitCodeOf(translation.verdict);
   } finally {
     await translator.close();
@@ -134,12 +154,14 @@ async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: str
 }
 
 function targetOf(values: { to?: string; speaks?: string; config?: string }): TranslateTarget {
-  if (values.to !== undefined && values.config !== undefined) throw new UsageError('--to and --config exclude each other: a default backend of a kind, or the routes of a configuration');
+  if (values.to !== undefined && values.config !== undefined)
+    throw new UsageError('--to and --config exclude each other: a default backend of a kind, or the routes of a configuration');
   if (values.config !== undefined) {
     if (values.speaks !== undefined) throw new UsageError('--speaks goes with --to (a configuration says what each backend speaks)');
     return { config: loadConfig(values.config) };
   }
-  if (values.to === undefined) throw new UsageError('say where to: --to KIND (a default backend of that kind) or --config FILE (real routing)');
+  if (values.to === undefined)
+    throw new UsageError('say where to: --to KIND (a default backend of that kind) or --config FILE (real routing)');
   const speaks = values.speaks === undefined ? undefined : speaksOf(values.speaks);
   return { kind: values.to, ...(speaks ? { speaks } : {}) };
 }
@@ -193,18 +215,31 @@ const DIRECTIONS = {
 } as const satisfies Record<string, { from: CallerEndpoint; to: CallerEndpoint; convert: (body: Record<string, unknown>) => Migration }>;
 
 async function migrateCommand(
-  values: { as?: string; to?: string; config?: string; speaks?: string; responses?: string; endpoint?: string; model?: string; json?: boolean },
+  values: {
+    as?: string;
+    to?: string;
+    config?: string;
+    speaks?: string;
+    responses?: string;
+    endpoint?: string;
+    model?: string;
+    json?: boolean;
+  },
   positionals: string[],
   stdin: NodeJS.ReadableStream,
   out: (text: string) => void,
 ): Promise<number> {
   const name = values.as as string;
-  if (!(name in DIRECTIONS)) throw new UsageError(`--as: responses (a chat request as a Responses request) or chat (a Responses request as chat) (got "${name}")`);
+  if (!(name in DIRECTIONS))
+    throw new UsageError(`--as: responses (a chat request as a Responses request) or chat (a Responses request as chat) (got "${name}")`);
   const direction = DIRECTIONS[name as keyof typeof DIRECTIONS];
   const clash = (['to', 'config', 'speaks', 'responses'] as const).find((option) => values[option] !== undefined);
-  if (clash) throw new UsageError(`--as and --${clash} exclude each other: --as shows the request in the other API, no backend is involved`);
+  if (clash)
+    throw new UsageError(`--as and --${clash} exclude each other: --as shows the request in the other API, no backend is involved`);
   if (values.endpoint !== undefined && endpointOf(values.endpoint) !== direction.from) {
-    throw new UsageError(`--as ${name} reads a ${direction.from === 'chat' ? 'Chat Completions' : 'Responses'} request; --endpoint ${values.endpoint} says otherwise`);
+    throw new UsageError(
+      `--as ${name} reads a ${direction.from === 'chat' ? 'Chat Completions' : 'Responses'} request; --endpoint ${values.endpoint} says otherwise`,
+    );
   }
   if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
   const text = positionals[0] && positionals[0] !== '-' ? readText(positionals[0]) : await readAll(stdin);
@@ -220,7 +255,14 @@ async function migrateCommand(
   if (!parsed.request && !refusedByProxy) {
     const looksLike = detectEndpoint(parsed.body);
     const hint = Object.keys(parsed.body).length > 0 && looksLike !== direction.from ? looksLike : undefined;
-    document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: 'invalid', changes: [], error: parsed.error as NonNullable<typeof parsed.error> };
+    document = {
+      object: 'dialect.migration',
+      from: from.name,
+      to: to.name,
+      verdict: 'invalid',
+      changes: [],
+      error: parsed.error as NonNullable<typeof parsed.error>,
+    };
     out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document, hint));
     return 2;
   }
@@ -230,9 +272,19 @@ async function migrateCommand(
     parseCallerRequest(validator, to, migration.body);
   } catch (error) {
     const failure = toProxyError(error);
-    throw new Error(`the ${DIALECT_NAMES[to.name]} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`, { cause: error });
+    throw new Error(
+      `the ${DIALECT_NAMES[to.name]} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`,
+      { cause: error },
+    );
   }
-  document = { object: 'dialect.migration', from: from.name, to: to.name, verdict: migrationVerdict(migration.changes), changes: migration.changes, body: migration.body };
+  document = {
+    object: 'dialect.migration',
+    from: from.name,
+    to: to.name,
+    verdict: migrationVerdict(migration.changes),
+    changes: migration.changes,
+    body: migration.body,
+  };
   out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document));
   return document.verdict === 'lossless' ? 0 : 1;
 }

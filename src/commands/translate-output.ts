@@ -8,10 +8,22 @@ import type { Migration, MigrationVerdict } from './migrate/chat-responses.js';
 /** The JSON document: the report, or for a request the dialect refuses, why. */
 export function documentOf(translation: Translation): Record<string, unknown> {
   if (translation.verdict !== 'invalid') return { ...translation.report };
-  return { object: 'dialect.dry_run', dialect: translation.dialect.name, verdict: 'invalid', changes: [], warnings: [], upstream: [], error: translation.error };
+  return {
+    object: 'dialect.dry_run',
+    dialect: translation.dialect.name,
+    verdict: 'invalid',
+    changes: [],
+    warnings: [],
+    upstream: [],
+    error: translation.error,
+  };
 }
 
-export const DIALECT_NAMES: Record<string, string> = { 'openai-chat': 'OpenAI chat', 'fireworks-completions': 'Fireworks completions', 'openai-responses': 'OpenAI Responses' };
+export const DIALECT_NAMES: Record<string, string> = {
+  'openai-chat': 'OpenAI chat',
+  'fireworks-completions': 'Fireworks completions',
+  'openai-responses': 'OpenAI Responses',
+};
 
 const VERDICTS = {
   lossless: 'LOSSLESS (exit 0): the same meaning; only names and forms change',
@@ -49,12 +61,20 @@ export function renderTranslation(translation: Translation, target: string): str
 export function renderChanges(changes: readonly Change[]): string[] {
   if (changes.length === 0) return ['No changes: the backend gets the request as it is.'];
   const rows = changes.map((change) => [
-    change.action + (change.lossy && change.action !== 'rejected' && change.action !== 'dropped' ? ' (lossy)' : change.action === 'dropped' && !change.lossy ? ' (nothing lost)' : ''),
+    change.action +
+      (change.lossy && change.action !== 'rejected' && change.action !== 'dropped'
+        ? ' (lossy)'
+        : change.action === 'dropped' && !change.lossy
+          ? ' (nothing lost)'
+          : ''),
     change.to ? `${change.field} -> ${change.to}` : change.field,
     change.reason,
   ]);
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column].length)));
-  return [`Changes (${changes.length}):`, ...rows.map(([action, field, reason]) => `  ${action.padEnd(widths[0])}  ${field.padEnd(widths[1])}  ${reason}`)];
+  return [
+    `Changes (${changes.length}):`,
+    ...rows.map(([action, field, reason]) => `  ${action.padEnd(widths[0])}  ${field.padEnd(widths[1])}  ${reason}`),
+  ];
 }
 
 function describeError({ status, body }: { status: number; body: Record<string, unknown> }): string {
@@ -67,7 +87,9 @@ function describeError({ status, body }: { status: number; body: Record<string, 
 export function renderResponse(translated: ResponseTranslation): string {
   const dialect = DIALECT_NAMES[translated.dialect] ?? translated.dialect;
   const path = DIALECTS.find((known) => known.name === translated.dialect)?.path ?? '';
-  const from = translated.backend ? `backend "${translated.backend}" (kind ${translated.kind})${translated.upstream ? `, as its answer to POST ${translated.upstream.endpoint}` : ''}` : 'no backend';
+  const from = translated.backend
+    ? `backend "${translated.backend}" (kind ${translated.kind})${translated.upstream ? `, as its answer to POST ${translated.upstream.endpoint}` : ''}`
+    : 'no backend';
   const lines = [
     `Recorded reply from ${from}`,
     `as ${/^[AEIOU]/.test(dialect) ? 'an' : 'a'} ${dialect} caller gets it (POST ${path}): ${translated.status}${translated.stream ? ', streamed' : ''}${translated.ok ? '' : ', an error'}`,
@@ -94,18 +116,30 @@ export interface MigrationDocument {
 export function renderMigration(document: MigrationDocument, looksLike?: CallerEndpoint): string {
   const from = DIALECTS.find((dialect) => dialect.name === document.from);
   const to = DIALECTS.find((dialect) => dialect.name === document.to);
-  const lines = [`${DIALECT_NAMES[document.from]} request (${from?.path ?? ''}) -> ${DIALECT_NAMES[document.to]} request (${to?.path ?? ''})`];
+  const lines = [
+    `${DIALECT_NAMES[document.from]} request (${from?.path ?? ''}) -> ${DIALECT_NAMES[document.to]} request (${to?.path ?? ''})`,
+  ];
   if (document.verdict === 'invalid') {
-    lines.push('Verdict: INVALID (exit 2): the request is malformed', '', `The ${DIALECT_NAMES[document.from]} API answers: ${describeError(document.error as NonNullable<MigrationDocument['error']>)}`);
+    lines.push(
+      'Verdict: INVALID (exit 2): the request is malformed',
+      '',
+      `The ${DIALECT_NAMES[document.from]} API answers: ${describeError(document.error as NonNullable<MigrationDocument['error']>)}`,
+    );
     if (looksLike === 'chat' || looksLike === 'responses') {
       const other = looksLike === 'chat' ? 'responses' : 'chat';
-      lines.push(`(The body looks like ${looksLike === 'chat' ? 'a Chat Completions' : 'a Responses'} request already: --as ${other} shows it in the other API.)`);
-    } else if (looksLike) lines.push('(The body looks like a Fireworks completions request: --as converts between chat and Responses only.)');
+      lines.push(
+        `(The body looks like ${looksLike === 'chat' ? 'a Chat Completions' : 'a Responses'} request already: --as ${other} shows it in the other API.)`,
+      );
+    } else if (looksLike)
+      lines.push('(The body looks like a Fireworks completions request: --as converts between chat and Responses only.)');
     return `${lines.join('\n')}\n`;
   }
   const untouched = document.changes.length === 0;
   lines.push(`Verdict: ${untouched ? 'LOSSLESS (exit 0): the request is the same in both APIs' : VERDICTS[document.verdict]}`);
-  lines.push('', ...renderChanges(document.changes).map((line) => line.replace('No changes: the backend gets the request as it is.', 'No changes.')));
+  lines.push(
+    '',
+    ...renderChanges(document.changes).map((line) => line.replace('No changes: the backend gets the request as it is.', 'No changes.')),
+  );
   lines.push('', `${DIALECT_NAMES[document.to]} request:`, `POST ${to?.path ?? ''}`, JSON.stringify(document.body, null, 2));
   return `${lines.join('\n')}\n`;
 }

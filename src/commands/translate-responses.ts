@@ -65,7 +65,12 @@ export function readRecording(text: string): Recording {
  * caller asked (its dialect, tools, logprobs shape); the request is treated as
  * streamed exactly when the recording is a stream.
  */
-export async function translateResponse(translator: Translator, input: unknown, recording: Recording, options: { endpoint?: CallerEndpoint; model?: string } = {}): Promise<ResponseTranslation> {
+export async function translateResponse(
+  translator: Translator,
+  input: unknown,
+  recording: Recording,
+  options: { endpoint?: CallerEndpoint; model?: string } = {},
+): Promise<ResponseTranslation> {
   const first = parseBody(translator.validator, input, options);
   const body = { ...first.body };
   if (recording.stream) body.stream = true;
@@ -76,7 +81,13 @@ export async function translateResponse(translator: Translator, input: unknown, 
   const parsed = parseBody(translator.validator, body, { ...options, endpoint: options.endpoint ?? endpointOfDialect(first.dialect) });
   const { dialect } = parsed;
   const failed = (status: number, error: Record<string, unknown>, extra: Partial<ResponseTranslation> = {}): ResponseTranslation => ({
-    object: 'dialect.translated_response', dialect: dialect.name, ...extra, ok: false, status, stream: false, body: error,
+    object: 'dialect.translated_response',
+    dialect: dialect.name,
+    ...extra,
+    ok: false,
+    status,
+    stream: false,
+    body: error,
   });
   if (!parsed.request) return failed(parsed.error?.status ?? 400, parsed.error?.body ?? {});
   let routed: RouteMatch;
@@ -88,7 +99,9 @@ export async function translateResponse(translator: Translator, input: unknown, 
   }
   const about = { backend: routed.backend.name, kind: routed.backend.settings.kind };
   if (!findKind(routed.backend.settings.kind)?.remote) {
-    throw new TargetError(`backend "${routed.backend.name}" (kind ${routed.backend.settings.kind}) runs in the proxy: it has no wire reply to replay`);
+    throw new TargetError(
+      `backend "${routed.backend.name}" (kind ${routed.backend.settings.kind}) runs in the proxy: it has no wire reply to replay`,
+    );
   }
 
   const replay = await startReplay(recording);
@@ -109,18 +122,40 @@ export async function translateResponse(translator: Translator, input: unknown, 
       const chunks: unknown[] = [];
       let ok = true;
       let sse = '';
-      for await (const chunk of serializeEvents(dialect.streamSerializer(plan.request), eachEvent(plan.engine.stream(plan.request, context)))) {
+      for await (const chunk of serializeEvents(
+        dialect.streamSerializer(plan.request),
+        eachEvent(plan.engine.stream(plan.request, context)),
+      )) {
         chunks.push(chunk);
         sse += dialect.sse.frame(chunk);
         if ('error' in chunk || chunk.type === 'error' || chunk.type === 'response.failed') ok = false;
       }
       if (dialect.sse.end === sseDone) chunks.push('[DONE]');
       sse += dialect.sse.end;
-      return { object: 'dialect.translated_response', dialect: dialect.name, ...about, upstream: upstream(), ok, status: 200, stream: true, chunks, sse };
+      return {
+        object: 'dialect.translated_response',
+        dialect: dialect.name,
+        ...about,
+        upstream: upstream(),
+        ok,
+        status: 200,
+        stream: true,
+        chunks,
+        sse,
+      };
     }
     try {
       const result = await plan.engine.complete(plan.request, context);
-      return { object: 'dialect.translated_response', dialect: dialect.name, ...about, upstream: upstream(), ok: true, status: 200, stream: false, body: dialect.serializeResult(result, plan.request) };
+      return {
+        object: 'dialect.translated_response',
+        dialect: dialect.name,
+        ...about,
+        upstream: upstream(),
+        ok: true,
+        status: 200,
+        stream: false,
+        body: dialect.serializeResult(result, plan.request),
+      };
     } catch (error) {
       if (!(error instanceof ProxyError)) throw error;
       return failed(error.status, dialect.errorBody(error), { ...about, upstream: upstream() });

@@ -30,7 +30,11 @@ export type CallerEndpoint = 'chat' | 'completions' | 'responses';
 
 export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses'];
 
-const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = { chat: 'openai-chat', completions: 'fireworks-completions', responses: 'openai-responses' };
+const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = {
+  chat: 'openai-chat',
+  completions: 'fireworks-completions',
+  responses: 'openai-responses',
+};
 
 /** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
 export type Translation =
@@ -61,7 +65,11 @@ export interface ParsedBody {
  * Reads one body (JSON text or a value) in its dialect: validated against our
  * OpenAPI document and parsed, as the proxy parses a request.
  */
-export function parseBody(validator: RequestValidator, input: unknown, options: { endpoint?: CallerEndpoint; model?: string } = {}): ParsedBody {
+export function parseBody(
+  validator: RequestValidator,
+  input: unknown,
+  options: { endpoint?: CallerEndpoint; model?: string } = {},
+): ParsedBody {
   let dialect = dialectFor(options.endpoint, input);
   let body: unknown = input;
   try {
@@ -128,7 +136,7 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
   const kind = findKind(kindName);
   if (!kind) throw new TargetError(`no backend kind "${kindName}" (one of ${BACKEND_KINDS.map(({ name }) => name).join(', ')})`);
   if (speaks && !kind.keys.includes('speaks')) {
-    const fixed = (await kind.create(kind.name, kind.defaults));
+    const fixed = await kind.create(kind.name, kind.defaults);
     await fixed.close?.();
     throw new TargetError(`a ${kind.name} backend always speaks ${fixed.capabilities.speaks.join(' and ')}; --speaks does not apply`);
   }
@@ -156,7 +164,9 @@ export function detectEndpoint(body: unknown): CallerEndpoint {
 
 /** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */
 export function endpointOfDialect(dialect: Dialect): CallerEndpoint {
-  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(([, name]) => name === dialect.name)?.[0] as CallerEndpoint;
+  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(
+    ([, name]) => name === dialect.name,
+  )?.[0] as CallerEndpoint;
 }
 
 /**
@@ -186,8 +196,7 @@ function readJson(text: string): unknown {
 }
 
 export type TranslateOutcome =
-  | { ok: true; translation: TranslationReport }
-  | { ok: false; status: number; error: Record<string, unknown>; report?: TranslationReport };
+  { ok: true; translation: TranslationReport } | { ok: false; status: number; error: Record<string, unknown>; report?: TranslationReport };
 
 /**
  * What the configured route would send upstream for one request body, or the

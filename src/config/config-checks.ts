@@ -14,7 +14,8 @@ export function objectAt(value: unknown, key: string): Record<string, unknown> {
 
 export function allowKeys(object: Record<string, unknown>, key: string, allowed: readonly string[]): void {
   for (const name of Object.keys(object)) {
-    if (!allowed.includes(name)) throw new ConfigError(key === '(root)' ? name : `${key}.${name}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(name))
+      throw new ConfigError(key === '(root)' ? name : `${key}.${name}`, `unknown key (allowed: ${allowed.join(', ')})`);
   }
 }
 

@@ -15,18 +15,50 @@ import { isSet } from '../model/is-set.js';
 
 /** Fields with the same name and meaning in both dialects. */
 export type CommonField =
-  | 'model' | 'user' | 'prompt_cache_key' | 'prompt_cache_isolation_key' | 'raw_output' | 'perf_metrics_in_response'
-  | 'n' | 'service_tier' | 'stop' | 'max_tokens' | 'max_completion_tokens'
-  | 'temperature' | 'top_k' | 'top_p' | 'min_p' | 'typical_p' | 'frequency_penalty' | 'presence_penalty' | 'repetition_penalty'
-  | 'mirostat_target' | 'mirostat_lr' | 'seed' | 'logit_bias'
-  | 'logprobs' | 'top_logprobs' | 'sampling_mask' | 'echo' | 'echo_last' | 'ignore_eos' | 'context_length_exceeded_behavior'
-  | 'response_format' | 'speculation' | 'prediction' | 'metadata'
-  | 'reasoning_effort' | 'reasoning_history' | 'thinking' | 'return_token_ids';
+  | 'model'
+  | 'user'
+  | 'prompt_cache_key'
+  | 'prompt_cache_isolation_key'
+  | 'raw_output'
+  | 'perf_metrics_in_response'
+  | 'n'
+  | 'service_tier'
+  | 'stop'
+  | 'max_tokens'
+  | 'max_completion_tokens'
+  | 'temperature'
+  | 'top_k'
+  | 'top_p'
+  | 'min_p'
+  | 'typical_p'
+  | 'frequency_penalty'
+  | 'presence_penalty'
+  | 'repetition_penalty'
+  | 'mirostat_target'
+  | 'mirostat_lr'
+  | 'seed'
+  | 'logit_bias'
+  | 'logprobs'
+  | 'top_logprobs'
+  | 'sampling_mask'
+  | 'echo'
+  | 'echo_last'
+  | 'ignore_eos'
+  | 'context_length_exceeded_behavior'
+  | 'response_format'
+  | 'speculation'
+  | 'prediction'
+  | 'metadata'
+  | 'reasoning_effort'
+  | 'reasoning_history'
+  | 'thinking'
+  | 'return_token_ids';
 
 /** `stop`: a string becomes a one-item list. */
 const stop = mapWith('limits.stop (a string becomes [string])', (value, { request, field }) => {
   const list = typeof value === 'string' ? [value] : value;
-  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) throw invalidRequest(field, `${field} must be a string or an array of strings.`);
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string'))
+    throw invalidRequest(field, `${field} must be a string or an array of strings.`);
   setPath(request, 'limits.stop', [...list], field);
 });
 
@@ -35,15 +67,19 @@ const stop = mapWith('limits.stop (a string becomes [string])', (value, { reques
  * with N alternatives unless `top_logprobs` says otherwise (Fireworks). `false` asks for none.
  * Legacy `logprobs: 0` still returns the sampled token's logprob, so it is `{top: 0, shape: 'legacy'}`.
  */
-const logprobs = mapWith('logprobs {top, shape}: true -> chat (top = top_logprobs ?? 0); integer N -> legacy (top = top_logprobs ?? N)', (value, { request, field, body }) => {
-  if (value === false) return;
-  const top = typeof body.top_logprobs === 'number' ? body.top_logprobs : undefined;
-  if (value === true) setPath(request, 'logprobs', { top: top ?? 0, shape: 'chat' }, field);
-  else if (typeof value === 'number' && Number.isInteger(value)) setPath(request, 'logprobs', { top: top ?? value, shape: 'legacy' }, field);
-  else throw invalidRequest(field, `${field} must be a boolean or an integer.`);
-  // The plan names this field when the backend returns fewer alternatives.
-  request.origins['logprobs.top'] = top === undefined ? field : 'top_logprobs';
-});
+const logprobs = mapWith(
+  'logprobs {top, shape}: true -> chat (top = top_logprobs ?? 0); integer N -> legacy (top = top_logprobs ?? N)',
+  (value, { request, field, body }) => {
+    if (value === false) return;
+    const top = typeof body.top_logprobs === 'number' ? body.top_logprobs : undefined;
+    if (value === true) setPath(request, 'logprobs', { top: top ?? 0, shape: 'chat' }, field);
+    else if (typeof value === 'number' && Number.isInteger(value))
+      setPath(request, 'logprobs', { top: top ?? value, shape: 'legacy' }, field);
+    else throw invalidRequest(field, `${field} must be a boolean or an integer.`);
+    // The plan names this field when the backend returns fewer alternatives.
+    request.origins['logprobs.top'] = top === undefined ? field : 'top_logprobs';
+  },
+);
 
 /** Read by the `logprobs` row; the cross-field list rejects it without `logprobs`. */
 const topLogprobs = mapWith('logprobs.top (applied with logprobs)', (value, { field }) => {
@@ -77,7 +113,11 @@ function predictionText(value: unknown, field: string): string {
   return content
     .map((part: Record<string, unknown>, i) => {
       if (part?.type !== 'text' || typeof part.text !== 'string') {
-        throw invalidRequest(`${field}.content.${i}`, `A ${String(part?.type)} part in ${field}.content is not supported by this proxy: a prediction is text.`, 'unsupported_parameter');
+        throw invalidRequest(
+          `${field}.content.${i}`,
+          `A ${String(part?.type)} part in ${field}.content is not supported by this proxy: a prediction is text.`,
+          'unsupported_parameter',
+        );
       }
       return part.text;
     })
@@ -102,7 +142,8 @@ const responseFormat = mapWith('responseFormat (text | json_object | json_schema
  * any backend (llama.cpp reads -1 as "until the context is full"; others differ).
  */
 const maxTokens = mapWith('limits.maxTokens (at least 0)', (value, { request, field }) => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw invalidRequest(field, `${field} must be at least 0 (got ${String(value)}).`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw invalidRequest(field, `${field} must be at least 0 (got ${String(value)}).`);
   setPath(request, 'limits.maxTokens', value, field);
 });
 
@@ -148,7 +189,14 @@ export const commonFields: Readonly<Record<CommonField, FieldRule>> = {
   return_token_ids: copyTo('returnTokenIds'),
 };
 
-const STREAM_OPTION_KEYS = ['include_usage', 'include_internal_content', 'include_obfuscation', 'buffer_tokens', 'buffer_ms', 'buffer_mode'];
+const STREAM_OPTION_KEYS = [
+  'include_usage',
+  'include_internal_content',
+  'include_obfuscation',
+  'buffer_tokens',
+  'buffer_ms',
+  'buffer_mode',
+];
 
 /**
  * `stream` and `stream_options`, whose include_usage default differs: false for
@@ -172,15 +220,18 @@ function streamOptions({ body, request }: FieldContext, includeUsage: boolean): 
   const out: StreamOptions = { includeUsage, tokenIds: false };
   const options = (body.stream_options ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(options)) {
-    if (isSet(options[key]) && !STREAM_OPTION_KEYS.includes(key)) throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
+    if (isSet(options[key]) && !STREAM_OPTION_KEYS.includes(key))
+      throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
   }
   if (isSet(options.include_usage)) out.includeUsage = options.include_usage === true;
   if (options.include_internal_content === true) out.tokenIds = true;
   // OpenAI pads stream events when this is true (its default); the proxy never pads, so say so.
-  if (options.include_obfuscation === true) request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
+  if (options.include_obfuscation === true)
+    request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
   if (isSet(options.buffer_tokens) || isSet(options.buffer_ms) || isSet(options.buffer_mode)) {
     const mode = options.buffer_mode ?? 'any';
-    if (mode !== 'any' && mode !== 'all') throw invalidRequest('stream_options.buffer_mode', "stream_options.buffer_mode must be 'any' or 'all'.");
+    if (mode !== 'any' && mode !== 'all')
+      throw invalidRequest('stream_options.buffer_mode', "stream_options.buffer_mode must be 'any' or 'all'.");
     const coalesce: NonNullable<StreamOptions['coalesce']> = { mode };
     // 0 disables a threshold (Fireworks); kept as given, the coalescer reads it so.
     if (isSet(options.buffer_tokens)) coalesce.tokens = options.buffer_tokens as number;

@@ -23,12 +23,16 @@ export interface CrossFieldRule {
   apply(context: CrossFieldContext): void;
 }
 
-
 /**
  * Both set -> 400 naming the second field.
  * @example exclusive('max_tokens', 'max_completion_tokens')
  */
-export function exclusive(first: string, second: string, when: (body: CrossFieldContext['body']) => boolean = (body) => isSet(body[first]) && isSet(body[second]), message = `${second} cannot be specified together with ${first}.`): CrossFieldRule {
+export function exclusive(
+  first: string,
+  second: string,
+  when: (body: CrossFieldContext['body']) => boolean = (body) => isSet(body[first]) && isSet(body[second]),
+  message = `${second} cannot be specified together with ${first}.`,
+): CrossFieldRule {
   return {
     fields: [second, first],
     note: `${second} cannot be combined with ${first}`,
@@ -91,11 +95,20 @@ export const commonCrossFieldRules: readonly CrossFieldRule[] = [
   requires('top_logprobs', logprobsOn, 'top_logprobs requires logprobs to be set to true (or to an integer).'),
   requires('stream_options', (body) => body.stream === true, 'stream_options is only allowed when stream is true.'),
   // Fireworks: prediction is "Automatically transformed to speculation": both at once would be two values for one field.
-  exclusive('prediction', 'speculation', undefined, 'speculation together with prediction is not supported by this proxy: prediction becomes speculation, so send one of them.'),
+  exclusive(
+    'prediction',
+    'speculation',
+    undefined,
+    'speculation together with prediction is not supported by this proxy: prediction becomes speculation, so send one of them.',
+  ),
   // Fireworks: echo_last=len(prompt) is the same as echo=true, so both at once is ambiguous.
   exclusive('echo', 'echo_last', (body) => body.echo === true && isSet(body.echo_last)),
   // Fireworks: without mirostat_target, Mirostat is off, so a learning rate alone would do nothing.
-  requires('mirostat_lr', (body) => isSet(body.mirostat_target), 'mirostat_lr requires mirostat_target (Mirostat is off without a target).'),
+  requires(
+    'mirostat_lr',
+    (body) => isSet(body.mirostat_target),
+    'mirostat_lr requires mirostat_target (Mirostat is off without a target).',
+  ),
   affinityKey,
 ];
 

@@ -54,7 +54,13 @@ export function mapWith(note: string, apply: NonNullable<FieldRule['apply']>): F
 
 /** Kept verbatim for a backend that speaks this dialect natively; the plan rejects it for any other. */
 export function relay(note = 'relayed verbatim to backends that accept it'): FieldRule {
-  return { fate: 'map', note, apply: (value, { request, field }) => { request.passthrough[field] = value; } };
+  return {
+    fate: 'map',
+    note,
+    apply: (value, { request, field }) => {
+      request.passthrough[field] = value;
+    },
+  };
 }
 
 /** Always a 400 naming the field. */
@@ -66,7 +72,11 @@ export function reject(why: string): FieldRule {
  * Applies a table to a validated wire body. `null` means "not set" (the
  * optional fields of both specs are nullable), so it is skipped.
  */
-export function applyFieldTable<Field extends string>(table: FieldTable<Field>, body: Readonly<Record<string, unknown>>, request: NeutralRequest): void {
+export function applyFieldTable<Field extends string>(
+  table: FieldTable<Field>,
+  body: Readonly<Record<string, unknown>>,
+  request: NeutralRequest,
+): void {
   for (const field of Object.keys(body)) {
     const value = body[field];
     if (value === null || value === undefined) continue;

@@ -32,8 +32,13 @@ export function parseResponseFormat(value: unknown, field = 'response_format'): 
       return jsonSchema(value, field);
     case 'grammar':
       // Fireworks' schema makes every key but `type` optional: a grammar format without a grammar has nothing to enforce.
-      if (typeof value.grammar !== 'string') throw invalidRequest(`${field}.grammar`, `${field} of type grammar without a grammar is not supported by this proxy: there is nothing to enforce; send the GBNF grammar as ${field}.grammar.`);
-      if (isSet(value.schema) || isSet(value.json_schema)) throw invalidRequest(`${field}.type`, `${field} of type grammar takes no schema.`);
+      if (typeof value.grammar !== 'string')
+        throw invalidRequest(
+          `${field}.grammar`,
+          `${field} of type grammar without a grammar is not supported by this proxy: there is nothing to enforce; send the GBNF grammar as ${field}.grammar.`,
+        );
+      if (isSet(value.schema) || isSet(value.json_schema))
+        throw invalidRequest(`${field}.type`, `${field} of type grammar takes no schema.`);
       return { type: 'grammar', grammar: value.grammar };
     default:
       throw invalidRequest(`${field}.type`, `${field}.type must be one of text, json_object, json_schema, grammar.`);
@@ -42,7 +47,11 @@ export function parseResponseFormat(value: unknown, field = 'response_format'): 
 
 function onlyType(value: Wire, field: string, type: string): void {
   for (const key of ['schema', 'json_schema', 'grammar']) {
-    if (isSet(value[key])) throw invalidRequest(`${field}.${key}`, `${field}.${key} with type ${type} is not supported by this proxy: plain text follows no ${key === 'grammar' ? 'grammar' : 'schema'}; use type ${key === 'grammar' ? 'grammar' : 'json_object or json_schema'}.`);
+    if (isSet(value[key]))
+      throw invalidRequest(
+        `${field}.${key}`,
+        `${field}.${key} with type ${type} is not supported by this proxy: plain text follows no ${key === 'grammar' ? 'grammar' : 'schema'}; use type ${key === 'grammar' ? 'grammar' : 'json_object or json_schema'}.`,
+      );
   }
 }
 
@@ -53,7 +62,8 @@ function jsonSchema(value: Wire, field: string): ResponseFormat {
   if (isRecord(wrapper) && (typeof wrapper.name === 'string' || isRecord(wrapper.schema))) {
     if (isSet(value.schema)) throw invalidRequest(`${field}.schema`, `${field}.schema cannot be combined with ${field}.json_schema.`);
     for (const key of Object.keys(wrapper)) {
-      if (!WRAPPER_KEYS.has(key) && isSet(wrapper[key])) throw invalidRequest(`${field}.json_schema.${key}`, `Unrecognized ${field}.json_schema field: ${key}.`);
+      if (!WRAPPER_KEYS.has(key) && isSet(wrapper[key]))
+        throw invalidRequest(`${field}.json_schema.${key}`, `Unrecognized ${field}.json_schema field: ${key}.`);
     }
     // OpenAI's schema is optional; an empty schema accepts any JSON, which is what its absence means.
     const schema = isSet(wrapper.schema) ? toSchema(wrapper.schema, `${field}.json_schema.schema`) : {};
@@ -64,7 +74,11 @@ function jsonSchema(value: Wire, field: string): ResponseFormat {
     return out;
   }
   const schema = plainSchema(value, field);
-  if (!schema) throw invalidRequest(`${field}.json_schema`, `${field} of type json_schema without a schema is not supported by this proxy: send the schema as ${field}.json_schema (or use type json_object for any JSON).`);
+  if (!schema)
+    throw invalidRequest(
+      `${field}.json_schema`,
+      `${field} of type json_schema without a schema is not supported by this proxy: send the schema as ${field}.json_schema (or use type json_object for any JSON).`,
+    );
   return { type: 'json_schema', schema };
 }
 
@@ -87,9 +101,15 @@ function toSchema(value: unknown, param: string): Record<string, unknown> {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw invalidRequest(param, `${param} as text that is not JSON is not supported by this proxy: give the schema as an object, or as JSON text.`);
+      throw invalidRequest(
+        param,
+        `${param} as text that is not JSON is not supported by this proxy: give the schema as an object, or as JSON text.`,
+      );
     }
     if (isRecord(parsed)) return parsed;
   }
-  throw invalidRequest(param, `${param} that is not a JSON Schema object is not supported by this proxy: give the schema as an object, or as JSON text of one.`);
+  throw invalidRequest(
+    param,
+    `${param} that is not a JSON Schema object is not supported by this proxy: give the schema as an object, or as JSON text of one.`,
+  );
 }

@@ -19,7 +19,10 @@ export interface StreamSerializer {
  *
  * @example for await (const chunk of serializeEvents(dialect.streamSerializer(request), events)) write(chunk)
  */
-export async function* serializeEvents(serializer: StreamSerializer, events: AsyncIterable<StreamEvent>): AsyncGenerator<Record<string, unknown>> {
+export async function* serializeEvents(
+  serializer: StreamSerializer,
+  events: AsyncIterable<StreamEvent>,
+): AsyncGenerator<Record<string, unknown>> {
   const out: Record<string, unknown>[] = [];
   for await (const event of events) {
     serializer.push(event, out);

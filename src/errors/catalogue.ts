@@ -12,7 +12,12 @@ import { internalError, ProxyError } from './proxy-error.js';
 
 /** A 401 `invalid_api_key`: inbound keys are configured and the caller sent none. */
 export function missingApiKey(): ProxyError {
-  return new ProxyError({ status: 401, type: 'authentication_error', code: 'invalid_api_key', message: 'Missing API key: send it as "Authorization: Bearer <key>".' });
+  return new ProxyError({
+    status: 401,
+    type: 'authentication_error',
+    code: 'invalid_api_key',
+    message: 'Missing API key: send it as "Authorization: Bearer <key>".',
+  });
 }
 
 /** A 401 `invalid_api_key`: the caller sent a key that is not one of the configured ones. */
@@ -25,7 +30,12 @@ export function incorrectApiKey(): ProxyError {
  * @example requestTooLarge(1048576).message // 'The request body is larger than 1048576 bytes.'
  */
 export function requestTooLarge(limitBytes: number): ProxyError {
-  return new ProxyError({ status: 413, type: 'invalid_request_error', code: 'request_too_large', message: `The request body is larger than ${limitBytes} bytes.` });
+  return new ProxyError({
+    status: 413,
+    type: 'invalid_request_error',
+    code: 'request_too_large',
+    message: `The request body is larger than ${limitBytes} bytes.`,
+  });
 }
 
 /** The body parsed as JSON but is not an object; `status` is the dialect's validation status (400 chat, 422 completions). */
@@ -38,7 +48,13 @@ export function bodyNotAnObject(status: number): ProxyError {
  * before the proxy and left no body in `req.body` (a host wiring fault, not the caller's).
  */
 export function bodyConsumedByHost(): ProxyError {
-  return new ProxyError({ status: 500, type: 'server_error', code: 'body_unavailable', message: 'The request body was read by another handler of the host app, which left nothing in req.body: mount the proxy before it, or parse JSON into req.body.' });
+  return new ProxyError({
+    status: 500,
+    type: 'server_error',
+    code: 'body_unavailable',
+    message:
+      'The request body was read by another handler of the host app, which left nothing in req.body: mount the proxy before it, or parse JSON into req.body.',
+  });
 }
 
 /**
@@ -46,12 +62,23 @@ export function bodyConsumedByHost(): ProxyError {
  * @example modelNotFound('gpt-9').message // 'The model `gpt-9` does not exist or no route serves it.'
  */
 export function modelNotFound(model: string): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'model', code: 'model_not_found', message: `The model \`${model}\` does not exist or no route serves it.` });
+  return new ProxyError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'model',
+    code: 'model_not_found',
+    message: `The model \`${model}\` does not exist or no route serves it.`,
+  });
 }
 
 /** A 404 `unknown_url`: the standalone server's answer for a path nothing serves. */
 export function unknownUrl(method: string, path: string): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', message: `Unknown request URL: ${method} ${path}.` });
+  return new ProxyError({
+    status: 404,
+    type: 'invalid_request_error',
+    code: 'unknown_url',
+    message: `Unknown request URL: ${method} ${path}.`,
+  });
 }
 
 /** A 405 (no code): a translated endpoint called with a method other than POST. */
@@ -71,7 +98,14 @@ export function limitExceeded(param: string | null, why: string, limit: string):
 
 /** A 429 `too_many_requests`: a configured count of things running at once (`limit`) is reached; retry once one has ended. */
 export function concurrencyLimitReached(param: string | null, why: string, limit: string): ProxyError {
-  return new ProxyError({ status: 429, type: 'rate_limit_error', param, code: 'too_many_requests', message: `${why} (${limit}); retry once one has finished.`, retryAfterSeconds: 1 });
+  return new ProxyError({
+    status: 429,
+    type: 'rate_limit_error',
+    param,
+    code: 'too_many_requests',
+    message: `${why} (${limit}); retry once one has finished.`,
+    retryAfterSeconds: 1,
+  });
 }
 
 /**
@@ -79,14 +113,25 @@ export function concurrencyLimitReached(param: string | null, why: string, limit
  * @example requestTimeout(60000).message // 'The request body did not arrive within 60000 ms (server.requestTimeoutMs).'
  */
 export function requestTimeout(limitMs: number): ProxyError {
-  return new ProxyError({ status: 408, type: 'invalid_request_error', code: 'request_timeout', message: `The request body did not arrive within ${limitMs} ms (server.requestTimeoutMs).` });
+  return new ProxyError({
+    status: 408,
+    type: 'invalid_request_error',
+    code: 'request_timeout',
+    message: `The request body did not arrive within ${limitMs} ms (server.requestTimeoutMs).`,
+  });
 }
 
 // ---- Stored responses (the Responses API's state) ----
 
 /** A 404 `previous_response_not_found`: `previous_response_id` names no response of the store. */
 export function previousResponseNotFound(id: string): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found', message: `Previous response with id '${id}' not found.` });
+  return new ProxyError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'previous_response_id',
+    code: 'previous_response_not_found',
+    message: `Previous response with id '${id}' not found.`,
+  });
 }
 
 /**
@@ -95,36 +140,68 @@ export function previousResponseNotFound(id: string): ProxyError {
  */
 export function earlierResponseNotFound(id: string, missing: string): ProxyError {
   return new ProxyError({
-    status: 404, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found',
+    status: 404,
+    type: 'invalid_request_error',
+    param: 'previous_response_id',
+    code: 'previous_response_not_found',
     message: `Response '${id}' continues the conversation of response '${missing}', which is no longer stored (deleted or expired): the conversation cannot be rebuilt.`,
   });
 }
 
 /** A 404 `response_not_found` for `GET`/`DELETE /v1/responses/{id}`; `why` ends the sentence (no store configured). */
 export function responseNotFound(id: string, why = ''): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param: null, code: 'response_not_found', message: `Response with id '${id}' not found${why}.` });
+  return new ProxyError({
+    status: 404,
+    type: 'invalid_request_error',
+    param: null,
+    code: 'response_not_found',
+    message: `Response with id '${id}' not found${why}.`,
+  });
 }
 
 /** A 404 `item_not_found`: an `item_reference` names no item of a stored response. */
 export function itemNotFound(id: string, param: string): ProxyError {
-  return new ProxyError({ status: 404, type: 'invalid_request_error', param, code: 'item_not_found', message: `Item with id '${id}' not found: it is not part of a stored response.` });
+  return new ProxyError({
+    status: 404,
+    type: 'invalid_request_error',
+    param,
+    code: 'item_not_found',
+    message: `Item with id '${id}' not found: it is not part of a stored response.`,
+  });
 }
 
 /** A 400: only a background response still running here can be cancelled. */
 export function responseNotRunning(id: string): ProxyError {
-  return new ProxyError({ status: 400, type: 'invalid_request_error', param: null, code: null, message: `Response '${id}' is not running in the background here: only a background response still in progress can be cancelled (by the instance running it).` });
+  return new ProxyError({
+    status: 400,
+    type: 'invalid_request_error',
+    param: null,
+    code: null,
+    message: `Response '${id}' is not running in the background here: only a background response still in progress can be cancelled (by the instance running it).`,
+  });
 }
 
 /** The abort reason of a cancelled background run (its stored status is already `cancelled`); it never reaches a caller. */
 export function responseCancelled(): ProxyError {
-  return new ProxyError({ status: 499, type: 'invalid_request_error', param: null, code: 'response_cancelled', message: 'The response was cancelled.' });
+  return new ProxyError({
+    status: 499,
+    type: 'invalid_request_error',
+    param: null,
+    code: 'response_cancelled',
+    message: 'The response was cancelled.',
+  });
 }
 
 // ---- The proxy and its local backends ----
 
 /** A 503 `backend_unavailable`: the runtime (backends, validators, models) failed to start, so nothing can be served. */
 export function backendUnavailable(startError: unknown): ProxyError {
-  return new ProxyError({ status: 503, type: 'server_error', code: 'backend_unavailable', message: `The proxy failed to start: ${(startError as Error)?.message ?? String(startError)}` });
+  return new ProxyError({
+    status: 503,
+    type: 'server_error',
+    code: 'backend_unavailable',
+    message: `The proxy failed to start: ${(startError as Error)?.message ?? String(startError)}`,
+  });
 }
 
 /** A 503 `shutting_down`: a request reached the llama.cpp backend while it closes (or was in flight when it did). */
@@ -134,7 +211,12 @@ export function localModelShuttingDown(): ProxyError {
 
 /** A 503 `shutting_down`: the proxy is stopping and its grace period for requests in flight is over. */
 export function proxyShuttingDown(): ProxyError {
-  return new ProxyError({ status: 503, type: 'server_error', code: 'shutting_down', message: 'The proxy is shutting down; send the request again.' });
+  return new ProxyError({
+    status: 503,
+    type: 'server_error',
+    code: 'shutting_down',
+    message: 'The proxy is shutting down; send the request again.',
+  });
 }
 
 /** A 503 `worker_crashed`: the llama.cpp worker process died under the request; it is being restarted. */
@@ -159,7 +241,13 @@ export function upstreamUnreachable(message: string, cause: unknown): ProxyError
  * already have reached the caller.
  */
 export function upstreamStreamInterrupted(host: string, how: string, cause: unknown): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_interrupted', message: `The upstream backend ${host} broke off its stream: ${how}.`, cause });
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_stream_interrupted',
+    message: `The upstream backend ${host} broke off its stream: ${how}.`,
+    cause,
+  });
 }
 
 /**
@@ -167,7 +255,13 @@ export function upstreamStreamInterrupted(host: string, how: string, cause: unkn
  * @example backendBusy('gpu-pool').retryAfterSeconds // 1
  */
 export function backendBusy(backend: string): ProxyError {
-  return new ProxyError({ status: 429, type: 'rate_limit_error', code: 'backend_busy', message: `Backend "${backend}" is at its concurrency limit and its queue is full; retry shortly.`, retryAfterSeconds: 1 });
+  return new ProxyError({
+    status: 429,
+    type: 'rate_limit_error',
+    code: 'backend_busy',
+    message: `Backend "${backend}" is at its concurrency limit and its queue is full; retry shortly.`,
+    retryAfterSeconds: 1,
+  });
 }
 
 /** A 502 with no code: the pass-through relay (`/v1/*` paths the proxy does not translate) could not reach its backend. */
@@ -190,7 +284,12 @@ export function upstreamTimeout(message: string, cause?: unknown): ProxyError {
  * key, so the message is ours.
  */
 export function upstreamAuthFailed(httpStatus: number): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_auth_failed', message: `The upstream backend rejected the proxy's credentials (HTTP ${httpStatus}); check the backend's apiKey.` });
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_auth_failed',
+    message: `The upstream backend rejected the proxy's credentials (HTTP ${httpStatus}); check the backend's apiKey.`,
+  });
 }
 
 /**
@@ -202,7 +301,13 @@ export function upstreamAuthFailed(httpStatus: number): ProxyError {
  */
 export function upstreamError(httpStatus: number | undefined, upstreamMessage: string, retryAfterSeconds?: number): ProxyError {
   const failed = httpStatus === undefined ? 'answered with an error' : `failed with HTTP ${httpStatus}`;
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_error', message: `The upstream backend ${failed}: ${upstreamMessage}`, retryAfterSeconds });
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_error',
+    message: `The upstream backend ${failed}: ${upstreamMessage}`,
+    retryAfterSeconds,
+  });
 }
 
 /**
@@ -219,7 +324,12 @@ export function upstreamBadResponse(message: string): ProxyError {
  * @example upstreamStreamTruncated('without sending any chunk').message // 'The upstream stream ended without sending any chunk.'
  */
 export function upstreamStreamTruncated(what: string): ProxyError {
-  return new ProxyError({ status: 502, type: 'upstream_error', code: 'upstream_stream_truncated', message: `The upstream stream ended ${what}.` });
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_stream_truncated',
+    message: `The upstream stream ended ${what}.`,
+  });
 }
 
 /** A 502 `echo_unavailable`: completions `echo`/`echo_last` asked for echoed prompt text the backend's output cannot give. */

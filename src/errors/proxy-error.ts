@@ -61,7 +61,9 @@ export class ProxyError extends Error {
       error: { message: this.message, type: this.type, param: this.param, code: this.code },
     };
     if (withDetail) {
-      body.detail = this.details ?? [{ loc: this.param ? ['body', ...this.param.split('.')] : ['body'], msg: this.message, type: this.code ?? this.type }];
+      body.detail = this.details ?? [
+        { loc: this.param ? ['body', ...this.param.split('.')] : ['body'], msg: this.message, type: this.code ?? this.type },
+      ];
     }
     return body;
   }

@@ -33,7 +33,8 @@ export function parseWorkers(value: string | undefined): number {
   if (value === undefined) return 1;
   if (value === 'auto') return availableParallelism();
   const count = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(count) || count < 1 || count > 1024) throw new ConfigError('--workers', 'must be a number of processes (1 or more) or auto (one per core)');
+  if (!/^\d+$/.test(value) || !Number.isInteger(count) || count < 1 || count > 1024)
+    throw new ConfigError('--workers', 'must be a number of processes (1 or more) or auto (one per core)');
   return count;
 }
 
@@ -81,7 +82,10 @@ export interface PrimaryOptions {
  */
 export function checkResponseStoreShared(config: ProxyConfig, workers: number): void {
   if (workers > 1 && config.responses.store?.kind === 'memory') {
-    throw new ConfigError('responses.store.kind', `memory keeps responses in one process, and --workers ${workers} runs ${workers}: a follow-up would reach a worker that never saw the response. Run one process, or a store the processes share.`);
+    throw new ConfigError(
+      'responses.store.kind',
+      `memory keeps responses in one process, and --workers ${workers} runs ${workers}: a follow-up would reach a worker that never saw the response. Run one process, or a store the processes share.`,
+    );
   }
 }
 
@@ -98,8 +102,12 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
     const engines = await engine.serve(backends);
     served.push(engines);
     const shared = [...backends.keys()];
-    logger.info(`${engine.label} backend${shared.length === 1 ? '' : 's'} ${shared.join(', ')}: one model in memory, shared by the ${count} workers`);
-    engines.start().catch((error: unknown) => logger.error(`the shared ${engine.label} engine failed to start: ${(error as Error).message}`));
+    logger.info(
+      `${engine.label} backend${shared.length === 1 ? '' : 's'} ${shared.join(', ')}: one model in memory, shared by the ${count} workers`,
+    );
+    engines
+      .start()
+      .catch((error: unknown) => logger.error(`the shared ${engine.label} engine failed to start: ${(error as Error).message}`));
   }
   const closeEngines = async (): Promise<void> => {
     await Promise.all(served.map((engines) => engines.close()));
@@ -236,18 +244,25 @@ export async function setUpWorker(config: ProxyConfig): Promise<WorkerSetup> {
   return {
     options: {
       metrics,
-      metricsText: () => new Promise<string>((resolve, reject) => {
-        const call = nextCall++;
-        const timer = setTimeout(() => {
-          waiting.delete(call);
-          reject(new Error('the primary process did not answer for the metrics'));
-        }, 10_000);
-        waiting.set(call, {
-          resolve: (text) => { clearTimeout(timer); resolve(text); },
-          reject: (error) => { clearTimeout(timer); reject(error); },
-        });
-        tell({ dialectProxy: 'metrics', call });
-      }),
+      metricsText: () =>
+        new Promise<string>((resolve, reject) => {
+          const call = nextCall++;
+          const timer = setTimeout(() => {
+            waiting.delete(call);
+            reject(new Error('the primary process did not answer for the metrics'));
+          }, 10_000);
+          waiting.set(call, {
+            resolve: (text) => {
+              clearTimeout(timer);
+              resolve(text);
+            },
+            reject: (error) => {
+              clearTimeout(timer);
+              reject(error);
+            },
+          });
+          tell({ dialectProxy: 'metrics', call });
+        }),
     },
     ready: () => tell({ dialectProxy: 'ready' }),
     onShutdown(shutdown) {
@@ -257,4 +272,3 @@ export async function setUpWorker(config: ProxyConfig): Promise<WorkerSetup> {
     },
   };
 }
-

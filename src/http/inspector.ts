@@ -26,9 +26,10 @@ let loaded: InspectorPage | undefined;
 export function inspectorPage(): InspectorPage {
   if (loaded) return loaded;
   const html = readFileSync(join(findPackageRoot(fileURLToPath(import.meta.url)), 'config', 'inspector.html'), 'utf8');
-  const hashes = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))]
-    .map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`)
-    .join(' ');
+  const hashes = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))]
+      .map(([, body]) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`)
+      .join(' ');
   loaded = {
     html,
     headers: {

@@ -58,15 +58,23 @@ export interface DialectProxyOptions extends RuntimeOptions {
  * app.use(createDialectProxy(loadConfig('config/default.yaml')));
  * app.listen(8080);
  */
-export function createDialectProxy(config: ProxyConfig | string | Record<string, unknown>, options: DialectProxyOptions = {}): DialectProxy {
-  const checked = typeof config === 'string' || !Object.isFrozen(config) ? loadConfig(config as string | Record<string, unknown>) : (config as ProxyConfig);
+export function createDialectProxy(
+  config: ProxyConfig | string | Record<string, unknown>,
+  options: DialectProxyOptions = {},
+): DialectProxy {
+  const checked =
+    typeof config === 'string' || !Object.isFrozen(config)
+      ? loadConfig(config as string | Record<string, unknown>)
+      : (config as ProxyConfig);
   const metrics = options.metrics ?? new ProxyMetrics();
   const starting = createRuntime(checked, { ...options, metrics });
   let runtime: ProxyRuntime | undefined;
   let failure: Error | undefined;
   let draining: Promise<DrainOutcome> | undefined;
   const ready = starting.then(
-    (built) => { runtime = built; },
+    (built) => {
+      runtime = built;
+    },
     (error: unknown) => {
       failure = error instanceof Error ? error : new Error(String(error));
       throw failure;
@@ -84,9 +92,12 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   };
   const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, translated(dialect)]));
   for (const [path, handler] of byPath) router.post(path, handler);
-  router.all(DIALECTS.map(({ path }) => path), (_req, res) => {
-    sendError(res, undefined, methodNotAllowed());
-  });
+  router.all(
+    DIALECTS.map(({ path }) => path),
+    (_req, res) => {
+      sendError(res, undefined, methodNotAllowed());
+    },
+  );
   // A stateful dialect's own routes (the Responses API's GET, DELETE and cancel), keyed like the rest.
   for (const route of DIALECTS.flatMap((dialect) => dialect.state?.routes ?? [])) {
     router[route.method](route.path, (req, res) => {
@@ -105,7 +116,11 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
       return;
     }
     starting.then(
-      (built) => sendJson(res, 200, { object: 'list', data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) }),
+      (built) =>
+        sendJson(res, 200, {
+          object: 'list',
+          data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })),
+        }),
       (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
     );
   });
@@ -129,7 +144,8 @@ export function createDialectProxy(config: ProxyConfig | string | Record<string,
   if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
   // Other /v1 paths: to the pass-through backend when there is one, else on to the host app (the standalone server ends with a 404).
   const { passthrough } = checked;
-  const relay = passthrough === undefined ? undefined : import('./passthrough.js').then((module) => module.passthrough({ ...checked, passthrough }));
+  const relay =
+    passthrough === undefined ? undefined : import('./passthrough.js').then((module) => module.passthrough({ ...checked, passthrough }));
   router.use('/v1', (req, res, next) => {
     if (!relay) next();
     else relay.then((handle) => handle(req, res, next), next);

@@ -21,7 +21,10 @@ export function isLoopbackHost(host: string): boolean {
  */
 export function checkOpenRelay(host: string, server: Pick<ServerSettings, 'apiKeys' | 'allowUnauthenticated'>): void {
   if (isLoopbackHost(host) || server.apiKeys.length > 0 || server.allowUnauthenticated) return;
-  throw new ConfigError('server.apiKeys', `none set, and ${host || '(all addresses)'} is not a loopback address: anyone who can reach the port could use the backends `
-    + 'and their API keys (every /v1 path of the pass-through included). Set server.apiKeys (callers then send "Authorization: Bearer <key>"), '
-    + 'listen on 127.0.0.1 (server.host or --host), or set server.allowUnauthenticated: true to serve without keys on purpose.');
+  throw new ConfigError(
+    'server.apiKeys',
+    `none set, and ${host || '(all addresses)'} is not a loopback address: anyone who can reach the port could use the backends ` +
+      'and their API keys (every /v1 path of the pass-through included). Set server.apiKeys (callers then send "Authorization: Bearer <key>"), ' +
+      'listen on 127.0.0.1 (server.host or --host), or set server.allowUnauthenticated: true to serve without keys on purpose.',
+  );
 }

@@ -40,7 +40,10 @@ export interface ShutdownOptions {
  * `apiKeys` unless `allowUnauthenticated` is set (see `checkOpenRelay`).
  * @example const { url, close } = await startServer(loadConfig('config/default.yaml'));
  */
-export async function startServer(config: ProxyConfig, options: RuntimeOptions & { host?: string; port?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ProxyConfig,
+  options: RuntimeOptions & { host?: string; port?: number } = {},
+): Promise<RunningServer> {
   const host = options.host ?? config.server.host;
   checkOpenRelay(host, config.server);
   const app = express();
@@ -55,7 +58,10 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
     // While draining, no connection stays open for another request: one that arrives says so in
     // its answer, one already running is closed once it has finished.
     if (draining) res.setHeader('connection', 'close');
-    else res.once('finish', () => { if (draining) setImmediate(() => server.closeIdleConnections()); });
+    else
+      res.once('finish', () => {
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
     if (!proxy.serveTranslated(req, res)) void app(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -94,7 +100,11 @@ export async function startServer(config: ProxyConfig, options: RuntimeOptions &
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         log(`draining: new connections refused, /healthz answers 503; requests in flight have up to ${graceMs} ms`);
         const { ended } = await proxy.drain(graceMs);
-        log(ended === 0 ? 'requests in flight finished' : `grace over: ended ${ended} request${ended === 1 ? '' : 's'} in flight with 503 shutting_down`);
+        log(
+          ended === 0
+            ? 'requests in flight finished'
+            : `grace over: ended ${ended} request${ended === 1 ? '' : 's'} in flight with 503 shutting_down`,
+        );
         // The pass-through's relays are not counted by the drain: their connections are (and the
         // answers just ended get a moment to leave).
         if (!(await settlesWithin(closed, Math.max(100, deadline - Date.now())))) {

@@ -63,71 +63,152 @@ export class ProxyMetrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'dialect_proxy_requests_total', help: 'Requests answered, by caller dialect, backend, route and status class.', labelNames: ['dialect', 'backend', 'route', 'status_class'], registers });
-    this.duration = new Histogram({ name: 'dialect_proxy_request_duration_seconds', help: 'Time from the request to the end of the answer.', labelNames: ['dialect', 'backend', 'route'], buckets: LATENCY_BUCKETS, registers });
-    this.ttft = new Histogram({ name: 'dialect_proxy_time_to_first_token_seconds', help: 'Time from the request to its first generated token.', labelNames: ['dialect', 'backend', 'route'], buckets: LATENCY_BUCKETS, registers });
-    this.promptTokens = new Counter({ name: 'dialect_proxy_prompt_tokens_total', help: 'Prompt tokens, as the backends report them.', labelNames: ['backend', 'route'], registers });
-    this.completionTokens = new Counter({ name: 'dialect_proxy_completion_tokens_total', help: 'Completion tokens, as the backends report them.', labelNames: ['backend', 'route'], registers });
-    this.inFlight = new Gauge({ name: 'dialect_proxy_requests_in_flight', help: 'Requests being served, by backend.', labelNames: ['backend'], registers });
-    this.upstreamErrors = new Counter({ name: 'dialect_proxy_upstream_errors_total', help: 'Backend failures that reached a caller or a fallback, by reason.', labelNames: ['backend', 'reason'], registers });
-    this.retries = new Counter({ name: 'dialect_proxy_retries_total', help: 'Upstream requests sent again, by the reason of the failed try.', labelNames: ['backend', 'reason'], registers });
-    this.fallbacks = new Counter({ name: 'dialect_proxy_fallbacks_total', help: 'Requests handed from a failing backend to the next of its route.', labelNames: ['route', 'from', 'to'], registers });
-    this.timeouts = new Counter({ name: 'dialect_proxy_upstream_timeouts_total', help: 'Upstream timeouts (any phase), by backend.', labelNames: ['backend'], registers });
-    this.clientAborts = new Counter({ name: 'dialect_proxy_client_aborts_total', help: 'Requests whose caller left before the answer ended.', labelNames: ['dialect', 'backend'], registers });
+    this.requests = new Counter({
+      name: 'dialect_proxy_requests_total',
+      help: 'Requests answered, by caller dialect, backend, route and status class.',
+      labelNames: ['dialect', 'backend', 'route', 'status_class'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'dialect_proxy_request_duration_seconds',
+      help: 'Time from the request to the end of the answer.',
+      labelNames: ['dialect', 'backend', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.ttft = new Histogram({
+      name: 'dialect_proxy_time_to_first_token_seconds',
+      help: 'Time from the request to its first generated token.',
+      labelNames: ['dialect', 'backend', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.promptTokens = new Counter({
+      name: 'dialect_proxy_prompt_tokens_total',
+      help: 'Prompt tokens, as the backends report them.',
+      labelNames: ['backend', 'route'],
+      registers,
+    });
+    this.completionTokens = new Counter({
+      name: 'dialect_proxy_completion_tokens_total',
+      help: 'Completion tokens, as the backends report them.',
+      labelNames: ['backend', 'route'],
+      registers,
+    });
+    this.inFlight = new Gauge({
+      name: 'dialect_proxy_requests_in_flight',
+      help: 'Requests being served, by backend.',
+      labelNames: ['backend'],
+      registers,
+    });
+    this.upstreamErrors = new Counter({
+      name: 'dialect_proxy_upstream_errors_total',
+      help: 'Backend failures that reached a caller or a fallback, by reason.',
+      labelNames: ['backend', 'reason'],
+      registers,
+    });
+    this.retries = new Counter({
+      name: 'dialect_proxy_retries_total',
+      help: 'Upstream requests sent again, by the reason of the failed try.',
+      labelNames: ['backend', 'reason'],
+      registers,
+    });
+    this.fallbacks = new Counter({
+      name: 'dialect_proxy_fallbacks_total',
+      help: 'Requests handed from a failing backend to the next of its route.',
+      labelNames: ['route', 'from', 'to'],
+      registers,
+    });
+    this.timeouts = new Counter({
+      name: 'dialect_proxy_upstream_timeouts_total',
+      help: 'Upstream timeouts (any phase), by backend.',
+      labelNames: ['backend'],
+      registers,
+    });
+    this.clientAborts = new Counter({
+      name: 'dialect_proxy_client_aborts_total',
+      help: 'Requests whose caller left before the answer ended.',
+      labelNames: ['dialect', 'backend'],
+      registers,
+    });
     // Read from the backends at each scrape (prom-client calls `collect` with the gauge as `this`).
     const backends = () => this.backends;
     new Gauge({
-      name: 'dialect_proxy_queue_depth', help: 'Requests waiting for a slot of a backend with a concurrency limit.', labelNames: ['backend'], registers,
+      name: 'dialect_proxy_queue_depth',
+      help: 'Requests waiting for a slot of a backend with a concurrency limit.',
+      labelNames: ['backend'],
+      registers,
       collect() {
         for (const backend of backends()) if (backend.queued) this.set({ backend: backend.name }, backend.queued());
       },
     });
     new Gauge({
-      name: 'dialect_proxy_worker_restarts', help: 'Times the bundled llama.cpp worker was restarted after a crash.', labelNames: ['backend'], registers,
+      name: 'dialect_proxy_worker_restarts',
+      help: 'Times the bundled llama.cpp worker was restarted after a crash.',
+      labelNames: ['backend'],
+      registers,
       collect() {
         for (const backend of backends()) if (backend.restarts) this.set({ backend: backend.name }, backend.restarts());
       },
     });
     // A pool's replicas (backends with `urls`); the replica label is a configured URL.
     new Gauge({
-      name: 'dialect_proxy_replica_state', help: 'Each replica of a pool: 1 for its state (healthy, ejected after failing requests, down by its health probe), 0 for the others.', labelNames: ['backend', 'replica', 'state'], registers,
+      name: 'dialect_proxy_replica_state',
+      help: 'Each replica of a pool: 1 for its state (healthy, ejected after failing requests, down by its health probe), 0 for the others.',
+      labelNames: ['backend', 'replica', 'state'],
+      registers,
       collect() {
         for (const backend of backends()) {
           for (const stat of backend.replicas?.() ?? []) {
-            for (const state of REPLICA_STATES) this.set({ backend: backend.name, replica: stat.replica, state }, stat.state === state ? 1 : 0);
+            for (const state of REPLICA_STATES)
+              this.set({ backend: backend.name, replica: stat.replica, state }, stat.state === state ? 1 : 0);
           }
         }
       },
     });
     new Gauge({
-      name: 'dialect_proxy_replica_outstanding', help: 'Requests sent to each replica of a pool and not yet finished.', labelNames: ['backend', 'replica'], registers,
+      name: 'dialect_proxy_replica_outstanding',
+      help: 'Requests sent to each replica of a pool and not yet finished.',
+      labelNames: ['backend', 'replica'],
+      registers,
       collect() {
-        for (const backend of backends()) for (const stat of backend.replicas?.() ?? []) this.set({ backend: backend.name, replica: stat.replica }, stat.outstanding);
+        for (const backend of backends())
+          for (const stat of backend.replicas?.() ?? []) this.set({ backend: backend.name, replica: stat.replica }, stat.outstanding);
       },
     });
     new Counter({
-      name: 'dialect_proxy_replica_ejections_total', help: 'Times failing requests ejected each replica of a pool.', labelNames: ['backend', 'replica'], registers,
+      name: 'dialect_proxy_replica_ejections_total',
+      help: 'Times failing requests ejected each replica of a pool.',
+      labelNames: ['backend', 'replica'],
+      registers,
       collect() {
         this.reset();
-        for (const backend of backends()) for (const stat of backend.replicas?.() ?? []) this.inc({ backend: backend.name, replica: stat.replica }, stat.ejections);
+        for (const backend of backends())
+          for (const stat of backend.replicas?.() ?? []) this.inc({ backend: backend.name, replica: stat.replica }, stat.ejections);
       },
     });
     const responseState = () => this.responseState;
     new Gauge({
-      name: 'dialect_proxy_background_runs', help: 'Background responses (Responses API, background: true) running in this process.', registers,
+      name: 'dialect_proxy_background_runs',
+      help: 'Background responses (Responses API, background: true) running in this process.',
+      registers,
       collect() {
         this.set(responseState()?.backgroundRuns() ?? 0);
       },
     });
     new Gauge({
-      name: 'dialect_proxy_response_store_bytes', help: 'Bytes the response store holds (the JSON of every stored response), where the store counts them.', registers,
+      name: 'dialect_proxy_response_store_bytes',
+      help: 'Bytes the response store holds (the JSON of every stored response), where the store counts them.',
+      registers,
       collect() {
         const usage = responseState()?.store?.();
         if (usage) this.set(usage.bytes);
       },
     });
     new Gauge({
-      name: 'dialect_proxy_response_store_responses', help: 'Responses the response store holds, where the store counts them.', registers,
+      name: 'dialect_proxy_response_store_responses',
+      help: 'Responses the response store holds, where the store counts them.',
+      registers,
       collect() {
         const usage = responseState()?.store?.();
         if (usage) this.set(usage.responses);
@@ -185,14 +266,23 @@ export class ProxyMetrics {
 export function failureReason(error: ProxyError): string {
   if (error.type === 'timeout_error') return 'timeout';
   switch (error.code) {
-    case 'upstream_unreachable': return 'unreachable';
-    case 'upstream_stream_interrupted': return 'interrupted';
-    case 'upstream_stream_truncated': return 'truncated';
-    case 'upstream_bad_response': return 'bad_response';
-    case 'upstream_auth_failed': return 'auth';
-    case 'backend_busy': return 'busy';
-    case 'worker_crashed': return 'worker_crashed';
-    case 'shutting_down': return 'shutting_down';
-    default: return error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'server_error' : 'other';
+    case 'upstream_unreachable':
+      return 'unreachable';
+    case 'upstream_stream_interrupted':
+      return 'interrupted';
+    case 'upstream_stream_truncated':
+      return 'truncated';
+    case 'upstream_bad_response':
+      return 'bad_response';
+    case 'upstream_auth_failed':
+      return 'auth';
+    case 'backend_busy':
+      return 'busy';
+    case 'worker_crashed':
+      return 'worker_crashed';
+    case 'shutting_down':
+      return 'shutting_down';
+    default:
+      return error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'server_error' : 'other';
   }
 }

@@ -98,7 +98,10 @@ export function textOffsets(tokens: readonly string[], start = 0): number[] {
 
 /** Copies of `entries` whose `textOffset` counts token texts from `start` (the frame of the text a dialect returns). */
 export function withTextOffsets(entries: readonly TokenLogprob[], start: number): TokenLogprob[] {
-  const offsets = textOffsets(entries.map((entry) => entry.token), start);
+  const offsets = textOffsets(
+    entries.map((entry) => entry.token),
+    start,
+  );
   return entries.map((entry, i) => ({ ...entry, textOffset: offsets[i] }));
 }
 

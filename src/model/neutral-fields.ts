@@ -31,33 +31,60 @@ type Defined<T> = T extends undefined ? never : T;
 type SamplingKey = Defined<{ [K in keyof Sampling]: K }[keyof Sampling]>;
 
 const sampling = (key: SamplingKey, param: string): NeutralFieldSpec => ({
-  path: `sampling.${key}`, param,
+  path: `sampling.${key}`,
+  param,
   value: (r) => r.sampling[key],
-  drop: (r) => { delete r.sampling[key]; },
+  drop: (r) => {
+    delete r.sampling[key];
+  },
 });
 
-type TopLevel = 'images' | 'prediction' | 'metadata' | 'serviceTier' | 'samplingMask' | 'promptCacheKey' | 'promptCacheIsolationKey'
-  | 'user' | 'logprobs' | 'echo' | 'toolChoice' | 'parallelToolCalls' | 'perfMetricsInBody' | 'returnTokenIds' | 'rawOutput' | 'store';
+type TopLevel =
+  | 'images'
+  | 'prediction'
+  | 'metadata'
+  | 'serviceTier'
+  | 'samplingMask'
+  | 'promptCacheKey'
+  | 'promptCacheIsolationKey'
+  | 'user'
+  | 'logprobs'
+  | 'echo'
+  | 'toolChoice'
+  | 'parallelToolCalls'
+  | 'perfMetricsInBody'
+  | 'returnTokenIds'
+  | 'rawOutput'
+  | 'store';
 
 const field = (key: TopLevel, param: string, asks?: (request: NeutralRequest) => boolean): NeutralFieldSpec => ({
-  path: key, param,
+  path: key,
+  param,
   value: (r) => r[key],
   ...(asks ? { asks } : {}),
-  drop: (r) => { delete r[key]; },
+  drop: (r) => {
+    delete r[key];
+  },
 });
 
 const format = (type: ResponseFormat['type']): NeutralFieldSpec => ({
-  path: 'responseFormat', param: 'response_format',
+  path: 'responseFormat',
+  param: 'response_format',
   value: (r) => (r.responseFormat?.type === type ? r.responseFormat : undefined),
   // Plain text is every backend's default: it asks for nothing.
   ...(type === 'text' ? { asks: () => false } : {}),
-  drop: (r) => { delete r.responseFormat; },
+  drop: (r) => {
+    delete r.responseFormat;
+  },
 });
 
 const reasoning = (key: 'effort' | 'budgetTokens' | 'history' | 'budgetEndText', param: string): NeutralFieldSpec => ({
-  path: `reasoning.${key}`, param,
+  path: `reasoning.${key}`,
+  param,
   value: (r) => r.reasoning?.[key],
-  drop: (r) => { delete r.reasoning?.[key]; },
+  drop: (r) => {
+    delete r.reasoning?.[key];
+  },
 });
 
 /** A value that asks for something: not undefined, null or false (`store: false` asks for nothing). */
@@ -76,30 +103,72 @@ export const NEUTRAL_FIELDS = {
   'sampling.mirostat': sampling('mirostat', 'mirostat_target'),
   'sampling.seed': sampling('seed', 'seed'),
   'sampling.logitBias': sampling('logitBias', 'logit_bias'),
-  choices: { path: 'choices', param: 'n', value: (r) => (r.choices === 1 ? undefined : r.choices), drop: (r) => { r.choices = 1; } },
-  'limits.stop': { path: 'limits.stop', param: 'stop', value: (r) => (r.limits.stop.length > 0 ? [...r.limits.stop] : undefined), drop: (r) => { r.limits.stop = []; } },
-  'limits.maxTokens': { path: 'limits.maxTokens', param: 'max_tokens', value: (r) => r.limits.maxTokens, drop: (r) => { delete r.limits.maxTokens; } },
+  choices: {
+    path: 'choices',
+    param: 'n',
+    value: (r) => (r.choices === 1 ? undefined : r.choices),
+    drop: (r) => {
+      r.choices = 1;
+    },
+  },
+  'limits.stop': {
+    path: 'limits.stop',
+    param: 'stop',
+    value: (r) => (r.limits.stop.length > 0 ? [...r.limits.stop] : undefined),
+    drop: (r) => {
+      r.limits.stop = [];
+    },
+  },
+  'limits.maxTokens': {
+    path: 'limits.maxTokens',
+    param: 'max_tokens',
+    value: (r) => r.limits.maxTokens,
+    drop: (r) => {
+      delete r.limits.maxTokens;
+    },
+  },
   'limits.ignoreEos': {
-    path: 'limits.ignoreEos', param: 'ignore_eos',
+    path: 'limits.ignoreEos',
+    param: 'ignore_eos',
     value: (r) => r.limits.ignoreEos,
     asks: (r) => r.limits.ignoreEos === true,
-    drop: (r) => { delete r.limits.ignoreEos; },
+    drop: (r) => {
+      delete r.limits.ignoreEos;
+    },
   },
   // 'truncate' is every backend's default; only 'error' asks for something.
   'limits.onContextOverflow': {
-    path: 'limits.onContextOverflow', param: 'context_length_exceeded_behavior',
+    path: 'limits.onContextOverflow',
+    param: 'context_length_exceeded_behavior',
     value: (r) => (r.limits.onContextOverflow === 'error' ? 'error' : undefined),
-    drop: (r) => { r.limits.onContextOverflow = 'truncate'; },
+    drop: (r) => {
+      r.limits.onContextOverflow = 'truncate';
+    },
   },
   echo: field('echo', 'echo'),
-  'echo.lastTokens': { path: 'echo.lastTokens', param: 'echo_last', value: (r) => r.echo?.lastTokens, drop: (r) => { delete r.echo; } },
+  'echo.lastTokens': {
+    path: 'echo.lastTokens',
+    param: 'echo_last',
+    value: (r) => r.echo?.lastTokens,
+    drop: (r) => {
+      delete r.echo;
+    },
+  },
   'prompt:tokenIds': { path: 'prompt', param: 'prompt', value: (r) => (isTokenIdPrompt(r.prompt) ? r.prompt : undefined), drop: () => {} },
   'prompt:batch': { path: 'prompt', param: 'prompt', value: (r) => (isPromptBatch(r.prompt) ? r.prompt : undefined), drop: () => {} },
   logprobs: field('logprobs', 'logprobs'),
-  tools: { path: 'tools', param: 'tools', value: (r) => (r.tools?.length ? r.tools : undefined), drop: (r) => { delete r.tools; } },
+  tools: {
+    path: 'tools',
+    param: 'tools',
+    value: (r) => (r.tools?.length ? r.tools : undefined),
+    drop: (r) => {
+      delete r.tools;
+    },
+  },
   // Custom (free-text) tools: OpenAI takes them; other backends get each as a function with one string parameter, or refuse them.
   'tools:custom': {
-    path: 'tools', param: 'tools',
+    path: 'tools',
+    param: 'tools',
     value: (r) => (r.tools?.some((tool) => tool.custom) ? r.tools.filter((tool) => tool.custom) : undefined),
     drop: (r) => {
       r.tools = r.tools?.filter((tool) => !tool.custom);
@@ -120,9 +189,12 @@ export const NEUTRAL_FIELDS = {
   images: field('images', 'images'),
   returnTokenIds: field('returnTokenIds', 'return_token_ids', (r) => r.returnTokenIds === true),
   'stream.tokenIds': {
-    path: 'stream.tokenIds', param: 'stream_options.include_internal_content',
+    path: 'stream.tokenIds',
+    param: 'stream_options.include_internal_content',
     value: (r) => (r.stream?.tokenIds ? true : undefined),
-    drop: (r) => { if (r.stream) r.stream.tokenIds = false; },
+    drop: (r) => {
+      if (r.stream) r.stream.tokenIds = false;
+    },
   },
   rawOutput: field('rawOutput', 'raw_output', (r) => r.rawOutput === true),
   perfMetricsInBody: field('perfMetricsInBody', 'perf_metrics_in_response'),
@@ -133,7 +205,9 @@ export const NEUTRAL_FIELDS = {
   // 'auto' and 'default' ask for the standard tier, which every backend is: only other tiers ask for something.
   serviceTier: {
     ...field('serviceTier', 'service_tier', (r) => r.serviceTier !== undefined && r.serviceTier !== 'auto' && r.serviceTier !== 'default'),
-    set: (r, value) => { r.serviceTier = value as string; },
+    set: (r, value) => {
+      r.serviceTier = value as string;
+    },
   },
   user: { ...field('user', 'user'), soft: true },
   promptCacheKey: { ...field('promptCacheKey', 'prompt_cache_key'), soft: true },

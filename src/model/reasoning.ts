@@ -52,7 +52,8 @@ export function normalizeEffort(value: unknown, param: string): EffortValue {
   if (value === false) return { effort: 'none' };
   if (typeof value === 'string' && (EFFORTS as readonly string[]).includes(value)) return { effort: value as Effort };
   if (typeof value === 'number' && Number.isInteger(value)) {
-    if (value < 1) throw invalidRequest(param, `${param} as an integer is a budget of thinking tokens and must be at least 1, got ${value}.`);
+    if (value < 1)
+      throw invalidRequest(param, `${param} as an integer is a budget of thinking tokens and must be at least 1, got ${value}.`);
     return { budgetTokens: value };
   }
   throw invalidRequest(param, `${param} must be one of ${EFFORTS.join(', ')}, a boolean or a positive integer.`);
@@ -107,7 +108,10 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
   // Fireworks: {type: enabled} = `true` ('medium'); with budget_tokens it = an integer effort (a budget, no named effort).
   const chosen: EffortValue = own ?? top ?? (isSet(config.budget_tokens) ? {} : { effort: 'medium' });
   if (chosen.effort === 'none') {
-    throw invalidRequest(source, `${source} 'none' with thinking.type=enabled is not supported by this proxy: the two contradict each other; use thinking.type=disabled.`);
+    throw invalidRequest(
+      source,
+      `${source} 'none' with thinking.type=enabled is not supported by this proxy: the two contradict each other; use thinking.type=disabled.`,
+    );
   }
 
   const budget = config.budget_tokens;
@@ -116,7 +120,10 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
       throw invalidRequest('thinking.budget_tokens', `thinking.budget_tokens must be an integer >= ${MIN_THINKING_BUDGET}.`);
     }
     if (chosen.budgetTokens !== undefined && chosen.budgetTokens !== budget) {
-      throw invalidRequest('thinking.budget_tokens', `thinking.budget_tokens (${budget}) conflicts with the integer ${source} (${chosen.budgetTokens}).`);
+      throw invalidRequest(
+        'thinking.budget_tokens',
+        `thinking.budget_tokens (${budget}) conflicts with the integer ${source} (${chosen.budgetTokens}).`,
+      );
     }
     setEffort(result, { effort: chosen.effort, budgetTokens: budget }, source);
     result.origins['reasoning.budgetTokens'] = 'thinking.budget_tokens';
@@ -130,10 +137,14 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
     result.origins['reasoning.history'] = 'thinking.keep';
   }
   if (isSet(config.budget_end_str)) {
-    if (typeof config.budget_end_str !== 'string') throw invalidRequest('thinking.budget_end_str', 'thinking.budget_end_str must be a string.');
+    if (typeof config.budget_end_str !== 'string')
+      throw invalidRequest('thinking.budget_end_str', 'thinking.budget_end_str must be a string.');
     // Fireworks: "only meaningful when budget_tokens is set"; without a budget it would be ignored, so say so.
     if (result.reasoning.budgetTokens === undefined) {
-      throw invalidRequest('thinking.budget_end_str', 'thinking.budget_end_str needs a thinking budget (thinking.budget_tokens or an integer effort).');
+      throw invalidRequest(
+        'thinking.budget_end_str',
+        'thinking.budget_end_str needs a thinking budget (thinking.budget_tokens or an integer effort).',
+      );
     }
     result.reasoning.budgetEndText = config.budget_end_str;
     result.origins['reasoning.budgetEndText'] = 'thinking.budget_end_str';
@@ -143,7 +154,8 @@ function applyEnabled(result: NormalizedReasoning, config: Record<string, unknow
 /** `disabled` and `adaptive` take no other fields (`keep` is "only valid when type is enabled"). */
 function onlyType(config: Record<string, unknown>, type: string): void {
   for (const key of Object.keys(config)) {
-    if (key !== 'type' && isSet(config[key])) throw invalidRequest(`thinking.${key}`, `thinking.${key} is not allowed with thinking.type=${type}.`);
+    if (key !== 'type' && isSet(config[key]))
+      throw invalidRequest(`thinking.${key}`, `thinking.${key} is not allowed with thinking.type=${type}.`);
   }
 }
 
@@ -153,7 +165,10 @@ function applyHistory(result: NormalizedReasoning, value: unknown): void {
   }
   const history = value as NonNullable<Reasoning['history']>;
   if (result.reasoning.history !== undefined && result.reasoning.history !== history) {
-    throw invalidRequest('reasoning_history', `reasoning_history '${history}' conflicts with thinking.keep='all' (which means 'preserved').`);
+    throw invalidRequest(
+      'reasoning_history',
+      `reasoning_history '${history}' conflicts with thinking.keep='all' (which means 'preserved').`,
+    );
   }
   result.reasoning.history = history;
   result.origins['reasoning.history'] = 'reasoning_history';

@@ -130,11 +130,17 @@ function templateMessage(message: Message, index: number, developerRole: boolean
 function textOf(content: Message['content'], index: number): string {
   if (content === null) return '';
   if (typeof content === 'string') return content;
-  return content.map((part: ContentPart, partIndex) => {
-    if (part.type === 'text') return part.text;
-    if (part.type === 'refusal') return part.refusal;
-    throw invalidRequest(`messages[${index}].content[${partIndex}]`, `${part.type === 'audio' || part.type === 'image' ? 'An' : 'A'} ${part.type} content part is not supported by this backend: it cannot be rendered into a text prompt.`, 'unsupported_parameter');
-  }).join('');
+  return content
+    .map((part: ContentPart, partIndex) => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'refusal') return part.refusal;
+      throw invalidRequest(
+        `messages[${index}].content[${partIndex}]`,
+        `${part.type === 'audio' || part.type === 'image' ? 'An' : 'A'} ${part.type} content part is not supported by this backend: it cannot be rendered into a text prompt.`,
+        'unsupported_parameter',
+      );
+    })
+    .join('');
 }
 
 function parseArguments(text: string): unknown {

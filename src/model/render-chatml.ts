@@ -20,8 +20,10 @@ export interface ChatmlMessage {
   tool_calls?: readonly { function: { name: string; arguments: unknown } }[];
 }
 
-const TOOLS_HEAD = '# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n';
-const TOOLS_TAIL = '</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n';
+const TOOLS_HEAD =
+  '# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n';
+const TOOLS_TAIL =
+  '</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n';
 
 export function renderChatml({ messages, tools, add_generation_prompt: addGenerationPrompt }: ChatmlContext): string {
   const withTools = tools !== undefined && tools.length > 0;
@@ -42,7 +44,8 @@ export function renderChatml({ messages, tools, add_generation_prompt: addGenera
     out += `<|im_start|>${message.role}\n`;
     if (message.reasoning_content) out += `<think>\n${message.reasoning_content}\n</think>\n`;
     out += message.content;
-    for (const call of message.tool_calls ?? []) out += `<tool_call>\n{"name": "${call.function.name}", "arguments": ${tojson(call.function.arguments)}}\n</tool_call>`;
+    for (const call of message.tool_calls ?? [])
+      out += `<tool_call>\n{"name": "${call.function.name}", "arguments": ${tojson(call.function.arguments)}}\n</tool_call>`;
     out += '<|im_end|>\n';
   });
   if (addGenerationPrompt) out += '<|im_start|>assistant\n';
@@ -53,6 +56,9 @@ export function renderChatml({ messages, tools, add_generation_prompt: addGenera
 function tojson(value: unknown): string {
   if (value === undefined || value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(tojson).join(', ')}]`;
-  if (typeof value === 'object') return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${tojson(item)}`).join(', ')}}`;
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${tojson(item)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }

@@ -186,7 +186,9 @@ type PathsOf<T, Depth extends unknown[] = []> = {
     : NonNullable<T[K]> extends object
       ? IsOpenRecord<NonNullable<T[K]>> extends true
         ? K
-        : Depth['length'] extends 2 ? K : K | `${K}.${PathsOf<NonNullable<T[K]>, [...Depth, unknown]>}`
+        : Depth['length'] extends 2
+          ? K
+          : K | `${K}.${PathsOf<NonNullable<T[K]>, [...Depth, unknown]>}`
       : K;
 }[keyof T & string];
 

@@ -18,7 +18,14 @@ export interface Usage {
 }
 
 /** The optional counters, each a plain sum across sub-requests. */
-const optionalCounters = ['cachedPromptTokens', 'audioPromptTokens', 'reasoningTokens', 'audioCompletionTokens', 'acceptedPredictionTokens', 'rejectedPredictionTokens'] as const;
+const optionalCounters = [
+  'cachedPromptTokens',
+  'audioPromptTokens',
+  'reasoningTokens',
+  'audioCompletionTokens',
+  'acceptedPredictionTokens',
+  'rejectedPredictionTokens',
+] as const;
 
 /** Timings in seconds, named as Fireworks' perf metrics are. */
 export interface PerfMetrics {

@@ -7,22 +7,29 @@ export type StreamEvent =
   | { type: 'response-start'; id: string; model: string; created: number; systemFingerprint?: string }
   /** `echo: true` marks echoed prompt text (completions `echo`/`echo_last`), sent before the choice's generated text. */
   | {
-    type: 'text-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[]; echo?: boolean;
-    /** The prompt's token ids, on the first delta of a choice, when the backend streams them (Fireworks `return_token_ids`). */
-    promptTokenIds?: number[];
-    /** Citations attached to the text (OpenAI `url_citation`s), kept as sent. */
-    annotations?: unknown[];
-  }
+      type: 'text-delta';
+      choice: number;
+      delta: string;
+      tokenIds?: number[];
+      logprobs?: TokenLogprob[];
+      echo?: boolean;
+      /** The prompt's token ids, on the first delta of a choice, when the backend streams them (Fireworks `return_token_ids`). */
+      promptTokenIds?: number[];
+      /** Citations attached to the text (OpenAI `url_citation`s), kept as sent. */
+      annotations?: unknown[];
+    }
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
   /** `custom`: a call of a custom tool, whose `argumentsDelta` is a piece of its free-text input. */
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string; custom?: boolean }
   | {
-    type: 'choice-end'; choice: number; finishReason: FinishReason;
-    /** The choice's streamed `delta.refusal` text, joined (OpenAI structured-output refusals). */
-    refusal?: string;
-    /** Fireworks `raw_output`, which arrives on the chunk that finishes the choice. */
-    rawOutput?: Record<string, unknown>;
-  }
+      type: 'choice-end';
+      choice: number;
+      finishReason: FinishReason;
+      /** The choice's streamed `delta.refusal` text, joined (OpenAI structured-output refusals). */
+      refusal?: string;
+      /** Fireworks `raw_output`, which arrives on the chunk that finishes the choice. */
+      rawOutput?: Record<string, unknown>;
+    }
   | { type: 'usage'; usage: Usage }
   | { type: 'perf'; perf: PerfMetrics }
   | { type: 'error'; error: ProxyError };

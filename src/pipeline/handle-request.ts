@@ -30,7 +30,9 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   res.setHeader('x-request-id', record.requestId);
   const abort = new AbortController();
   // A client that goes away cancels the upstream work at once; so does the end of a shutdown's grace (inFlight.end).
-  res.on('close', () => { if (!res.writableFinished) abort.abort(); });
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   runtime.inFlight.enter(abort);
   const { server, limits } = runtime.config;
   let state: RequestState | undefined;
@@ -71,7 +73,13 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
 }
 
 /** A stateful dialect's own route (`GET /v1/responses/:id`): for the caller's key only, errors in OpenAI's shape. */
-export async function answerStateRoute(runtime: ProxyRuntime, route: StateRoute, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function answerStateRoute(
+  runtime: ProxyRuntime,
+  route: StateRoute,
+  id: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   try {
     const owner = checkApiKey(req, runtime.config.server.apiKeys);
     sendJson(res, 200, await route.answer(id, stateServices(runtime, owner, requestIdOf(req))));
@@ -81,7 +89,13 @@ export async function answerStateRoute(runtime: ProxyRuntime, route: StateRoute,
 }
 
 /** The error in the caller's dialect; after a stream's headers, its dialect's closing frames. */
-function answerFailure(res: ServerResponse, dialect: Dialect, error: ProxyError, backend: string | undefined, tried: readonly string[]): void {
+function answerFailure(
+  res: ServerResponse,
+  dialect: Dialect,
+  error: ProxyError,
+  backend: string | undefined,
+  tried: readonly string[],
+): void {
   if (res.destroyed) return;
   if (!res.headersSent) {
     if (backend !== undefined) setBackendHeaders(res, backend, tried);

@@ -30,10 +30,20 @@ export class BackgroundRuns {
   /** Counts the run in, or a 429 naming the limit when the process, or this owner, already runs as many as it may. */
   admit(id: string, run: BackgroundRun): void {
     const { backgroundRuns: perProcess, backgroundRunsPerKey: perKey } = this.limits;
-    if (this.runs.size >= perProcess) throw concurrencyLimitReached('background', `${perProcess} background responses are running in this process, the most it runs at once`, 'limits.backgroundRuns');
+    if (this.runs.size >= perProcess)
+      throw concurrencyLimitReached(
+        'background',
+        `${perProcess} background responses are running in this process, the most it runs at once`,
+        'limits.backgroundRuns',
+      );
     let mine = 0;
     for (const other of this.runs.values()) if (other.owner === run.owner) mine++;
-    if (mine >= perKey) throw concurrencyLimitReached('background', `This API key has ${perKey} background responses running, the most one key runs at once`, 'limits.backgroundRunsPerKey');
+    if (mine >= perKey)
+      throw concurrencyLimitReached(
+        'background',
+        `This API key has ${perKey} background responses running, the most one key runs at once`,
+        'limits.backgroundRunsPerKey',
+      );
     this.runs.set(id, run);
   }
 

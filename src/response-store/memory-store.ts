@@ -35,7 +35,10 @@ export class MemoryResponseStore implements ResponseStore {
   private readonly items = new Map<string, string>();
   private totalBytes = 0;
 
-  constructor(private readonly settings: MemoryStoreSettings, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly settings: MemoryStoreSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -135,5 +138,7 @@ function itemsOf(stored: StoredResponse): Item[] {
 }
 
 function itemIds(stored: StoredResponse): string[] {
-  return itemsOf(stored).map((item) => item.id).filter((id): id is string => typeof id === 'string');
+  return itemsOf(stored)
+    .map((item) => item.id)
+    .filter((id): id is string => typeof id === 'string');
 }

@@ -49,7 +49,10 @@ export interface ResponseStore {
 
 /** A put refused for its size (`responses.store.maxResponseBytes`): the answer goes out unkept. */
 export class ResponseTooLarge extends Error {
-  constructor(readonly bytes: number, readonly limit: number) {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
     super(`the response takes ${bytes} bytes; at most ${limit} are kept for one response (responses.store.maxResponseBytes)`);
     this.name = 'ResponseTooLarge';
   }

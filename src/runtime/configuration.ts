@@ -4,7 +4,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { BACKEND_KINDS, findKind, type LlamaCppSettings, type LlamaServerSettings, type RemoteBackendSettings } from '../../adapters/registry.js';
+import {
+  BACKEND_KINDS,
+  findKind,
+  type LlamaCppSettings,
+  type LlamaServerSettings,
+  type RemoteBackendSettings,
+} from '../../adapters/registry.js';
 import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from '../config/config-checks.js';
 import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits, type RouteSettings } from '../config/settings.js';
 
@@ -46,7 +52,21 @@ function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
   allowKeys(root, '(root)', ['server', 'responses', 'limits', 'backends', 'passthrough', 'routes']);
   const server = objectAt(root.server ?? {}, 'server');
-  allowKeys(server, 'server', ['host', 'port', 'apiKeys', 'maxBodyBytes', 'logLevel', 'sseKeepAliveMs', 'shutdownGraceMs', 'allowUnauthenticated', 'inspector', 'requestTimeoutMs', 'headersTimeoutMs', 'keepAliveTimeoutMs', 'maxConnections']);
+  allowKeys(server, 'server', [
+    'host',
+    'port',
+    'apiKeys',
+    'maxBodyBytes',
+    'logLevel',
+    'sseKeepAliveMs',
+    'shutdownGraceMs',
+    'allowUnauthenticated',
+    'inspector',
+    'requestTimeoutMs',
+    'headersTimeoutMs',
+    'keepAliveTimeoutMs',
+    'maxConnections',
+  ]);
   const backendsRaw = objectAt(root.backends, 'backends');
   const backends: Record<string, BackendCommon> = {};
   for (const [name, value] of Object.entries(backendsRaw)) backends[name] = checkBackend(value, `backends.${name}`);
@@ -89,8 +109,20 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   allowKeys(responses, 'responses', ['store']);
   if (responses.store === undefined || responses.store === null) return {};
   const store = objectAt(responses.store, 'responses.store');
-  allowKeys(store, 'responses.store', ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault', 'maxBytes', 'maxResponseBytes', 'maxContinuationDepth']);
-  if (store.kind !== undefined && store.kind !== 'memory') throw new ConfigError('responses.store.kind', "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)");
+  allowKeys(store, 'responses.store', [
+    'kind',
+    'maxResponses',
+    'maxAgeSeconds',
+    'storeByDefault',
+    'maxBytes',
+    'maxResponseBytes',
+    'maxContinuationDepth',
+  ]);
+  if (store.kind !== undefined && store.kind !== 'memory')
+    throw new ConfigError(
+      'responses.store.kind',
+      "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)",
+    );
   return {
     store: {
       kind: 'memory',
@@ -109,7 +141,9 @@ function checkLimits(raw: unknown): ProxyLimits {
   const limits = objectAt(raw ?? {}, 'limits');
   const names = Object.keys(DEFAULT_LIMITS) as (keyof ProxyLimits)[];
   allowKeys(limits, 'limits', names);
-  return Object.fromEntries(names.map((name) => [name, optionalInteger(limits[name], `limits.${name}`, 1) ?? DEFAULT_LIMITS[name]])) as unknown as ProxyLimits;
+  return Object.fromEntries(
+    names.map((name) => [name, optionalInteger(limits[name], `limits.${name}`, 1) ?? DEFAULT_LIMITS[name]]),
+  ) as unknown as ProxyLimits;
 }
 
 const formatKeys = ['chatTemplate', 'thinkTags', 'toolCallFormat', 'effortLadder'];
@@ -132,21 +166,30 @@ function checkRoute(raw: unknown, key: string, backends: Record<string, BackendC
   checkModelFormat(route, key);
   const model = optionalString(route.model, `${key}.model`);
   if (!model) throw new ConfigError(`${key}.model`, 'required (a model name or pattern with *)');
-  const backend = Array.isArray(route.backend) ? stringList(route.backend, `${key}.backend`) : optionalString(route.backend, `${key}.backend`);
-  const names = typeof backend === 'string' ? [backend] : backend ?? [];
+  const backend = Array.isArray(route.backend)
+    ? stringList(route.backend, `${key}.backend`)
+    : optionalString(route.backend, `${key}.backend`);
+  const names = typeof backend === 'string' ? [backend] : (backend ?? []);
   if (names.length === 0 || names.some((name) => !backends[name])) {
     throw new ConfigError(`${key}.backend`, `must name one of the backends (${Object.keys(backends).join(', ')}), or a list of them`);
   }
   if (new Set(names).size < names.length) throw new ConfigError(`${key}.backend`, 'names a backend twice');
   if (route.upstreamModels !== undefined) {
     for (const [name, upstream] of Object.entries(objectAt(route.upstreamModels, `${key}.upstreamModels`))) {
-      if (!names.includes(name)) throw new ConfigError(`${key}.upstreamModels.${name}`, `not a backend of this route (${names.join(', ')})`);
-      if (!optionalString(upstream, `${key}.upstreamModels.${name}`)) throw new ConfigError(`${key}.upstreamModels.${name}`, 'must be a model name');
+      if (!names.includes(name))
+        throw new ConfigError(`${key}.upstreamModels.${name}`, `not a backend of this route (${names.join(', ')})`);
+      if (!optionalString(upstream, `${key}.upstreamModels.${name}`))
+        throw new ConfigError(`${key}.upstreamModels.${name}`, 'must be a model name');
     }
   }
   const upstreamModel = optionalString(route.upstreamModel, `${key}.upstreamModel`);
   if (route.efforts !== undefined) stringList(route.efforts, `${key}.efforts`);
-  return { ...route, model, backend: backend as string | string[], ...(upstreamModel !== undefined ? { upstreamModel } : {}) } as RouteSettings;
+  return {
+    ...route,
+    model,
+    backend: backend as string | string[],
+    ...(upstreamModel !== undefined ? { upstreamModel } : {}),
+  } as RouteSettings;
 }
 
 /** Checks the format settings a backend or a route may carry (normalising the ladder in place). */
@@ -154,7 +197,8 @@ function checkModelFormat(object: Record<string, unknown>, key: string): void {
   optionalString(object.chatTemplate, `${key}.chatTemplate`);
   if (object.thinkTags !== undefined) {
     const tags = objectAt(object.thinkTags, `${key}.thinkTags`);
-    if (typeof tags.open !== 'string' || typeof tags.close !== 'string') throw new ConfigError(`${key}.thinkTags`, 'needs string `open` and `close`');
+    if (typeof tags.open !== 'string' || typeof tags.close !== 'string')
+      throw new ConfigError(`${key}.thinkTags`, 'needs string `open` and `close`');
   }
   if (object.toolCallFormat !== undefined && !['hermes', 'llama3-json'].includes(object.toolCallFormat as string)) {
     throw new ConfigError(`${key}.toolCallFormat`, 'must be hermes or llama3-json');

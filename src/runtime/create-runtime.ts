@@ -53,12 +53,14 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
 
 /** One adapter per configured backend; `start` loads models and learns their templates (a dry run needs neither). */
 export async function createBackends(config: Pick<ProxyConfig, 'backends'>, options: { start: boolean }): Promise<Map<string, Backend>> {
-  const built = await Promise.all(Object.entries(config.backends).map(async ([name, settings]) => {
-    const kind = findKind(settings.kind);
-    if (!kind) throw new Error(`backend "${name}": no backend kind "${settings.kind}" (adapters/registry.ts)`);
-    const adapter = await kind.create(name, settings);
-    if (options.start) await adapter.start?.();
-    return { name, settings, adapter };
-  }));
+  const built = await Promise.all(
+    Object.entries(config.backends).map(async ([name, settings]) => {
+      const kind = findKind(settings.kind);
+      if (!kind) throw new Error(`backend "${name}": no backend kind "${settings.kind}" (adapters/registry.ts)`);
+      const adapter = await kind.create(name, settings);
+      if (options.start) await adapter.start?.();
+      return { name, settings, adapter };
+    }),
+  );
   return new Map(built.map((backend) => [backend.name, backend]));
 }

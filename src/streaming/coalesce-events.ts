@@ -49,7 +49,11 @@ export async function* coalesceEvents(batches: StreamBatches, options: CoalesceO
         if (due()) yield flush();
         // 'all' mode: the time is up, so wait for the token threshold too. (A timer that fired
         // a millisecond early by Date.now's clock just waits again for the rest.)
-        else if (now() - since >= ms) await next.then(() => undefined, () => undefined);
+        else if (now() - since >= ms)
+          await next.then(
+            () => undefined,
+            () => undefined,
+          );
         continue;
       }
       if (step.done) break;
@@ -76,7 +80,9 @@ export async function* coalesceEvents(batches: StreamBatches, options: CoalesceO
 
 function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), ms); });
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -97,7 +103,7 @@ export function mergeDeltas(deltas: readonly Delta[]): Delta[] {
 }
 
 function annotationsOf(delta: Delta): unknown[] {
-  return delta.type === 'text-delta' ? delta.annotations ?? [] : [];
+  return delta.type === 'text-delta' ? (delta.annotations ?? []) : [];
 }
 
 function joinDeltas(a: Delta, b: Delta): Delta {

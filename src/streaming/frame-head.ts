@@ -28,8 +28,10 @@ export class FrameHeads {
   openingOf(chunk: Chunk, withFingerprint: boolean): string | undefined {
     const { id, object, created, model } = chunk;
     const fingerprint = withFingerprint ? chunk.system_fingerprint : undefined;
-    if (id === this.id && object === this.object && created === this.created && model === this.model && fingerprint === this.fingerprint) return this.opening;
-    if (typeof id !== 'string' || typeof object !== 'string' || !Number.isSafeInteger(created) || typeof model !== 'string') return undefined;
+    if (id === this.id && object === this.object && created === this.created && model === this.model && fingerprint === this.fingerprint)
+      return this.opening;
+    if (typeof id !== 'string' || typeof object !== 'string' || !Number.isSafeInteger(created) || typeof model !== 'string')
+      return undefined;
     if (withFingerprint && typeof fingerprint !== 'string') return undefined;
     const members = `"id":${JSON.stringify(id)},"object":${JSON.stringify(object)},"created":${String(created)},"model":${JSON.stringify(model)}`;
     this.opening = `data: {${members}${withFingerprint ? `,"system_fingerprint":${JSON.stringify(fingerprint)}` : ''},"choices":[{"index":`;

@@ -34,7 +34,9 @@ export function keepAlive(response: ServerResponse, ms: number): KeepAlive {
   }
   arm(ms);
   return {
-    touch: () => { last = Date.now(); },
+    touch: () => {
+      last = Date.now();
+    },
     stop: () => clearTimeout(timer),
   };
 }

@@ -2,7 +2,11 @@
 export async function* mergeStreams<T>(sources: readonly AsyncIterable<T>[]): AsyncGenerator<T> {
   const iterators = sources.map((source) => source[Symbol.asyncIterator]());
   const pending = new Map<number, Promise<{ index: number; result: IteratorResult<T> }>>();
-  const pull = (index: number) => pending.set(index, iterators[index].next().then((result) => ({ index, result })));
+  const pull = (index: number) =>
+    pending.set(
+      index,
+      iterators[index].next().then((result) => ({ index, result })),
+    );
   iterators.forEach((_, index) => pull(index));
   try {
     while (pending.size > 0) {

@@ -15,7 +15,10 @@ export class SseWriter {
   private readonly alive?: KeepAlive;
 
   /** `keepAliveMs`: an SSE comment after this long without a write (keep-alive.ts); off when unset. */
-  constructor(private readonly response: ServerResponse, keepAliveMs?: number) {
+  constructor(
+    private readonly response: ServerResponse,
+    keepAliveMs?: number,
+  ) {
     if (keepAliveMs) this.alive = keepAlive(response, keepAliveMs);
   }
 

@@ -46,7 +46,10 @@ export async function loadCompiledValidator(name: DocumentName, openapiDir = def
 export async function writeCompiledValidators(outDir = compiledValidatorsDir()): Promise<string[]> {
   // Build-time only: the compilers are loaded here, never on the run-time path above.
   const [ajvModule, standaloneModule, { compileBodyValidator, AJV_OPTIONS }, { validatorFormats }] = await Promise.all([
-    import('ajv'), import('ajv/dist/standalone/index.js'), import('./compile-body-validator.js'), import('./validator-formats.js'),
+    import('ajv'),
+    import('ajv/dist/standalone/index.js'),
+    import('./compile-body-validator.js'),
+    import('./validator-formats.js'),
   ]);
   // CommonJS modules: their exports object is the default import, with the class and function again as `default`.
   const { default: Ajv, _ } = ajvModule.default;
@@ -61,16 +64,19 @@ export async function writeCompiledValidators(outDir = compiledValidatorsDir()):
     const source = standaloneCode(ajv, ajv.compile(schema));
     const formats = relative(outDir, join(packageRoot(), 'dist', 'src', 'validation', 'validator-formats.js'));
     const file = join(outDir, `${name}.js`);
-    writeFileSync(file, [
-      hashLine(documentHash(name, defaultOpenapiDir())),
-      `// Generated at build time from config/openapi/${OPENAPI_DOCUMENTS[name].file} by src/validation/compiled-validators.ts: do not edit.`,
-      "import { createRequire } from 'node:module';",
-      `import { validatorFormats } from '${formats.startsWith('.') ? formats : `./${formats}`}';`,
-      // Ajv's standalone code reaches its run-time helpers with require, even as a module.
-      'const require = createRequire(import.meta.url);',
-      source.replace(/^"use strict";/, ''),
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        hashLine(documentHash(name, defaultOpenapiDir())),
+        `// Generated at build time from config/openapi/${OPENAPI_DOCUMENTS[name].file} by src/validation/compiled-validators.ts: do not edit.`,
+        "import { createRequire } from 'node:module';",
+        `import { validatorFormats } from '${formats.startsWith('.') ? formats : `./${formats}`}';`,
+        // Ajv's standalone code reaches its run-time helpers with require, even as a module.
+        'const require = createRequire(import.meta.url);',
+        source.replace(/^"use strict";/, ''),
+        '',
+      ].join('\n'),
+    );
     written.push(file);
   }
   return written;

@@ -24,7 +24,12 @@ const UNIONS = new Set(['anyOf', 'oneOf']);
 const RANGES = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
 const VALUE_CHECKS = new Set(['enum', 'const']);
 
-const bodyIssue = (type: string): ValidationIssue => ({ param: '', loc: ['body'], type, message: 'The request body must be a JSON object.' });
+const bodyIssue = (type: string): ValidationIssue => ({
+  param: '',
+  loc: ['body'],
+  type,
+  message: 'The request body must be a JSON object.',
+});
 
 function isUnder(path: string, base: string): boolean {
   return path === base || path.startsWith(`${base}/`);
@@ -61,7 +66,8 @@ function tagValues(parentSchema: Record<string, unknown> | undefined, tagName: s
 /** One non-union error as an issue. */
 function toIssue(error: SchemaError, body: unknown): ValidationIssue {
   const { instancePath, keyword, params, data } = error;
-  if (instancePath === '' || (instancePath === BODY_PATH && keyword === 'type')) return bodyIssue(keyword === 'required' ? 'missing' : 'type_error');
+  if (instancePath === '' || (instancePath === BODY_PATH && keyword === 'type'))
+    return bodyIssue(keyword === 'required' ? 'missing' : 'type_error');
   const here = locateIssue(instancePath, body);
   const got = `; got ${describeValue(data)}`;
   switch (keyword) {
@@ -84,7 +90,8 @@ function toIssue(error: SchemaError, body: unknown): ValidationIssue {
       const at = locateIssue(instancePath, body, tagName);
       const tag = data && typeof data === 'object' ? (data as Record<string, unknown>)[tagName] : undefined;
       if (tag === undefined) return { ...at, type: 'missing', message: `'${at.param}' is a required property` };
-      if (typeof tag !== 'string') return { ...at, type: 'type_error', message: `${at.param}: must be a string; got ${describeValue(tag)}` };
+      if (typeof tag !== 'string')
+        return { ...at, type: 'type_error', message: `${at.param}: must be a string; got ${describeValue(tag)}` };
       const allowed = describeAllowed([{ enum: tagValues(error.parentSchema, tagName) }]);
       return { ...at, type: 'enum', message: `${at.param}: must be ${allowed}; got ${describeValue(tag)}` };
     }

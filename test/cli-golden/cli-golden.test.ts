@@ -27,19 +27,38 @@ interface CliCase {
 const root = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.resolve(root, '../../dist/src/cli.js');
 const update = process.env.UPDATE_GOLDEN === '1';
-const cases = ['translate', 'audit'].flatMap((command) => readdirSync(path.join(root, command), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => path.join(command, entry.name)));
+const cases = ['translate', 'audit'].flatMap((command) =>
+  readdirSync(path.join(root, command), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(command, entry.name)),
+);
 
 function run(dir: string, spec: CliCase): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...spec.args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cli, ...spec.args], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+    });
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr: stderr.split('\n').filter((line) => !/ExperimentalWarning|--trace-warnings/.test(line)).join('\n') }));
+    child.once('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr: stderr
+          .split('\n')
+          .filter((line) => !/ExperimentalWarning|--trace-warnings/.test(line))
+          .join('\n'),
+      }),
+    );
     child.stdin.end(spec.stdin ? readFileSync(path.join(dir, spec.stdin)) : undefined);
   });
 }
@@ -63,12 +82,16 @@ test('the built command exists (npm test builds first)', () => {
 describe.each(cases)('%s', (dir) => {
   const spec = JSON.parse(readFileSync(path.join(root, dir, 'case.json'), 'utf8')) as CliCase;
 
-  test.concurrent(spec.description, async () => {
-    const { code, stdout, stderr } = await run(path.join(root, dir), spec);
-    expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // never a stack trace
-    expectFile(dir, 'stdout.txt', stdout);
-    expectFile(dir, 'stderr.txt', stderr);
-    expect({ exit: code }).toEqual({ exit: spec.exit });
-    if (spec.args.includes('--json')) expect(() => JSON.parse(stdout) as unknown).not.toThrow();
-  }, 60_000);
+  test.concurrent(
+    spec.description,
+    async () => {
+      const { code, stdout, stderr } = await run(path.join(root, dir), spec);
+      expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // never a stack trace
+      expectFile(dir, 'stdout.txt', stdout);
+      expectFile(dir, 'stderr.txt', stderr);
+      expect({ exit: code }).toEqual({ exit: spec.exit });
+      if (spec.args.includes('--json')) expect(() => JSON.parse(stdout) as unknown).not.toThrow();
+    },
+    60_000,
+  );
 });

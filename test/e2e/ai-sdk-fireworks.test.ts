@@ -7,14 +7,19 @@ import { startProxyFor } from '../helpers/start-proxy.js';
 
 const created = 1700000000;
 const completionJson = {
-  id: 'cmpl-1', object: 'text_completion', created, model: 'up-model',
+  id: 'cmpl-1',
+  object: 'text_completion',
+  created,
+  model: 'up-model',
   choices: [{ index: 0, text: ' a fox ran.', logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
 };
 const chunk = (text: string, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'cmpl-2', object: 'text_completion', created, model: 'up-model', choices: [{ index: 0, text, logprobs: null, finish_reason: finish }] })}\n\n`;
 const completionSse = [
-  chunk(' a'), chunk(' fox'), chunk('', 'stop'),
+  chunk(' a'),
+  chunk(' fox'),
+  chunk('', 'stop'),
   `data: ${JSON.stringify({ id: 'cmpl-2', object: 'text_completion', created, model: 'up-model', choices: [], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } })}\n\n`,
   'data: [DONE]\n\n',
 ].join('');
@@ -39,7 +44,11 @@ describe('@ai-sdk/fireworks -> dialect-proxy', () => {
 
   test('generateText with a completion model', async () => {
     upstream.reply({ json: completionJson });
-    const result = await generateText({ model: fireworks.completionModel('accounts/fireworks/models/x'), prompt: 'Once upon a time', maxOutputTokens: 8 });
+    const result = await generateText({
+      model: fireworks.completionModel('accounts/fireworks/models/x'),
+      prompt: 'Once upon a time',
+      maxOutputTokens: 8,
+    });
     expect(result.text).toBe(' a fox ran.');
     expect(result.finishReason).toBe('stop');
     expect(result.usage.inputTokens).toBe(4);
@@ -58,7 +67,11 @@ describe('@ai-sdk/fireworks -> dialect-proxy', () => {
 
   test('generateText with a chat model on a completions-only backend goes through the chat template', async () => {
     upstream.reply({ json: completionJson });
-    const result = await generateText({ model: fireworks.chatModel('accounts/fireworks/models/x'), system: 'Be brief.', prompt: 'Tell me a story.' });
+    const result = await generateText({
+      model: fireworks.chatModel('accounts/fireworks/models/x'),
+      system: 'Be brief.',
+      prompt: 'Tell me a story.',
+    });
     expect(result.text).toBe(' a fox ran.');
     expect(upstream.requests[0].path).toBe('/v1/completions');
     expect((upstream.requests[0].body as { prompt: string }).prompt).toBe(

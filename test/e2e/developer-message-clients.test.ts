@@ -27,14 +27,28 @@ const created = 1700000000;
 /** A completions upstream: the tool call first when tools were rendered and no result is in the prompt yet. */
 function completions(request: RecordedRequest): MockReply {
   const body = request.body as { prompt: string; stream?: boolean };
-  const text = body.prompt.includes('<tools>') && !body.prompt.includes('<tool_response>')
-    ? '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
-    : 'Bonjour !';
+  const text =
+    body.prompt.includes('<tools>') && !body.prompt.includes('<tool_response>')
+      ? '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+      : 'Bonjour !';
   const head = { id: 'cmpl-1', object: 'text_completion', created, model: 'base' };
   if (body.stream) {
-    return { sse: [`data: ${JSON.stringify({ ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: null }] })}\n\n`, `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: '', logprobs: null, finish_reason: 'stop' }] })}\n\n`, `data: ${JSON.stringify({ ...head, choices: [], usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24 } })}\n\n`, 'data: [DONE]\n\n'] };
+    return {
+      sse: [
+        `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: null }] })}\n\n`,
+        `data: ${JSON.stringify({ ...head, choices: [{ index: 0, text: '', logprobs: null, finish_reason: 'stop' }] })}\n\n`,
+        `data: ${JSON.stringify({ ...head, choices: [], usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24 } })}\n\n`,
+        'data: [DONE]\n\n',
+      ],
+    };
   }
-  return { json: { ...head, choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24 } } };
+  return {
+    json: {
+      ...head,
+      choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 20, completion_tokens: 4, total_tokens: 24 },
+    },
+  };
 }
 
 describe('a developer message from the clients, on a completions-only backend', () => {
@@ -65,7 +79,13 @@ describe('a developer message from the clients, on a completions-only backend', 
 
   test('openai SDK: chat.completions.stream', async () => {
     const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0, fetch: recordingFetch });
-    const stream = client.chat.completions.stream({ model: 'o3-mini', messages: [{ role: 'developer', content: 'Answer in French.' }, { role: 'user', content: 'Hi' }] });
+    const stream = client.chat.completions.stream({
+      model: 'o3-mini',
+      messages: [
+        { role: 'developer', content: 'Answer in French.' },
+        { role: 'user', content: 'Hi' },
+      ],
+    });
     const answer = await stream.finalChatCompletion();
     expect(answer.choices[0].message.content).toBe('Bonjour !');
     expect(roles()).toEqual([['developer', 'user']]);
@@ -76,8 +96,22 @@ describe('a developer message from the clients, on a completions-only backend', 
     const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0, fetch: recordingFetch });
     const runner = client.chat.completions.runTools({
       model: 'gpt-5',
-      messages: [{ role: 'developer', content: 'Answer in French.' }, { role: 'user', content: 'Weather in Paris?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, function: (args: { city: string }) => ({ city: args.city, sky: 'sunny' }), parse: JSON.parse } }],
+      messages: [
+        { role: 'developer', content: 'Answer in French.' },
+        { role: 'user', content: 'Weather in Paris?' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            description: 'Weather in a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            function: (args: { city: string }) => ({ city: args.city, sky: 'sunny' }),
+            parse: JSON.parse,
+          },
+        },
+      ],
     });
     expect(await runner.finalContent()).toBe('Bonjour !');
     expect(prompts()).toHaveLength(2);
@@ -89,7 +123,12 @@ describe('a developer message from the clients, on a completions-only backend', 
   });
 
   test("LangChain's ChatOpenAI sends a reasoning model's system message as developer", async () => {
-    const model = new ChatOpenAI({ model: 'o3-mini', apiKey: 'k', maxRetries: 0, configuration: { baseURL: `${proxy.url}/v1`, fetch: recordingFetch } });
+    const model = new ChatOpenAI({
+      model: 'o3-mini',
+      apiKey: 'k',
+      maxRetries: 0,
+      configuration: { baseURL: `${proxy.url}/v1`, fetch: recordingFetch },
+    });
     const answer = await model.invoke([new SystemMessage('Answer in French.'), new HumanMessage('Hi')]);
     expect(answer.content).toBe('Bonjour !');
     expect(roles()).toEqual([['developer', 'user']]);
@@ -98,14 +137,25 @@ describe('a developer message from the clients, on a completions-only backend', 
 
   test("the AI SDK's openai-compatible provider, whole and streamed", async () => {
     const provider = createOpenAICompatible({
-      name: 'proxy', baseURL: `${proxy.url}/v1`, apiKey: 'k', fetch: recordingFetch,
-      transformRequestBody: (body) => ({ ...body, messages: (body.messages as { role: string }[]).map((message) => (message.role === 'system' ? { ...message, role: 'developer' } : message)) }),
+      name: 'proxy',
+      baseURL: `${proxy.url}/v1`,
+      apiKey: 'k',
+      fetch: recordingFetch,
+      transformRequestBody: (body) => ({
+        ...body,
+        messages: (body.messages as { role: string }[]).map((message) =>
+          message.role === 'system' ? { ...message, role: 'developer' } : message,
+        ),
+      }),
     });
     const whole = await generateText({ model: provider('o3-mini'), system: 'Answer in French.', prompt: 'Hi', maxRetries: 0 });
     expect(whole.text).toBe('Bonjour !');
     const streamed = streamText({ model: provider('o3-mini'), system: 'Answer in French.', prompt: 'Hi', maxRetries: 0 });
     expect(await streamed.text).toBe('Bonjour !');
-    expect(roles()).toEqual([['developer', 'user'], ['developer', 'user']]);
+    expect(roles()).toEqual([
+      ['developer', 'user'],
+      ['developer', 'user'],
+    ]);
     for (const prompt of prompts()) expect(prompt.startsWith(SYSTEM_TURN)).toBe(true);
   });
 });
@@ -126,7 +176,13 @@ describe("a developer message on the bundled worker: the GGUF's own template", (
     const response = await fetch(`${proxy.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
-      body: JSON.stringify({ model: 'o3-mini', messages: [{ role: 'developer', content: 'Answer in French.' }, { role: 'user', content: 'Hi' }] }),
+      body: JSON.stringify({
+        model: 'o3-mini',
+        messages: [
+          { role: 'developer', content: 'Answer in French.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      }),
     });
     const text = await response.text();
     expect(response.status).toBe(200);

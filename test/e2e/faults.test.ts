@@ -15,14 +15,24 @@ import { sseFrames } from '../helpers/mock-upstream.js';
 
 const created = 1700000000;
 const chatJson = {
-  id: 'chatcmpl-1', object: 'chat.completion', created, model: 'm',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created,
+  model: 'm',
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there!' }, logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
 };
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 const usageChunk = `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created, model: 'm', choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })}\n\n`;
-const chatSse = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo!' }), chunk({}, 'stop'), usageChunk, 'data: [DONE]\n\n'];
+const chatSse = [
+  chunk({ role: 'assistant', content: '' }),
+  chunk({ content: 'Hel' }),
+  chunk({ content: 'lo!' }),
+  chunk({}, 'stop'),
+  usageChunk,
+  'data: [DONE]\n\n',
+];
 
 /** Fast phases and back-offs for every backend here; a test overrides what it is about. */
 const FAST = {
@@ -33,7 +43,11 @@ const FAST = {
 const servers: RunningServer[] = [];
 const upstreams: FaultUpstream[] = [];
 
-async function proxy(backends: Record<string, Record<string, unknown>>, route: string | string[] = Object.keys(backends), server: Record<string, unknown> = {}): Promise<RunningServer> {
+async function proxy(
+  backends: Record<string, Record<string, unknown>>,
+  route: string | string[] = Object.keys(backends),
+  server: Record<string, unknown> = {},
+): Promise<RunningServer> {
   const config = loadConfig({
     server,
     backends: Object.fromEntries(Object.entries(backends).map(([name, settings]) => [name, { kind: 'openai', ...FAST, ...settings }])),
@@ -108,7 +122,9 @@ describe('timeouts per phase', () => {
 
   test('stall before the headers: firstByteMs ends each try (retried), then 504 upstream_timeout', async () => {
     const up = await upstream([{ stall: true }]);
-    const server = await proxy({ up: { url: up.url, timeouts: { ...FAST.timeouts, firstByteMs: 100 }, retries: { ...FAST.retries, attempts: 1 } } });
+    const server = await proxy({
+      up: { url: up.url, timeouts: { ...FAST.timeouts, firstByteMs: 100 }, retries: { ...FAST.retries, attempts: 1 } },
+    });
     const started = Date.now();
     const response = await chat(server);
     expect(response.status).toBe(504);
@@ -120,7 +136,11 @@ describe('timeouts per phase', () => {
 
   test('stall before the headers of a stream: no keep-alive before the upstream answers, the 504 is still an HTTP error', async () => {
     const up = await upstream([{ stall: true }]);
-    const server = await proxy({ up: { url: up.url, timeouts: { ...FAST.timeouts, firstByteMs: 150 }, retries: { ...FAST.retries, attempts: 0 } } }, undefined, { sseKeepAliveMs: 20 });
+    const server = await proxy(
+      { up: { url: up.url, timeouts: { ...FAST.timeouts, firstByteMs: 150 }, retries: { ...FAST.retries, attempts: 0 } } },
+      undefined,
+      { sseKeepAliveMs: 20 },
+    );
     const response = await chat(server, { stream: true });
     expect(response.status).toBe(504);
     expect((await errorOf(response)).code).toBe('upstream_timeout');
@@ -157,7 +177,10 @@ describe('timeouts per phase', () => {
 
 describe('retries', () => {
   test('429 with Retry-After: 0, then 200: retried at once, the caller gets the 200', async () => {
-    const up = await upstream([{ status: 429, headers: { 'retry-after': '0' }, json: errorJson('slow down', { type: 'rate_limit_error' }) }, { json: chatJson }]);
+    const up = await upstream([
+      { status: 429, headers: { 'retry-after': '0' }, json: errorJson('slow down', { type: 'rate_limit_error' }) },
+      { json: chatJson },
+    ]);
     const server = await proxy({ up: { url: up.url } });
     const response = await chat(server);
     expect(response.status).toBe(200);
@@ -178,7 +201,14 @@ describe('retries', () => {
   });
 
   test('429 whose Retry-After exceeds maxDelayMs: no retry, the caller gets the 429 with its Retry-After', async () => {
-    const up = await upstream([{ status: 429, headers: { 'retry-after': '30' }, json: errorJson('slow down', { type: 'rate_limit_error', code: 'rate_limit_exceeded' }) }, { json: chatJson }]);
+    const up = await upstream([
+      {
+        status: 429,
+        headers: { 'retry-after': '30' },
+        json: errorJson('slow down', { type: 'rate_limit_error', code: 'rate_limit_exceeded' }),
+      },
+      { json: chatJson },
+    ]);
     const server = await proxy({ up: { url: up.url } });
     const response = await chat(server);
     expect(response.status).toBe(429);
@@ -211,7 +241,11 @@ describe('retries', () => {
     const response = await chat(server);
     expect(response.status).toBe(502);
     const error = await errorOf(response);
-    expect(error).toMatchObject({ type: 'upstream_error', code: 'upstream_error', message: 'The upstream backend failed with HTTP 500: boom' });
+    expect(error).toMatchObject({
+      type: 'upstream_error',
+      code: 'upstream_error',
+      message: 'The upstream backend failed with HTTP 500: boom',
+    });
     expect(up.requests).toHaveLength(3);
   });
 
@@ -241,12 +275,20 @@ describe('retries', () => {
   });
 
   test('400: relayed at once, no retry and no fallback', async () => {
-    const primary = await upstream([{ status: 400, json: errorJson('temperature is too hot', { param: 'temperature', code: 'invalid_value' }) }, { json: chatJson }]);
+    const primary = await upstream([
+      { status: 400, json: errorJson('temperature is too hot', { param: 'temperature', code: 'invalid_value' }) },
+      { json: chatJson },
+    ]);
     const fallback = await upstream([{ json: chatJson }]);
     const server = await proxy({ primary: { url: primary.url }, fallback: { url: fallback.url } });
     const response = await chat(server, { temperature: 1.5 });
     expect(response.status).toBe(400);
-    expect(await errorOf(response)).toEqual({ message: 'temperature is too hot', type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' });
+    expect(await errorOf(response)).toEqual({
+      message: 'temperature is too hot',
+      type: 'invalid_request_error',
+      param: 'temperature',
+      code: 'invalid_value',
+    });
     expect(primary.requests).toHaveLength(1);
     expect(fallback.requests).toHaveLength(0);
     expect(response.headers.get('x-dialect-backend')).toBe('primary');
@@ -374,7 +416,11 @@ describe('concurrency limits', () => {
   });
 
   test('a queued request whose client aborts leaves the queue and never reaches the upstream', async () => {
-    const up = await upstream((request) => ((request.body as { messages: { content: string }[] }).messages[0].content === 'A' ? { delayMs: 300, json: chatJson } : { json: chatJson }));
+    const up = await upstream((request) =>
+      (request.body as { messages: { content: string }[] }).messages[0].content === 'A'
+        ? { delayMs: 300, json: chatJson }
+        : { json: chatJson },
+    );
     const server = await proxy({ up: { url: up.url, maxConcurrent: 1, queueLimit: 1 } });
     const a = chat(server, { messages: [{ role: 'user', content: 'A' }] });
     await up.received(1);
@@ -411,12 +457,19 @@ describe('fallbacks across kinds', () => {
     expect(response.headers.get('x-dialect-tried')).toBe('primary, fallback');
   });
 
-  test('upstreamModels: a fallback of another provider is sent its own model name, the primary the route\'s', async () => {
+  test("upstreamModels: a fallback of another provider is sent its own model name, the primary the route's", async () => {
     const primary = await upstream([{ status: 500, json: errorJson('boom') }]);
     const fallback = await upstream([{ json: chatJson }]);
     const config = loadConfig({
       backends: { primary: { kind: 'openai', url: primary.url, ...FAST }, fallback: { kind: 'fireworks', url: fallback.url, ...FAST } },
-      routes: [{ model: '*', backend: ['primary', 'fallback'], upstreamModel: 'gpt-4o', upstreamModels: { fallback: 'accounts/fireworks/models/llama' } }],
+      routes: [
+        {
+          model: '*',
+          backend: ['primary', 'fallback'],
+          upstreamModel: 'gpt-4o',
+          upstreamModels: { fallback: 'accounts/fireworks/models/llama' },
+        },
+      ],
     });
     const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
     servers.push(server);
@@ -481,7 +534,10 @@ describe('x-dialect-backend and x-dialect-tried', () => {
   ] as const)('an error answer after a fallback names every backend tried: %s', async (_name, kinds, body, fallbackScript) => {
     const primary = await upstream([{ status: 500, json: errorJson('boom') }]);
     const fallback = await upstream(fallbackScript);
-    const server = await proxy({ primary: { kind: kinds.primary, url: primary.url }, fallback: { kind: kinds.fallback, url: fallback.url } });
+    const server = await proxy({
+      primary: { kind: kinds.primary, url: primary.url },
+      fallback: { kind: kinds.fallback, url: fallback.url },
+    });
     const response = await chat(server, body);
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.headers.get('x-dialect-backend')).toBe('fallback');

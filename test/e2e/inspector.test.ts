@@ -44,7 +44,9 @@ describe('inspector page', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; connect-src 'self';/);
+    expect(csp).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; connect-src 'self';/,
+    );
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     const html = await response.text();
@@ -72,8 +74,12 @@ describe('inspector page', () => {
     const app = express();
     app.use('/a', plain);
     app.use('/b', asked);
-    app.get('/a', (_req, res) => { res.send('host app'); });
-    const server = await new Promise<Server>((resolve) => { const listening = app.listen(0, '127.0.0.1', () => resolve(listening)); });
+    app.get('/a', (_req, res) => {
+      res.send('host app');
+    });
+    const server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       expect(await (await fetch(`${base}/a`)).text()).toBe('host app');
@@ -92,11 +98,21 @@ describe('inspector page', () => {
 
     beforeAll(async () => {
       if (!existsSync(CHROMIUM)) {
-        throw new Error(`No chromium at ${CHROMIUM}: the browser test needs Debian's chromium package (apt-get install chromium; .ci/run installs it) or CHROMIUM_PATH. It fails rather than skips.`);
+        throw new Error(
+          `No chromium at ${CHROMIUM}: the browser test needs Debian's chromium package (apt-get install chromium; .ci/run installs it) or CHROMIUM_PATH. It fails rather than skips.`,
+        );
       }
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+          '--disable-sync',
+        ],
       });
     }, 60_000);
     afterAll(async () => {
@@ -106,13 +122,20 @@ describe('inspector page', () => {
     test('translate a Fireworks completions request for an OpenAI chat backend, send it, watch the stream arrive', async () => {
       const pieces = ['Once', ' upon', ' a', ' time'];
       upstream.reply({
-        sse: [chunk({ role: 'assistant', content: '' }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, 'stop'), 'data: [DONE]\n\n'],
+        sse: [
+          chunk({ role: 'assistant', content: '' }),
+          ...pieces.map((piece) => chunk({ content: piece })),
+          chunk({}, 'stop'),
+          'data: [DONE]\n\n',
+        ],
         delayMs: 400,
       });
       const page = await browser.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
       try {
         await page.goto(`${proxy.url}/`);
         await page.fill('#key', KEY);
@@ -127,7 +150,10 @@ describe('inspector page', () => {
         expect(changes.join('\n')).toContain('max_tokens → max_completion_tokens');
         const upstreamText = await page.textContent('#upstream');
         expect(JSON.parse(upstreamText?.replace(/^POST \/chat\/completions \(streamed\)\n/, '') ?? '')).toMatchObject({
-          model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Once upon a time' }], max_completion_tokens: 32, stream: true,
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: 'Once upon a time' }],
+          max_completion_tokens: 32,
+          stream: true,
         });
         expect(upstream.requests).toHaveLength(0);
 
@@ -137,7 +163,9 @@ describe('inspector page', () => {
           const text = document.querySelector('#reply-text')?.textContent ?? '';
           return text.startsWith('Once') && !text.includes('time');
         });
-        await page.waitForFunction(() => document.querySelector('#reply-text')?.textContent === 'Once upon a time', undefined, { timeout: 10_000 });
+        await page.waitForFunction(() => document.querySelector('#reply-text')?.textContent === 'Once upon a time', undefined, {
+          timeout: 10_000,
+        });
         await page.waitForFunction(() => (document.querySelector('#status')?.textContent ?? '').includes('stream ended'));
         expect(await page.textContent('#reply-raw')).toContain('"object":"text_completion"');
         expect(await page.textContent('#status')).toContain('from backend "upstream"');
@@ -152,7 +180,7 @@ describe('inspector page', () => {
       }
     }, 60_000);
 
-    test('a wrong key is the proxy\'s 401, shown as the caller gets it', async () => {
+    test("a wrong key is the proxy's 401, shown as the caller gets it", async () => {
       const page = await browser.newPage();
       try {
         await page.goto(`${proxy.url}/`);

@@ -39,7 +39,13 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
   });
 
   test('logprobs: 3 gives up to 4 alternatives per token, <= 0, sorted, the sampled token among them', async () => {
-    const answer = await client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 8, temperature: 0, logprobs: 3 });
+    const answer = await client.completions.create({
+      model: 'stories',
+      prompt: 'Once upon a time',
+      max_tokens: 8,
+      temperature: 0,
+      logprobs: 3,
+    });
     const logprobs = answer.choices[0].logprobs!;
     expect(logprobs.tokens).toHaveLength(8);
     expect(logprobs.tokens!.join('')).toBe(answer.choices[0].text);
@@ -51,11 +57,23 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
       expect([...values].sort((a, b) => b - a)).toEqual(values);
       expect(alternatives).toHaveProperty([logprobs.tokens![i]]);
     });
-    expect(logprobs.text_offset).toEqual(logprobs.tokens!.reduce<number[]>((offsets, _token, i) => [...offsets, i === 0 ? 0 : offsets[i - 1] + logprobs.tokens![i - 1].length], []));
+    expect(logprobs.text_offset).toEqual(
+      logprobs.tokens!.reduce<number[]>(
+        (offsets, _token, i) => [...offsets, i === 0 ? 0 : offsets[i - 1] + logprobs.tokens![i - 1].length],
+        [],
+      ),
+    );
   });
 
   test('echo with logprobs returns the prompt tokens first', async () => {
-    const answer = await client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 4, temperature: 0, echo: true, logprobs: 1 });
+    const answer = await client.completions.create({
+      model: 'stories',
+      prompt: 'Once upon a time',
+      max_tokens: 4,
+      temperature: 0,
+      echo: true,
+      logprobs: 1,
+    });
     const { text, logprobs } = answer.choices[0];
     expect(text.startsWith('Once upon a time,')).toBe(true);
     expect(logprobs!.tokens!.slice(0, 4).join('')).toBe('Once upon a time');
@@ -64,7 +82,8 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
   });
 
   test('a seed makes sampling repeatable', async () => {
-    const ask = () => client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 24, temperature: 1, seed: 1234 });
+    const ask = () =>
+      client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 24, temperature: 1, seed: 1234 });
     const [a, b] = [await ask(), await ask()];
     expect(a.choices[0].text).toBe(b.choices[0].text);
   });
@@ -74,7 +93,18 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
       model: 'stories',
       messages: [{ role: 'user', content: 'Give me a name.' }],
       max_tokens: 60,
-      response_format: { type: 'json_schema', json_schema: { name: 'person', schema: { type: 'object', properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer' } }, required: ['name', 'age'], additionalProperties: false } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'person',
+          schema: {
+            type: 'object',
+            properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer' } },
+            required: ['name', 'age'],
+            additionalProperties: false,
+          },
+        },
+      },
     });
     const parsed = JSON.parse(answer.choices[0].message.content!) as { name: unknown; age: unknown };
     expect(typeof parsed.name).toBe('string');
@@ -82,21 +112,46 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
   });
 
   test('stop cuts, and the stop text is not in the answer', async () => {
-    const answer = await client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 40, temperature: 0, stop: ['Lily'] });
+    const answer = await client.completions.create({
+      model: 'stories',
+      prompt: 'Once upon a time',
+      max_tokens: 40,
+      temperature: 0,
+      stop: ['Lily'],
+    });
     expect(answer.choices[0].text).toBe(', there was a little girl named ');
     expect(answer.choices[0].finish_reason).toBe('stop');
   });
 
   test('n: 3 gives three choices', async () => {
-    const answer = await client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 6, temperature: 1, seed: 7, n: 3 });
+    const answer = await client.completions.create({
+      model: 'stories',
+      prompt: 'Once upon a time',
+      max_tokens: 6,
+      temperature: 1,
+      seed: 7,
+      n: 3,
+    });
     expect(answer.choices.map((choice) => choice.index)).toEqual([0, 1, 2]);
     expect(answer.usage?.completion_tokens).toBe(18);
   });
 
   test('chat works through the fallback (ChatML) template, streamed too', async () => {
-    const answer = await client.chat.completions.create({ model: 'stories', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 12, temperature: 0 });
+    const answer = await client.chat.completions.create({
+      model: 'stories',
+      messages: [{ role: 'user', content: 'Tell me a story.' }],
+      max_tokens: 12,
+      temperature: 0,
+    });
     expect(answer.choices[0].message.content!.length).toBeGreaterThan(0);
-    const stream = await client.chat.completions.create({ model: 'stories', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: 12, temperature: 0, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'stories',
+      messages: [{ role: 'user', content: 'Tell me a story.' }],
+      max_tokens: 12,
+      temperature: 0,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
@@ -113,7 +168,12 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
       { type: 'function', function: { name: 'send_email', parameters: { type: 'object' } } },
     ];
     const answer = await client.chat.completions.create({
-      model: 'stories', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, tool_choice: { type: 'function', function: { name: 'send_email' } }, max_tokens: 1500, temperature: 0,
+      model: 'stories',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools,
+      tool_choice: { type: 'function', function: { name: 'send_email' } },
+      max_tokens: 1500,
+      temperature: 0,
     });
     const [choice] = answer.choices;
     expect(choice.finish_reason).toBe('tool_calls');
@@ -124,14 +184,22 @@ describeShared('openai SDK -> dialect-proxy -> bundled llama.cpp worker (stories
   });
 
   test('a client that disconnects frees its sequence: the next request is served at once', async () => {
-    const stream = await client.completions.create(
-      { model: 'stories', prompt: 'Once upon a time', max_tokens: 1900, temperature: 0, stream: true, ignore_eos: true } as OpenAI.CompletionCreateParamsStreaming,
-    );
+    const stream = await client.completions.create({
+      model: 'stories',
+      prompt: 'Once upon a time',
+      max_tokens: 1900,
+      temperature: 0,
+      stream: true,
+      ignore_eos: true,
+    } as OpenAI.CompletionCreateParamsStreaming);
     let chunks = 0;
     // Leaving the loop makes the SDK abort its request.
     for await (const _chunk of stream) if (++chunks === 3) break;
     // parallel: 1 — if the aborted generation still held the only sequence, this would wait for ~1900 tokens.
-    const next = await client.completions.create({ model: 'stories', prompt: 'Once upon a time', max_tokens: 5, temperature: 0 }, { timeout: 5000 });
+    const next = await client.completions.create(
+      { model: 'stories', prompt: 'Once upon a time', max_tokens: 5, temperature: 0 },
+      { timeout: 5000 },
+    );
     expect(next.choices[0].text).toBe(', there was a little');
   });
 });

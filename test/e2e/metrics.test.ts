@@ -10,11 +10,15 @@ import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.j
 
 const created = 1_700_000_000;
 const answer = {
-  id: 'chatcmpl-1', object: 'chat.completion', created, model: 'up-model',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created,
+  model: 'up-model',
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
 };
-const chunk = (body: Record<string, unknown>) => `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created, model: 'up-model', ...body })}\n\n`;
+const chunk = (body: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created, model: 'up-model', ...body })}\n\n`;
 const stream = [
   chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] }),
   chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
@@ -22,13 +26,24 @@ const stream = [
   'data: [DONE]\n\n',
 ].join('');
 
-interface Sample { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }
-interface Family { name: string; type: string; metrics: Sample[] }
+interface Sample {
+  labels?: Record<string, string>;
+  value?: string;
+  buckets?: Record<string, string>;
+  count?: string;
+}
+interface Family {
+  name: string;
+  type: string;
+  metrics: Sample[];
+}
 
 /** The value of the series with exactly these labels (0 when absent). */
 function value(families: Family[], name: string, labels: Record<string, string>): number {
   const family = families.find((candidate) => candidate.name === name);
-  const sample = family?.metrics.find((metric) => JSON.stringify(Object.entries(metric.labels ?? {}).sort()) === JSON.stringify(Object.entries(labels).sort()));
+  const sample = family?.metrics.find(
+    (metric) => JSON.stringify(Object.entries(metric.labels ?? {}).sort()) === JSON.stringify(Object.entries(labels).sort()),
+  );
   return sample ? Number(sample.value ?? sample.count) : 0;
 }
 
@@ -46,7 +61,10 @@ describe('GET /metrics', () => {
         good: { kind: 'openai', url: good.url },
         bad: { kind: 'openai', url: bad.url, retries: { attempts: 1, initialDelayMs: 1, maxDelayMs: 5 } },
       },
-      routes: [{ model: 'fallback-*', backend: ['bad', 'good'] }, { model: 'gpt-*', backend: 'good' }],
+      routes: [
+        { model: 'fallback-*', backend: ['bad', 'good'] },
+        { model: 'gpt-*', backend: 'good' },
+      ],
     });
     proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
     await proxy.proxy.ready;
@@ -58,11 +76,12 @@ describe('GET /metrics', () => {
     await bad.close();
   });
 
-  const chat = (body: Record<string, unknown>) => fetch(`${proxy.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer proxy-key' },
-    body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }], ...body }),
-  });
+  const chat = (body: Record<string, unknown>) =>
+    fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer proxy-key' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'Hi' }], ...body }),
+    });
 
   test('counts requests, tokens, retries, fallbacks and failures by configured labels only', async () => {
     for (let i = 0; i < 3; i++) expect((await chat({ model: 'gpt-4o' })).status).toBe(200);
@@ -95,8 +114,15 @@ describe('GET /metrics', () => {
     expect(value(families, 'dialect_proxy_requests_in_flight', { backend: 'bad' })).toBe(0);
     // The parser keeps no labels on histograms: their counts are read from the registry itself.
     const histograms = await proxy.proxy.metrics.getMetricsAsJSON();
-    const observed = (name: string) => histograms.find((metric) => metric.name === name)?.values
-      .find((entry) => (entry as { metricName?: string }).metricName === `${name}_count` && entry.labels.backend === 'good' && entry.labels.route === 'gpt-*')?.value;
+    const observed = (name: string) =>
+      histograms
+        .find((metric) => metric.name === name)
+        ?.values.find(
+          (entry) =>
+            (entry as { metricName?: string }).metricName === `${name}_count` &&
+            entry.labels.backend === 'good' &&
+            entry.labels.route === 'gpt-*',
+        )?.value;
     expect(observed('dialect_proxy_request_duration_seconds')).toBe(4);
     expect(observed('dialect_proxy_time_to_first_token_seconds')).toBe(4);
     expect(families.some((family) => family.name === 'dialect_proxy_process_cpu_seconds_total')).toBe(true);

@@ -45,35 +45,66 @@ interface Host {
 }
 
 const hostRoutes = (app: App) => {
-  app.get('/status', (_req, res) => { res.json({ app: 'up' }); });
-  app.post('/echo', (req, res) => { res.json({ echoed: req.body ?? null }); });
+  app.get('/status', (_req, res) => {
+    res.json({ app: 'up' });
+  });
+  app.post('/echo', (req, res) => {
+    res.json({ echoed: req.body ?? null });
+  });
 };
-const hostNotFound = (app: App) => app.use((_req, res) => { res.status(404).json({ app: 'not found' }); });
+const hostNotFound = (app: App) =>
+  app.use((_req, res) => {
+    res.status(404).json({ app: 'not found' });
+  });
 
 const HOSTS: Host[] = [
   {
     name: 'after the host routes and its express.json()',
-    wire: (app, proxy, make) => { app.use(make.json()); hostRoutes(app); app.use(proxy); hostNotFound(app); },
+    wire: (app, proxy, make) => {
+      app.use(make.json());
+      hostRoutes(app);
+      app.use(proxy);
+      hostNotFound(app);
+    },
     echoes: true,
   },
   {
     name: 'before the host routes and its express.json()',
-    wire: (app, proxy, make) => { app.use(proxy); app.use(make.json()); hostRoutes(app); hostNotFound(app); },
+    wire: (app, proxy, make) => {
+      app.use(proxy);
+      app.use(make.json());
+      hostRoutes(app);
+      hostNotFound(app);
+    },
     echoes: true,
   },
   {
     name: 'in a host without a body parser',
-    wire: (app, proxy) => { hostRoutes(app); app.use(proxy); hostNotFound(app); },
+    wire: (app, proxy) => {
+      hostRoutes(app);
+      app.use(proxy);
+      hostNotFound(app);
+    },
     echoes: false,
   },
   {
-    name: 'after a parser of the host\'s own that sets req.body',
-    wire: (app, proxy) => { app.use(ownJsonParser); hostRoutes(app); app.use(proxy); hostNotFound(app); },
+    name: "after a parser of the host's own that sets req.body",
+    wire: (app, proxy) => {
+      app.use(ownJsonParser);
+      hostRoutes(app);
+      app.use(proxy);
+      hostNotFound(app);
+    },
     echoes: true,
   },
   {
     name: 'after express.text() for every type (req.body is the text)',
-    wire: (app, proxy, make) => { app.use(make.text({ type: '*/*' })); app.use(proxy); hostRoutes(app); hostNotFound(app); },
+    wire: (app, proxy, make) => {
+      app.use(make.text({ type: '*/*' }));
+      app.use(proxy);
+      hostRoutes(app);
+      hostNotFound(app);
+    },
     // The text goes upstream as it was read (fixRequestBody alone would JSON-encode the string again).
     echoes: false,
   },
@@ -93,22 +124,29 @@ async function stop(server: Server): Promise<void> {
 let upstream: MockUpstream;
 beforeAll(async () => {
   upstream = await startMockUpstream({
-    json: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    json: {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    },
   });
 });
 afterAll(() => upstream.close());
 
-const proxyFor = () => createDialectProxy(
-  { backends: { up: { kind: 'openai', url: upstream.url, models: ['m'] } }, passthrough: 'up', routes: [{ model: '*', backend: 'up' }] },
-  { logger: createLogger({ silent: true }) },
-);
+const proxyFor = () =>
+  createDialectProxy(
+    { backends: { up: { kind: 'openai', url: upstream.url, models: ['m'] } }, passthrough: 'up', routes: [{ model: '*', backend: 'up' }] },
+    { logger: createLogger({ silent: true }) },
+  );
 
 test('the two majors are installed', () => {
   expect(MAJORS.map(([version]) => version.split('.')[0])).toEqual(['5', '4']);
 });
 
 describe.each(MAJORS)('Express %s', (_version, make) => {
-
   describe.each(HOSTS)('the proxy mounted $name', ({ wire, echoes }) => {
     let proxy: DialectProxy;
     let server: Server;
@@ -134,11 +172,18 @@ describe.each(MAJORS)('Express %s', (_version, make) => {
       });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0].message.content).toBe('ok');
-      expect(upstream.requests[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } });
+      expect(upstream.requests[0]).toMatchObject({
+        path: '/v1/chat/completions',
+        body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      });
     });
 
     test('answers a malformed body with a 400 in OpenAI shape', async () => {
-      const response = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"model": ' });
+      const response = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"model": ',
+      });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
     });
@@ -156,7 +201,11 @@ describe.each(MAJORS)('Express %s', (_version, make) => {
 
     test('relays a pass-through request with its body intact', async () => {
       upstream.requests.length = 0;
-      const response = await fetch(`${base}/v1/moderations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hello"}' });
+      const response = await fetch(`${base}/v1/moderations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"input":"hello"}',
+      });
       expect(response.status).toBe(200);
       expect(upstream.requests[0]).toMatchObject({ path: '/v1/moderations', body: { input: 'hello' } });
     });
@@ -164,15 +213,24 @@ describe.each(MAJORS)('Express %s', (_version, make) => {
 
   test('a host that read the body and kept nothing gets a 500 saying so, in OpenAI shape', async () => {
     const app = make();
-    app.use((req, _res, next) => { req.resume(); req.on('end', () => next()); });
+    app.use((req, _res, next) => {
+      req.resume();
+      req.on('end', () => next());
+    });
     const proxy = proxyFor();
     app.use(proxy);
     const { server, base } = await listen(app);
     try {
       await proxy.ready;
-      const response = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","messages":[]}' });
+      const response = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"model":"m","messages":[]}',
+      });
       expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ error: { message: expect.stringContaining('req.body'), type: 'server_error', param: null, code: 'body_unavailable' } });
+      expect(await response.json()).toEqual({
+        error: { message: expect.stringContaining('req.body'), type: 'server_error', param: null, code: 'body_unavailable' },
+      });
     } finally {
       await stop(server);
       await proxy.close();

@@ -14,18 +14,31 @@ describe('createDialectProxy in a host app', () => {
 
   beforeAll(async () => {
     upstream = await startMockUpstream({
-      json: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+      json: {
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, logprobs: null, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      },
     });
     const app = express();
     app.use(express.json());
-    app.get('/status', (_req, res) => { res.json({ app: 'up' }); });
-    app.post('/echo', (req, res) => { res.json({ echoed: req.body }); });
+    app.get('/status', (_req, res) => {
+      res.json({ app: 'up' });
+    });
+    app.post('/echo', (req, res) => {
+      res.json({ echoed: req.body });
+    });
     proxy = createDialectProxy(
       { backends: { up: { kind: 'openai', url: upstream.url } }, routes: [{ model: '*', backend: 'up' }] },
       { logger: createLogger({ silent: true }) },
     );
     app.use(proxy);
-    app.use((_req, res) => { res.status(404).json({ app: 'not found' }); });
+    app.use((_req, res) => {
+      res.status(404).json({ app: 'not found' });
+    });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -75,7 +88,9 @@ describe('createDialectProxy in a host app', () => {
     try {
       upstream.requests.length = 0;
       const response = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/moderations`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hello"}',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"input":"hello"}',
       });
       expect(response.status).toBe(200);
       expect(upstream.requests[0]).toMatchObject({ path: '/v1/moderations', body: { input: 'hello' } });
@@ -109,7 +124,11 @@ describe('a proxy whose backends fail to start', () => {
       const health = await fetch(`${base}/healthz`);
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'failed', error: expect.stringContaining('model.gguf') });
-      const response = await fetch(`${base}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m","prompt":"x"}' });
+      const response = await fetch(`${base}/v1/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"model":"m","prompt":"x"}',
+      });
       expect(response.status).toBe(503);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('backend_unavailable');
     } finally {

@@ -29,7 +29,11 @@ describe('the bundled worker', () => {
   });
 
   test('the default config (one `*` route) lists the built-in model', async () => {
-    const proxy = await startServer(loadConfig('config/default.yaml'), { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
+    const proxy = await startServer(loadConfig('config/default.yaml'), {
+      port: 0,
+      host: '127.0.0.1',
+      logger: createLogger({ silent: true }),
+    });
     try {
       await proxy.proxy.ready;
       expect(await list(proxy)).toEqual([{ id: 'builtin', object: 'model', owned_by: 'local' }]);

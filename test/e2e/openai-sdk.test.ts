@@ -6,7 +6,10 @@ import { startProxyFor } from '../helpers/start-proxy.js';
 
 const created = 1700000000;
 const chatJson = {
-  id: 'chatcmpl-1', object: 'chat.completion', created, model: 'up-model',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created,
+  model: 'up-model',
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there!' }, logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
 };
@@ -21,7 +24,10 @@ const chatSse = [
   'data: [DONE]\n\n',
 ];
 const completionJson = {
-  id: 'cmpl-1', object: 'text_completion', created, model: 'up-model',
+  id: 'cmpl-1',
+  object: 'text_completion',
+  created,
+  model: 'up-model',
   choices: [{ index: 0, text: ' there was a fox.', logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 },
 };
@@ -44,7 +50,12 @@ describe('openai SDK -> dialect-proxy', () => {
   beforeAll(async () => {
     upstream = await startMockUpstream();
     // No upstream retries (faults.test.ts tests those): with the default two, the 429 below (Retry-After: 7) cost 14 s of waiting.
-    openaiBackend = await startProxyFor(upstream.url, { kind: 'openai', speaks: ['chat'], apiKey: 'upstream-secret', retries: { attempts: 0 } });
+    openaiBackend = await startProxyFor(upstream.url, {
+      kind: 'openai',
+      speaks: ['chat'],
+      apiKey: 'upstream-secret',
+      retries: { attempts: 0 },
+    });
     fireworksBackend = await startProxyFor(upstream.url, { kind: 'fireworks', speaks: ['completions', 'chat'] });
   });
   afterAll(async () => {
@@ -57,7 +68,11 @@ describe('openai SDK -> dialect-proxy', () => {
 
   test('chat.completions.create relays natively to an OpenAI backend', async () => {
     upstream.reply({ json: chatJson });
-    const answer = await client(openaiBackend).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.5 });
+    const answer = await client(openaiBackend).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+      temperature: 0.5,
+    });
     expect(answer.choices[0].message.content).toBe('Hello there!');
     expect(answer.usage).toEqual({ prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 });
     expect(upstream.requests[0].path).toBe('/v1/chat/completions');
@@ -68,7 +83,10 @@ describe('openai SDK -> dialect-proxy', () => {
   test('streamed chat with include_usage gives deltas, finish_reason and a usage chunk', async () => {
     upstream.reply({ sse: chatSse });
     const stream = await client(openaiBackend).chat.completions.create({
-      model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true },
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
     });
     let text = '';
     let finish: string | null = null;
@@ -87,7 +105,11 @@ describe('openai SDK -> dialect-proxy', () => {
 
   test('streamed chat without include_usage sends no usage', async () => {
     upstream.reply({ sse: chatSse });
-    const stream = await client(openaiBackend).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const stream = await client(openaiBackend).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.some((chunk) => chunk.usage)).toBe(false);
@@ -105,7 +127,11 @@ describe('openai SDK -> dialect-proxy', () => {
 
   test('completions.create relays natively to a Fireworks backend', async () => {
     upstream.reply({ json: completionJson });
-    const answer = await client(fireworksBackend).completions.create({ model: 'accounts/fireworks/models/x', prompt: 'Once upon a time', max_tokens: 5 });
+    const answer = await client(fireworksBackend).completions.create({
+      model: 'accounts/fireworks/models/x',
+      prompt: 'Once upon a time',
+      max_tokens: 5,
+    });
     expect(answer.choices[0].text).toBe(' there was a fox.');
     expect(upstream.requests[0].path).toBe('/v1/completions');
     expect(upstream.requests[0].body).toMatchObject({ prompt: 'Once upon a time', max_tokens: 5 });
@@ -113,7 +139,12 @@ describe('openai SDK -> dialect-proxy', () => {
 
   test('streamed completions carry usage by default (Fireworks) and honour include_usage: false', async () => {
     upstream.reply({ sse: completionSse });
-    const stream = await client(fireworksBackend).completions.create({ model: 'm', prompt: 'Once upon a time', max_tokens: 2, stream: true });
+    const stream = await client(fireworksBackend).completions.create({
+      model: 'm',
+      prompt: 'Once upon a time',
+      max_tokens: 2,
+      stream: true,
+    });
     let text = '';
     let usage: unknown;
     let finish: string | null = null;
@@ -127,7 +158,12 @@ describe('openai SDK -> dialect-proxy', () => {
     expect(usage).toEqual({ prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 });
 
     upstream.reply({ sse: completionSse });
-    const quiet = await client(fireworksBackend).completions.create({ model: 'm', prompt: 'Once', stream: true, stream_options: { include_usage: false } });
+    const quiet = await client(fireworksBackend).completions.create({
+      model: 'm',
+      prompt: 'Once',
+      stream: true,
+      stream_options: { include_usage: false },
+    });
     const chunks = [];
     for await (const chunk of quiet) chunks.push(chunk);
     expect(chunks.some((chunk) => chunk.usage)).toBe(false);
@@ -145,14 +181,22 @@ describe('openai SDK -> dialect-proxy', () => {
   });
 
   test('a validation failure reaches the SDK as a BadRequestError naming the param', async () => {
-    const failure = client(openaiBackend).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], temperature: 5 });
+    const failure = client(openaiBackend).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+      temperature: 5,
+    });
     await expect(failure).rejects.toMatchObject({ status: 400, param: 'temperature' });
     expect(upstream.requests).toHaveLength(0);
   });
 
   test('aborting a stream aborts the upstream request', async () => {
     upstream.reply({ sse: [chatSse[0], chatSse[1], ...Array.from({ length: 200 }, () => chatChunk({ content: 'x' }))], delayMs: 20 });
-    const stream = await client(openaiBackend).chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    const stream = await client(openaiBackend).chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+    });
     let seen = 0;
     // Leaving the loop makes the SDK abort its request.
     for await (const _chunk of stream) if (++seen === 2) break;

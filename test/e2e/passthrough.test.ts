@@ -9,8 +9,19 @@ describe('pass-through relay', () => {
   let proxy: RunningServer;
 
   beforeAll(async () => {
-    upstream = await startMockUpstream({ json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25] }], model: 'emb', usage: { prompt_tokens: 2, total_tokens: 2 } } });
-    proxy = await startProxyFor(upstream.url, { kind: 'openai', apiKey: 'sk-upstream' }, { passthrough: 'upstream', server: { apiKeys: ['caller-key'] } });
+    upstream = await startMockUpstream({
+      json: {
+        object: 'list',
+        data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25] }],
+        model: 'emb',
+        usage: { prompt_tokens: 2, total_tokens: 2 },
+      },
+    });
+    proxy = await startProxyFor(
+      upstream.url,
+      { kind: 'openai', apiKey: 'sk-upstream' },
+      { passthrough: 'upstream', server: { apiKeys: ['caller-key'] } },
+    );
   });
   afterAll(async () => {
     await proxy.close();
@@ -28,7 +39,11 @@ describe('pass-through relay', () => {
   });
 
   test('the relay still checks the caller key', async () => {
-    const response = await fetch(`${proxy.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const response = await fetch(`${proxy.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(401);
   });
 });

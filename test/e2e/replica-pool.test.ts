@@ -50,7 +50,11 @@ async function proxy(pool: Record<string, unknown> = {}): Promise<RunningServer>
   return running;
 }
 
-async function chat(server: RunningServer, body: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function chat(
+  server: RunningServer,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${server.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -72,19 +76,29 @@ async function servedBy(server: RunningServer, key: string): Promise<string> {
 async function inBatches<T, R>(items: readonly T[], width: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index], index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index], index);
+      }
+    }),
+  );
   return results;
 }
 
 const nameOf = (url: string) => replicas.find((replica) => replica.url === url)?.name;
-const firstChoice = (key: string, among = replicas) => nameOf(rankReplicas(key, among.map(({ url }) => url.replace(/\/+$/, '')))[0]);
+const firstChoice = (key: string, among = replicas) =>
+  nameOf(
+    rankReplicas(
+      key,
+      among.map(({ url }) => url.replace(/\/+$/, '')),
+    )[0],
+  );
 
-async function metricsOf(server: RunningServer): Promise<{ name: string; metrics: { labels?: Record<string, string>; value?: string }[] }[]> {
+async function metricsOf(
+  server: RunningServer,
+): Promise<{ name: string; metrics: { labels?: Record<string, string>; value?: string }[] }[]> {
   return parsePrometheusTextFormat(await (await fetch(`${server.url}/metrics`)).text()) as never;
 }
 
@@ -156,7 +170,14 @@ describe('session affinity over a pool of replicas', () => {
       const during = await inBatches(keys, 8, (key) => servedBy(server, key)); // every one a 200: a refused try goes to the next choice
       keys.forEach((key, i) => {
         if (before[i] !== 'b') expect([key, during[i]]).toEqual([key, before[i]]);
-        else expect([key, during[i]]).toEqual([key, firstChoice(key, replicas.filter((replica) => replica !== b))]);
+        else
+          expect([key, during[i]]).toEqual([
+            key,
+            firstChoice(
+              key,
+              replicas.filter((replica) => replica !== b),
+            ),
+          ]);
       });
     }
 
@@ -168,10 +189,13 @@ describe('session affinity over a pool of replicas', () => {
     }
   });
 
-  it('retries a failed try on the key\'s next choice, and ejects a replica that keeps failing', async () => {
+  it("retries a failed try on the key's next choice, and ejects a replica that keeps failing", async () => {
     const server = await proxy({ ejection: { failures: 3, baseMs: 60_000, maxMs: 60_000 } });
     const key = 'retry-me';
-    const order = rankReplicas(key, replicas.map(({ url }) => url)).map(nameOf);
+    const order = rankReplicas(
+      key,
+      replicas.map(({ url }) => url),
+    ).map(nameOf);
     const first = replicas.find(({ name }) => name === order[0]) as MockReplica;
     first.mode = { status: 503 };
     for (let i = 0; i < 3; i++) expect(await servedBy(server, key)).toBe(order[1]);
@@ -200,8 +224,10 @@ describe('without an affinity key', () => {
     c.releaseHeld();
     await until(async () => {
       const family = (await metricsOf(server)).find(({ name }) => name === 'dialect_proxy_replica_outstanding');
-      return family?.metrics.find(({ labels }) => labels?.replica === a.url)?.value === '1'
-        && family.metrics.filter(({ value }) => value === '0').length === 2;
+      return (
+        family?.metrics.find(({ labels }) => labels?.replica === a.url)?.value === '1' &&
+        family.metrics.filter(({ value }) => value === '0').length === 2
+      );
     });
     for (let i = 0; i < 20; i++) expect((await chat(server, { stream: i % 2 === 0 })).status).toBe(200);
     expect([a.count, b.count, c.count]).toEqual([1, 11, 11]);
@@ -219,7 +245,13 @@ describe('active health', () => {
     await b.stop();
     await until(async () => (await replicaState(server, b)) === 'down');
     const keys = Array.from({ length: 30 }, (_, i) => `probe-${i}`);
-    for (const key of keys) expect(await servedBy(server, key)).toBe(firstChoice(key, replicas.filter((replica) => replica !== b)));
+    for (const key of keys)
+      expect(await servedBy(server, key)).toBe(
+        firstChoice(
+          key,
+          replicas.filter((replica) => replica !== b),
+        ),
+      );
     await b.start();
     await until(async () => (await replicaState(server, b)) === 'healthy');
     for (const key of keys) expect(await servedBy(server, key)).toBe(firstChoice(key));
@@ -236,7 +268,11 @@ describe('the pass-through to a pool', () => {
     const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
     servers.push(server);
     for (let i = 0; i < 6; i++) {
-      const response = await fetch(`${server.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"x"}' });
+      const response = await fetch(`${server.url}/v1/embeddings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"input":"x"}',
+      });
       expect(response.status).toBe(200);
       await response.text();
     }

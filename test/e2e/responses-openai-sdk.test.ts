@@ -13,8 +13,17 @@ import type { RunningServer } from '../../src/http/server.js';
 import { startFaultUpstream, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import {
-  chatAnswer, chatChunk, chatStreamEnd, chatTextStream, completionAnswer, completionChunk, completionStream, hermesToolCall, lastBody,
-  startWorkerProxy, weatherParameters,
+  chatAnswer,
+  chatChunk,
+  chatStreamEnd,
+  chatTextStream,
+  completionAnswer,
+  completionChunk,
+  completionStream,
+  hermesToolCall,
+  lastBody,
+  startWorkerProxy,
+  weatherParameters,
 } from '../helpers/responses-fixtures.js';
 import { describeWithShared } from '../helpers/shared.js';
 import { startProxyFor } from '../helpers/start-proxy.js';
@@ -23,7 +32,13 @@ type Tool = OpenAI.Responses.FunctionTool;
 type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
 type FunctionCall = OpenAI.Responses.ResponseFunctionToolCall;
 
-const weatherTool: Tool = { type: 'function', name: 'get_weather', description: 'Weather in a city', parameters: weatherParameters, strict: true };
+const weatherTool: Tool = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Weather in a city',
+  parameters: weatherParameters,
+  strict: true,
+};
 const person = z.object({ name: z.string(), age: z.number().int() });
 
 const clientOf = (server: RunningServer) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'caller-key', maxRetries: 0 });
@@ -79,20 +94,43 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
 
   test('create: string input and instructions become system + user messages; the answer is a completed Response', async () => {
     upstream.reply({ json: chatAnswer({ content: 'Hello there!' }) });
-    const response = await client.responses.create({ model: 'gpt-test', input: 'Hi', instructions: 'Be brief.', max_output_tokens: 20, temperature: 0.5 });
+    const response = await client.responses.create({
+      model: 'gpt-test',
+      input: 'Hi',
+      instructions: 'Be brief.',
+      max_output_tokens: 20,
+      temperature: 0.5,
+    });
     expect(upstream.requests[0].path).toBe('/v1/chat/completions');
     expect(upstream.requests[0].headers.authorization).toBe('Bearer upstream-secret');
     expect(upstream.requests[0].body).toMatchObject({
-      model: 'gpt-test', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], temperature: 0.5,
+      model: 'gpt-test',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ],
+      temperature: 0.5,
     });
     expect(response).toMatchObject({
-      object: 'response', status: 'completed', instructions: 'Be brief.', max_output_tokens: 20, temperature: 0.5, error: null, incomplete_details: null,
+      object: 'response',
+      status: 'completed',
+      instructions: 'Be brief.',
+      max_output_tokens: 20,
+      temperature: 0.5,
+      error: null,
+      incomplete_details: null,
       usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 },
     });
     expect(response.id).toMatch(/^resp_/);
     expect(response.output_text).toBe('Hello there!');
     expect(response.output).toEqual([
-      { id: expect.stringMatching(/^msg_/), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there!', annotations: [], logprobs: [] }] },
+      {
+        id: expect.stringMatching(/^msg_/),
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Hello there!', annotations: [], logprobs: [] }],
+      },
     ]);
   });
 
@@ -105,25 +143,47 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
   });
 
   test('tool loop: a function_call item, then its output sent back with the earlier output items', async () => {
-    upstream.reply({ json: chatAnswer({ tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }, 'tool_calls') });
+    upstream.reply({
+      json: chatAnswer(
+        { tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        'tool_calls',
+      ),
+    });
     const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Weather in Paris?' }];
     const first = await client.responses.create({ model: 'gpt-test', input, tools: [weatherTool] });
     expect(lastBody(upstream.requests)).toMatchObject({
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather in a city', parameters: weatherParameters, strict: true } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'Weather in a city', parameters: weatherParameters, strict: true },
+        },
+      ],
     });
     expect(first.status).toBe('completed');
     const [call] = functionCalls(first);
-    expect(call).toEqual({ id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(call).toEqual({
+      id: expect.stringMatching(/^fc_/),
+      type: 'function_call',
+      status: 'completed',
+      call_id: 'call_w1',
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
     expect(first.output_text).toBe('');
 
     upstream.reply({ json: chatAnswer({ content: 'It is sunny in Paris.' }) });
     const second = await client.responses.create({
-      model: 'gpt-test', tools: [weatherTool],
+      model: 'gpt-test',
+      tools: [weatherTool],
       input: [...input, ...replay(first), { type: 'function_call_output', call_id: call.call_id, output: '{"sky":"sunny"}' }],
     });
     expect(lastBody(upstream.requests).messages).toEqual([
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_w1', content: '{"sky":"sunny"}' },
     ]);
     expect(second.output_text).toBe('It is sunny in Paris.');
@@ -132,30 +192,52 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
   test('two calls in one turn, and a named tool_choice: the calls go back as one assistant turn', async () => {
     const clockTool: Tool = { type: 'function', name: 'get_time', parameters: weatherParameters, strict: true };
     upstream.reply({
-      json: chatAnswer({
-        tool_calls: [
-          { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
-          { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
-        ],
-      }, 'tool_calls'),
+      json: chatAnswer(
+        {
+          tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+            { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
+          ],
+        },
+        'tool_calls',
+      ),
     });
     const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Weather and time in Paris?' }];
-    const first = await client.responses.create({ model: 'gpt-test', input, tools: [weatherTool, clockTool], tool_choice: { type: 'function', name: 'get_weather' }, parallel_tool_calls: true });
-    expect(lastBody(upstream.requests)).toMatchObject({ tool_choice: { type: 'function', function: { name: 'get_weather' } }, parallel_tool_calls: true });
+    const first = await client.responses.create({
+      model: 'gpt-test',
+      input,
+      tools: [weatherTool, clockTool],
+      tool_choice: { type: 'function', name: 'get_weather' },
+      parallel_tool_calls: true,
+    });
+    expect(lastBody(upstream.requests)).toMatchObject({
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      parallel_tool_calls: true,
+    });
     expect(first.tool_choice).toEqual({ type: 'function', name: 'get_weather' });
     const calls = functionCalls(first);
-    expect(calls.map((call) => [call.call_id, call.name])).toEqual([['call_a', 'get_weather'], ['call_b', 'get_time']]);
+    expect(calls.map((call) => [call.call_id, call.name])).toEqual([
+      ['call_a', 'get_weather'],
+      ['call_b', 'get_time'],
+    ]);
     expect(new Set(first.output.map((item) => item.id)).size).toBe(2);
 
     upstream.reply({ json: chatAnswer({ content: 'Sunny, and noon.' }) });
     await client.responses.create({
-      model: 'gpt-test', tools: [weatherTool, clockTool],
-      input: [...input, ...replay(first), ...calls.map((call, i) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: ['sunny', 'noon'][i] }))],
+      model: 'gpt-test',
+      tools: [weatherTool, clockTool],
+      input: [
+        ...input,
+        ...replay(first),
+        ...calls.map((call, i) => ({ type: 'function_call_output' as const, call_id: call.call_id, output: ['sunny', 'noon'][i] })),
+      ],
     });
     expect(lastBody(upstream.requests).messages).toEqual([
       { role: 'user', content: 'Weather and time in Paris?' },
       {
-        role: 'assistant', content: null, tool_calls: [
+        role: 'assistant',
+        content: null,
+        tool_calls: [
           { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
           { id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{"city":"Paris"}' } },
         ],
@@ -166,13 +248,38 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
   });
 
   test('include message.output_text.logprobs with top_logprobs: logprobs on the output_text part', async () => {
-    const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token)], top_logprobs: [{ token, logprob, bytes: [...Buffer.from(token)] }] });
-    upstream.reply({ json: { ...(chatAnswer({ content: 'Hi!' }) as Record<string, unknown>), choices: [{ index: 0, message: { role: 'assistant', content: 'Hi!' }, logprobs: { content: [entry('Hi', -0.5), entry('!', -0.25)] }, finish_reason: 'stop' }] } });
-    const response = await client.responses.create({ model: 'gpt-test', input: 'Hi', include: ['message.output_text.logprobs'], top_logprobs: 1 });
+    const entry = (token: string, logprob: number) => ({
+      token,
+      logprob,
+      bytes: [...Buffer.from(token)],
+      top_logprobs: [{ token, logprob, bytes: [...Buffer.from(token)] }],
+    });
+    upstream.reply({
+      json: {
+        ...(chatAnswer({ content: 'Hi!' }) as Record<string, unknown>),
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Hi!' },
+            logprobs: { content: [entry('Hi', -0.5), entry('!', -0.25)] },
+            finish_reason: 'stop',
+          },
+        ],
+      },
+    });
+    const response = await client.responses.create({
+      model: 'gpt-test',
+      input: 'Hi',
+      include: ['message.output_text.logprobs'],
+      top_logprobs: 1,
+    });
     expect(lastBody(upstream.requests)).toMatchObject({ logprobs: true, top_logprobs: 1 });
     const message = response.output[0] as OpenAI.Responses.ResponseOutputMessage;
     const part = message.content[0] as OpenAI.Responses.ResponseOutputText;
-    expect(part.logprobs?.map((logprob) => [logprob.token, logprob.logprob, logprob.top_logprobs.length])).toEqual([['Hi', -0.5, 1], ['!', -0.25, 1]]);
+    expect(part.logprobs?.map((logprob) => [logprob.token, logprob.logprob, logprob.top_logprobs.length])).toEqual([
+      ['Hi', -0.5, 1],
+      ['!', -0.25, 1],
+    ]);
     expect(response.top_logprobs).toBe(1);
   });
 
@@ -185,10 +292,15 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
     expect(error).toBeUndefined();
     expectWellFormed(events);
     expect(events.map((event) => event.type)).toEqual([
-      'response.created', 'response.in_progress',
-      'response.output_item.added', 'response.content_part.added',
-      'response.output_text.delta', 'response.output_text.delta', 'response.output_text.done',
-      'response.content_part.done', 'response.output_item.done',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
       'response.completed',
     ]);
     expect(snapshots).toEqual(['Hel', 'Hello!']);
@@ -218,13 +330,27 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
   });
 
   test('stream: reasoning then text are two output items, one after the other', async () => {
-    upstream.reply({ sse: [chatChunk({ role: 'assistant', content: '' }), chatChunk({ reasoning_content: 'Think' }), chatChunk({ reasoning_content: 'ing.' }), chatChunk({ content: 'Hi!' }), chatChunk({}, 'stop'), ...chatStreamEnd()] });
+    upstream.reply({
+      sse: [
+        chatChunk({ role: 'assistant', content: '' }),
+        chatChunk({ reasoning_content: 'Think' }),
+        chatChunk({ reasoning_content: 'ing.' }),
+        chatChunk({ content: 'Hi!' }),
+        chatChunk({}, 'stop'),
+        ...chatStreamEnd(),
+      ],
+    });
     const stream = client.responses.stream({ model: 'gpt-test', input: 'Hi' });
     const { events, error } = await drain(stream);
     expect(error).toBeUndefined();
     expectWellFormed(events);
-    const added = events.filter((event): event is OpenAI.Responses.ResponseOutputItemAddedEvent => event.type === 'response.output_item.added');
-    expect(added.map((event) => [event.output_index, event.item.type])).toEqual([[0, 'reasoning'], [1, 'message']]);
+    const added = events.filter(
+      (event): event is OpenAI.Responses.ResponseOutputItemAddedEvent => event.type === 'response.output_item.added',
+    );
+    expect(added.map((event) => [event.output_index, event.item.type])).toEqual([
+      [0, 'reasoning'],
+      [1, 'message'],
+    ]);
     const final = await stream.finalResponse();
     expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
     expect(final.output[0]).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking.' }] });
@@ -234,7 +360,11 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
   test('stream: a tool call arrives as function_call_arguments deltas and a function_call item', async () => {
     upstream.reply({
       sse: [
-        chatChunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_s1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+        chatChunk({
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ index: 0, id: 'call_s1', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+        }),
         chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
         chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
         chatChunk({}, 'tool_calls'),
@@ -246,21 +376,37 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
     expect(error).toBeUndefined();
     expectWellFormed(events);
     expect(events.map((event) => event.type)).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added',
-      'response.function_call_arguments.delta', 'response.function_call_arguments.delta', 'response.function_call_arguments.done',
-      'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
-    const done = events.find((event): event is OpenAI.Responses.ResponseFunctionCallArgumentsDoneEvent => event.type === 'response.function_call_arguments.done');
+    const done = events.find(
+      (event): event is OpenAI.Responses.ResponseFunctionCallArgumentsDoneEvent => event.type === 'response.function_call_arguments.done',
+    );
     expect(done).toMatchObject({ name: 'get_weather', arguments: '{"city":"Paris"}' });
     const final = await stream.finalResponse();
-    expect(functionCalls(final)).toEqual([expect.objectContaining({ call_id: 'call_s1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' })]);
+    expect(functionCalls(final)).toEqual([
+      expect.objectContaining({ call_id: 'call_s1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' }),
+    ]);
   });
 
   test('parse: a zod text format is sent as a json_schema response_format; output_parsed is the object', async () => {
     upstream.reply({ json: chatAnswer({ content: '{"name":"Ada","age":36}' }) });
-    const response = await client.responses.parse({ model: 'gpt-test', input: 'Who wrote the first program?', text: { format: zodTextFormat(person, 'person') } });
+    const response = await client.responses.parse({
+      model: 'gpt-test',
+      input: 'Who wrote the first program?',
+      text: { format: zodTextFormat(person, 'person') },
+    });
     expect(upstream.requests[0].body).toMatchObject({
-      response_format: { type: 'json_schema', json_schema: { name: 'person', strict: true, schema: { type: 'object', required: ['name', 'age'], additionalProperties: false } } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'person', strict: true, schema: { type: 'object', required: ['name', 'age'], additionalProperties: false } },
+      },
     });
     expect(response.output_parsed).toEqual({ name: 'Ada', age: 36 });
     expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'person', strict: true });
@@ -293,7 +439,8 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
 describe('openai SDK responses -> dialect-proxy -> an upstream that fails mid-stream', () => {
   let upstream: FaultUpstream;
   let proxy: RunningServer;
-  const upstreamError = (message: string) => `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`;
+  const upstreamError = (message: string) =>
+    `data: ${JSON.stringify({ error: { message, type: 'server_error', param: null, code: null } })}\n\n`;
 
   beforeAll(async () => {
     upstream = await startFaultUpstream();
@@ -316,12 +463,20 @@ describe('openai SDK responses -> dialect-proxy -> an upstream that fails mid-st
     // The spec's ResponseError codes are few: a broken upstream is a server_error; the message says what broke.
     expect(last.response.error).toMatchObject({ code: 'server_error', message: expect.stringMatching(/broke off its stream/) });
     // What arrived before the break is kept, its item marked incomplete.
-    expect(events.filter((event) => event.type === 'response.output_text.delta').map((event) => (event as OpenAI.Responses.ResponseTextDeltaEvent).delta)).toEqual(['Hel']);
-    expect(last.response.output).toEqual([expect.objectContaining({ type: 'message', status: 'incomplete', content: [expect.objectContaining({ text: 'Hel' })] })]);
+    expect(
+      events
+        .filter((event) => event.type === 'response.output_text.delta')
+        .map((event) => (event as OpenAI.Responses.ResponseTextDeltaEvent).delta),
+    ).toEqual(['Hel']);
+    expect(last.response.output).toEqual([
+      expect.objectContaining({ type: 'message', status: 'incomplete', content: [expect.objectContaining({ text: 'Hel' })] }),
+    ]);
   });
 
   test('an error frame after some text: response.failed with the upstream message', async () => {
-    upstream.script([{ sse: [chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Hel' }), upstreamError('model overloaded')] }]);
+    upstream.script([
+      { sse: [chatChunk({ role: 'assistant', content: '' }), chatChunk({ content: 'Hel' }), upstreamError('model overloaded')] },
+    ]);
     const stream = clientOf(proxy).responses.stream({ model: 'gpt-test', input: 'Hi' });
     const { events, error } = await drain(stream);
     expect(error).toBeUndefined();
@@ -361,10 +516,16 @@ describe('openai SDK responses -> dialect-proxy -> completions-only backend', ()
 
   test('create: instructions and input are rendered through the chat template', async () => {
     upstream.reply({ json: completionAnswer('Hello there!') });
-    const response = await client.responses.create({ model: 'accounts/fireworks/models/x', input: 'Hi', instructions: 'Be brief.', max_output_tokens: 20 });
+    const response = await client.responses.create({
+      model: 'accounts/fireworks/models/x',
+      input: 'Hi',
+      instructions: 'Be brief.',
+      max_output_tokens: 20,
+    });
     expect(upstream.requests[0].path).toBe('/v1/completions');
     expect(upstream.requests[0].body).toMatchObject({
-      prompt: '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n', max_tokens: 20,
+      prompt: '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
+      max_tokens: 20,
     });
     expect(response.status).toBe('completed');
     expect(response.output_text).toBe('Hello there!');
@@ -377,13 +538,23 @@ describe('openai SDK responses -> dialect-proxy -> completions-only backend', ()
     const first = await client.responses.create({ model: 'm', input, tools: [weatherTool] });
     expect(lastBody<{ prompt: string }>(upstream.requests).prompt).toContain('"name": "get_weather"');
     const calls = functionCalls(first);
-    expect(calls).toEqual([{ id: expect.stringMatching(/^fc_/), type: 'function_call', status: 'completed', call_id: expect.stringMatching(/^call_/), name: 'get_weather', arguments: '{"city":"Paris"}' }]);
+    expect(calls).toEqual([
+      {
+        id: expect.stringMatching(/^fc_/),
+        type: 'function_call',
+        status: 'completed',
+        call_id: expect.stringMatching(/^call_/),
+        name: 'get_weather',
+        arguments: '{"city":"Paris"}',
+      },
+    ]);
     // No empty message item beside the call.
     expect(first.output.map((item) => item.type)).toEqual(['function_call']);
 
     upstream.reply({ json: completionAnswer('It is sunny in Paris.') });
     const second = await client.responses.create({
-      model: 'm', tools: [weatherTool],
+      model: 'm',
+      tools: [weatherTool],
       input: [...input, ...replay(first), { type: 'function_call_output', call_id: calls[0].call_id, output: '{"sky":"sunny"}' }],
     });
     const prompt = lastBody<{ prompt: string }>(upstream.requests).prompt;
@@ -406,19 +577,33 @@ describe('openai SDK responses -> dialect-proxy -> completions-only backend', ()
   });
 
   test('stream: a tool call split across chunks arrives as one function_call item', async () => {
-    upstream.reply({ sse: [completionChunk('<tool_call>\n{"name": "get_'), completionChunk('weather", "arguments": {"city": "Paris"}}\n</tool'), completionChunk('_call>'), completionChunk('', 'stop'), 'data: [DONE]\n\n'] });
+    upstream.reply({
+      sse: [
+        completionChunk('<tool_call>\n{"name": "get_'),
+        completionChunk('weather", "arguments": {"city": "Paris"}}\n</tool'),
+        completionChunk('_call>'),
+        completionChunk('', 'stop'),
+        'data: [DONE]\n\n',
+      ],
+    });
     const stream = client.responses.stream({ model: 'm', input: 'Weather in Paris?', tools: [weatherTool] });
     const { events, error } = await drain(stream);
     expect(error).toBeUndefined();
     expectWellFormed(events);
     expect(events.some((event) => event.type === 'response.output_text.delta')).toBe(false);
     const final = await stream.finalResponse();
-    expect(final.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' })]);
+    expect(final.output).toEqual([
+      expect.objectContaining({ type: 'function_call', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' }),
+    ]);
   });
 
   test('parse: a zod text format reaches the completions backend as response_format', async () => {
     upstream.reply({ json: completionAnswer('{"name":"Ada","age":36}') });
-    const response = await client.responses.parse({ model: 'm', input: 'Who wrote the first program?', text: { format: zodTextFormat(person, 'person') } });
+    const response = await client.responses.parse({
+      model: 'm',
+      input: 'Who wrote the first program?',
+      text: { format: zodTextFormat(person, 'person') },
+    });
     expect(upstream.requests[0].body).toMatchObject({ response_format: { type: 'json_schema' } });
     expect(response.output_parsed).toEqual({ name: 'Ada', age: 36 });
   });
@@ -440,7 +625,13 @@ describeWithShared(storiesPath)('openai SDK responses -> dialect-proxy -> bundle
   });
 
   test('create: a Response with one message and token usage', async () => {
-    const response = await client.responses.create({ model: 'stories', input: 'Tell me a story.', instructions: 'You tell stories.', max_output_tokens: 16, temperature: 0 });
+    const response = await client.responses.create({
+      model: 'stories',
+      input: 'Tell me a story.',
+      instructions: 'You tell stories.',
+      max_output_tokens: 16,
+      temperature: 0,
+    });
     expect(['completed', 'incomplete']).toContain(response.status);
     expect(response.output.map((item) => item.type)).toEqual(['message']);
     expect(response.output_text.length).toBeGreaterThan(0);
@@ -462,7 +653,12 @@ describeWithShared(storiesPath)('openai SDK responses -> dialect-proxy -> bundle
 
   test('parse: the schema is enforced by a grammar, so even this story model gives a parsable object', async () => {
     const named = z.object({ name: z.string().max(12), age: z.number().int() });
-    const response = await client.responses.parse({ model: 'stories', input: 'Give me a name.', text: { format: zodTextFormat(named, 'person') }, max_output_tokens: 60 });
+    const response = await client.responses.parse({
+      model: 'stories',
+      input: 'Give me a name.',
+      text: { format: zodTextFormat(named, 'person') },
+      max_output_tokens: 60,
+    });
     expect(response.status).toBe('completed');
     expect(typeof response.output_parsed?.name).toBe('string');
     expect(Number.isInteger(response.output_parsed?.age)).toBe(true);

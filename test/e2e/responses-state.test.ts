@@ -16,7 +16,10 @@ import { startProxyFor } from '../helpers/start-proxy.js';
 
 const created = 1700000000;
 const completion = (id: string, content: string) => ({
-  id, object: 'chat.completion', created, model: 'm',
+  id,
+  object: 'chat.completion',
+  created,
+  model: 'm',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
 });
@@ -51,7 +54,9 @@ describe('Responses state: stateless by default', () => {
 
   test('previous_response_id is refused by name, and nothing goes upstream', async () => {
     upstream.requests.length = 0;
-    const error = await client.responses.create({ model: 'm', input: 'Hi', previous_response_id: 'resp_1' }).catch((thrown: unknown) => thrown);
+    const error = await client.responses
+      .create({ model: 'm', input: 'Hi', previous_response_id: 'resp_1' })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('previous_response_id');
     expect((error as Error).message).toMatch(/needs a response store/);
@@ -82,7 +87,11 @@ describe('Responses state with an in-memory store', () => {
   let client: OpenAI;
   beforeAll(async () => {
     upstream = await startMockUpstream();
-    proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { responses: { store: { kind: 'memory', maxResponses: 100, maxAgeSeconds: 60 } } });
+    proxy = await startProxyFor(
+      upstream.url,
+      { kind: 'openai' },
+      { responses: { store: { kind: 'memory', maxResponses: 100, maxAgeSeconds: 60 } } },
+    );
     client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0 });
   });
   afterAll(async () => {
@@ -113,16 +122,34 @@ describe('Responses state with an in-memory store', () => {
     // Newest first, as OpenAI lists them, each a typed message item.
     const items = await client.responses.inputItems.list(second.id);
     expect(items.data).toEqual([
-      { id: expect.any(String), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'And of Germany?' }] },
-      expect.objectContaining({ type: 'message', role: 'assistant', content: [expect.objectContaining({ type: 'output_text', text: 'Paris.' })] }),
-      { id: expect.any(String), type: 'message', role: 'user', status: 'completed', content: [{ type: 'input_text', text: 'Capital of France?' }] },
+      {
+        id: expect.any(String),
+        type: 'message',
+        role: 'user',
+        status: 'completed',
+        content: [{ type: 'input_text', text: 'And of Germany?' }],
+      },
+      expect.objectContaining({
+        type: 'message',
+        role: 'assistant',
+        content: [expect.objectContaining({ type: 'output_text', text: 'Paris.' })],
+      }),
+      {
+        id: expect.any(String),
+        type: 'message',
+        role: 'user',
+        status: 'completed',
+        content: [{ type: 'input_text', text: 'Capital of France?' }],
+      },
     ]);
 
     await client.responses.delete(first.id);
     await expect(client.responses.retrieve(first.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     // The second response keeps only its own turn: it is still there, but its conversation reaches a response gone.
     expect((await client.responses.retrieve(second.id)).output_text).toBe('Berlin.');
-    const broken = await client.responses.create({ model: 'm', input: 'And of Italy?', previous_response_id: second.id }).catch((thrown: unknown) => thrown);
+    const broken = await client.responses
+      .create({ model: 'm', input: 'And of Italy?', previous_response_id: second.id })
+      .catch((thrown: unknown) => thrown);
     expect(broken).toBeInstanceOf(OpenAI.NotFoundError);
     expect((broken as Error).message).toContain(`'${first.id}', which is no longer stored`);
   });
@@ -131,16 +158,32 @@ describe('Responses state with an in-memory store', () => {
     let previous: string | undefined;
     for (const city of ['Paris', 'Rome', 'Oslo']) {
       upstream.reply({ json: completion(`chatcmpl-${city}`, `${city}.`) });
-      previous = (await client.responses.create({ model: 'm', input: `Capital ${city}?`, ...(previous ? { previous_response_id: previous } : {}) })).id;
+      previous = (
+        await client.responses.create({ model: 'm', input: `Capital ${city}?`, ...(previous ? { previous_response_id: previous } : {}) })
+      ).id;
     }
     const last = upstream.requests[upstream.requests.length - 1].body as { messages: { content: string }[] };
-    expect(last.messages.map((message) => message.content)).toEqual(['Capital Paris?', 'Paris.', 'Capital Rome?', 'Rome.', 'Capital Oslo?']);
+    expect(last.messages.map((message) => message.content)).toEqual([
+      'Capital Paris?',
+      'Paris.',
+      'Capital Rome?',
+      'Rome.',
+      'Capital Oslo?',
+    ]);
     const items = await client.responses.inputItems.list(previous as string);
     expect(items.data).toHaveLength(5);
   });
 
   test('a streamed response with store: true is kept once it completes', async () => {
-    upstream.reply({ sse: [chunk('chatcmpl-3', { role: 'assistant', content: '' }), chunk('chatcmpl-3', { content: 'Hel' }), chunk('chatcmpl-3', { content: 'lo' }), chunk('chatcmpl-3', {}, 'stop'), 'data: [DONE]\n\n'] });
+    upstream.reply({
+      sse: [
+        chunk('chatcmpl-3', { role: 'assistant', content: '' }),
+        chunk('chatcmpl-3', { content: 'Hel' }),
+        chunk('chatcmpl-3', { content: 'lo' }),
+        chunk('chatcmpl-3', {}, 'stop'),
+        'data: [DONE]\n\n',
+      ],
+    });
     const stream = client.responses.stream({ model: 'm', input: 'Hi', store: true });
     const final = await stream.finalResponse();
     expect(storeOf(final)).toBe(true);
@@ -159,7 +202,9 @@ describe('Responses state with an in-memory store', () => {
   });
 
   test('previous_response_id naming an unknown response is a 404 naming it', async () => {
-    const error = await client.responses.create({ model: 'm', input: 'Hi', previous_response_id: 'resp_nope' }).catch((thrown: unknown) => thrown);
+    const error = await client.responses
+      .create({ model: 'm', input: 'Hi', previous_response_id: 'resp_nope' })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect((error as InstanceType<typeof OpenAI.NotFoundError>).param).toBe('previous_response_id');
   });
@@ -169,7 +214,10 @@ describe('Responses state with an in-memory store', () => {
     const queued = await client.responses.create({ model: 'm', input: 'Work', background: true });
     expect(queued.status).toBe('queued');
     expect(queued.background).toBe(true);
-    const done = await until(() => client.responses.retrieve(queued.id), (response) => response.status === 'completed');
+    const done = await until(
+      () => client.responses.retrieve(queued.id),
+      (response) => response.status === 'completed',
+    );
     expect(done.id).toBe(queued.id);
     expect(done.output_text).toBe('Done.');
   });
@@ -177,15 +225,23 @@ describe('Responses state with an in-memory store', () => {
   test('a background response can be cancelled while it runs; the upstream request is aborted', async () => {
     upstream.reply({ hang: true });
     const queued = await client.responses.create({ model: 'm', input: 'Work', background: true });
-    await until(async () => upstream.requests.length, (count) => count > 0);
+    await until(
+      async () => upstream.requests.length,
+      (count) => count > 0,
+    );
     const cancelled = await client.responses.cancel(queued.id);
     expect(cancelled.status).toBe('cancelled');
-    await until(async () => upstream.aborted.length, (count) => count > 0);
+    await until(
+      async () => upstream.aborted.length,
+      (count) => count > 0,
+    );
     expect((await client.responses.retrieve(queued.id)).status).toBe('cancelled');
   });
 
   test('background with stream is refused by name', async () => {
-    const error = await client.responses.create({ model: 'm', input: 'Hi', background: true, stream: true }).catch((thrown: unknown) => thrown);
+    const error = await client.responses
+      .create({ model: 'm', input: 'Hi', background: true, stream: true })
+      .catch((thrown: unknown) => thrown);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('background');
   });
 });
@@ -194,11 +250,16 @@ describe('Responses state: what the store keeps, and the background runs of each
   let upstream: MockUpstream;
   let proxy: RunningServer;
   const logs: Record<string, unknown>[] = [];
-  const call = (key: string, body: Record<string, unknown>) => fetch(`${proxy.url}/v1/responses`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: 'm', ...body }),
-  });
+  const call = (key: string, body: Record<string, unknown>) =>
+    fetch(`${proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'm', ...body }),
+    });
   beforeAll(async () => {
-    upstream = await startMockUpstream((request) => (JSON.stringify(request.body).includes('slow') ? { hang: true } : { json: completion('chatcmpl-k', 'x'.repeat(4096)) }));
+    upstream = await startMockUpstream((request) =>
+      JSON.stringify(request.body).includes('slow') ? { hang: true } : { json: completion('chatcmpl-k', 'x'.repeat(4096)) },
+    );
     const config = loadConfig({
       server: { apiKeys: ['key-a', 'key-b'] },
       backends: { upstream: { url: upstream.url, kind: 'openai' } },
@@ -206,7 +267,12 @@ describe('Responses state: what the store keeps, and the background runs of each
       responses: { store: { maxResponseBytes: 2048 } },
       limits: { backgroundRunsPerKey: 2 },
     });
-    const sink = new Writable({ write(chunk, _encoding, done) { logs.push(JSON.parse(String(chunk)) as Record<string, unknown>); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
     proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ json: true, stream: sink, level: 'warn' }) });
     await proxy.proxy.ready;
   });
@@ -235,7 +301,10 @@ describe('Responses state: what the store keeps, and the background runs of each
   });
 
   test('one key runs at most limits.backgroundRunsPerKey background responses; another key still may', async () => {
-    const first = await Promise.all([call('key-a', { input: 'slow 1', background: true }), call('key-a', { input: 'slow 2', background: true })]);
+    const first = await Promise.all([
+      call('key-a', { input: 'slow 1', background: true }),
+      call('key-a', { input: 'slow 2', background: true }),
+    ]);
     expect(first.map((response) => response.status)).toEqual([200, 200]);
     const third = await call('key-a', { input: 'slow 3', background: true });
     expect(third.status).toBe(429);
@@ -260,10 +329,16 @@ describe('Responses state: a shutdown ends background runs', () => {
   test('a background run is a request in flight: the drain waits out its grace, then aborts it, and the store says it failed', async () => {
     const client = new OpenAI({ baseURL: `${proxy.url}/v1`, apiKey: 'k', maxRetries: 0 });
     const queued = await client.responses.create({ model: 'm', input: 'Work', background: true });
-    await until(async () => upstream.requests.length, (count) => count > 0);
+    await until(
+      async () => upstream.requests.length,
+      (count) => count > 0,
+    );
     const outcome = await proxy.proxy.drain(100);
     expect(outcome.ended).toBe(1);
-    await until(async () => upstream.aborted.length, (count) => count > 0);
+    await until(
+      async () => upstream.aborted.length,
+      (count) => count > 0,
+    );
     const after = await client.responses.retrieve(queued.id);
     expect(after.status).toBe('failed');
     expect(after.error?.message).toMatch(/shut/i);
@@ -292,7 +367,7 @@ describe('Responses state with a store that keeps only what is asked (storeByDef
   });
 });
 
-describe('Responses state: a malformed input is still the validator\'s to name', () => {
+describe("Responses state: a malformed input is still the validator's to name", () => {
   let upstream: MockUpstream;
   let proxy: RunningServer;
   beforeAll(async () => {
@@ -305,7 +380,11 @@ describe('Responses state: a malformed input is still the validator\'s to name',
   });
 
   test('input: 5 with a previous_response_id is a 400 naming input, not the earlier turns alone', async () => {
-    const response = await fetch(`${proxy.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', input: 5, previous_response_id: 'resp_x' }) });
+    const response = await fetch(`${proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', input: 5, previous_response_id: 'resp_x' }),
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { param: string } }).error.param).toBe('input');
     expect(upstream.requests).toHaveLength(0);

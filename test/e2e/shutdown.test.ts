@@ -42,7 +42,12 @@ class RawConnection {
   }
 
   send(method: string, path: string, body?: string): void {
-    const headers = [`${method} ${path} HTTP/1.1`, 'host: proxy', 'content-type: application/json', ...(body ? [`content-length: ${Buffer.byteLength(body)}`] : [])];
+    const headers = [
+      `${method} ${path} HTTP/1.1`,
+      'host: proxy',
+      'content-type: application/json',
+      ...(body ? [`content-length: ${Buffer.byteLength(body)}`] : []),
+    ];
     this.socket.write(`${headers.join('\r\n')}\r\n\r\n${body ?? ''}`);
   }
 
@@ -62,7 +67,9 @@ function responses(text: string): { status: number; headers: Record<string, stri
   while (rest.startsWith('HTTP/1.1 ')) {
     const headEnd = rest.indexOf('\r\n\r\n');
     const [statusLine, ...headerLines] = rest.slice(0, headEnd).split('\r\n');
-    const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     rest = rest.slice(headEnd + 4);
     let body = '';
     if (headers['transfer-encoding'] === 'chunked') {
@@ -83,10 +90,11 @@ function responses(text: string): { status: number; headers: Record<string, stri
   return out;
 }
 
-const connectionRefused = (url: string) => fetch(`${url}/healthz`).then(
-  () => 'connected',
-  (error: { cause?: { code?: string } }) => error.cause?.code,
-);
+const connectionRefused = (url: string) =>
+  fetch(`${url}/healthz`).then(
+    () => 'connected',
+    (error: { cause?: { code?: string } }) => error.cause?.code,
+  );
 
 describe('shutdown of the proxy process', () => {
   let upstream: MockUpstream;
@@ -138,7 +146,11 @@ describe('shutdown of the proxy process', () => {
   test('with a short grace, a stream still running ends with a shutting_down error frame and [DONE], exit 0', async () => {
     upstream.reply(slowStream(40, 100));
     proxy = await spawnProxy(configFor(upstream, { shutdownGraceMs: 200 }));
-    const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamBody });
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamBody,
+    });
     const reader = response.body!.getReader();
     const first = await reader.read();
     const sent = Date.now();
@@ -158,7 +170,11 @@ describe('shutdown of the proxy process', () => {
   test('a second signal exits at once, with 128 + its number', async () => {
     upstream.reply({ hang: true });
     proxy = await spawnProxy(configFor(upstream)); // the default grace: 30 s
-    const pending = fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamBody }).catch(() => undefined);
+    const pending = fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamBody,
+    }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100)); // the request reaches the upstream
     proxy.child.kill('SIGTERM');
     await proxy.waitForLine(/draining/);
@@ -186,16 +202,24 @@ describe('drain and shutdown in process', () => {
 
   test('drain: /healthz is 503 draining, new requests a 503 shutting_down, the stream in flight finishes', async () => {
     upstream.reply(slowStream(5, 60));
-    const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamBody });
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamBody,
+    });
     const streamed = response.text();
     const drained = proxy.proxy.drain(5000);
 
     const health = await fetch(`${proxy.url}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ status: 'draining' });
-    const refused = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: streamBody });
+    const refused = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamBody,
+    });
     expect(refused.status).toBe(503);
-    expect((await refused.json() as { error: { code: string } }).error.code).toBe('shutting_down');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('shutting_down');
 
     expect(await drained).toEqual({ ended: 0 });
     expect(proxy.proxy.drain(5000)).toBe(proxy.proxy.drain(1)); // one drain
@@ -206,12 +230,16 @@ describe('drain and shutdown in process', () => {
 
   test('drain past its grace ends a non-streamed request with a 503 shutting_down', async () => {
     upstream.reply({ hang: true });
-    const answer = fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] }) });
+    const answer = fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await proxy.proxy.drain(100)).toEqual({ ended: 1 });
     const response = await answer;
     expect(response.status).toBe(503);
-    expect((await response.json() as { error: { code: string } }).error.code).toBe('shutting_down');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('shutting_down');
   });
 
   test('shutdown: an idle keep-alive connection is closed at once, the busy one once its stream has finished', async () => {

@@ -51,20 +51,37 @@ function answer(request: RecordedRequest): MockReply {
     const echoed = body.echo === true ? promptTokens : promptTokens.slice(-Number(body.echo_last));
     return { text: echoed.join('') + ' ok', tokens: [...echoed, ' ok'] };
   });
-  const legacy = (tokens: string[]) => ({ tokens, token_logprobs: tokens.map(() => -0.5), top_logprobs: tokens.map((token) => ({ [token]: -0.5 })), text_offset: tokens.map((_, i) => tokens.slice(0, i).join('').length) });
+  const legacy = (tokens: string[]) => ({
+    tokens,
+    token_logprobs: tokens.map(() => -0.5),
+    top_logprobs: tokens.map((token) => ({ [token]: -0.5 })),
+    text_offset: tokens.map((_, i) => tokens.slice(0, i).join('').length),
+  });
   const usage = { prompt_tokens: 5, completion_tokens: 2 * texts.length, total_tokens: 5 + 2 * texts.length };
   const head = { id: chat ? 'chatcmpl-s' : 'cmpl-s', created: 1700000000, model: 'up' };
   if (body.stream === true) {
-    const frames = texts.flatMap(({ text, tokens }, index) => [
-      chat ? { index, delta: { role: 'assistant', content: text }, finish_reason: null } : { index, text, logprobs: echoes ? legacy(tokens) : null, finish_reason: null },
-      chat ? { index, delta: {}, finish_reason: 'stop' } : { index, text: '', logprobs: null, finish_reason: 'stop' },
-    ]).map((choice) => `data: ${JSON.stringify({ ...head, object: chat ? 'chat.completion.chunk' : 'text_completion', choices: [choice] })}\n\n`);
-    frames.push(`data: ${JSON.stringify({ ...head, object: chat ? 'chat.completion.chunk' : 'text_completion', choices: [], usage })}\n\n`, 'data: [DONE]\n\n');
+    const frames = texts
+      .flatMap(({ text, tokens }, index) => [
+        chat
+          ? { index, delta: { role: 'assistant', content: text }, finish_reason: null }
+          : { index, text, logprobs: echoes ? legacy(tokens) : null, finish_reason: null },
+        chat ? { index, delta: {}, finish_reason: 'stop' } : { index, text: '', logprobs: null, finish_reason: 'stop' },
+      ])
+      .map(
+        (choice) =>
+          `data: ${JSON.stringify({ ...head, object: chat ? 'chat.completion.chunk' : 'text_completion', choices: [choice] })}\n\n`,
+      );
+    frames.push(
+      `data: ${JSON.stringify({ ...head, object: chat ? 'chat.completion.chunk' : 'text_completion', choices: [], usage })}\n\n`,
+      'data: [DONE]\n\n',
+    );
     return { sse: frames };
   }
-  const choices = texts.map(({ text, tokens }, index) => (chat
-    ? { index, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: 'stop' }
-    : { index, text, logprobs: echoes ? legacy(tokens) : null, finish_reason: 'stop' }));
+  const choices = texts.map(({ text, tokens }, index) =>
+    chat
+      ? { index, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: 'stop' }
+      : { index, text, logprobs: echoes ? legacy(tokens) : null, finish_reason: 'stop' },
+  );
   return { json: { ...head, object: chat ? 'chat.completion' : 'text_completion', choices, usage } };
 }
 
@@ -90,8 +107,10 @@ function broken({ body, status, text }: Outcome): string | undefined {
   const head = param.split(/[.[]/)[0];
   if (!(head in body)) return `param ${JSON.stringify(error.param)} names no field of the request`;
   // A spec-valid request may still ask for more than a configured budget allows (README, Limits): that refusal names its setting.
-  if (error.code === 'limit_exceeded' && typeof error.message === 'string' && /\((limits|responses\.store)\.\w+\)\.$/.test(error.message)) return undefined;
-  if (typeof error.message !== 'string' || !/not supported by/i.test(error.message)) return `a refusal that does not say the backend does not support it: ${String(error.message)}`;
+  if (error.code === 'limit_exceeded' && typeof error.message === 'string' && /\((limits|responses\.store)\.\w+\)\.$/.test(error.message))
+    return undefined;
+  if (typeof error.message !== 'string' || !/not supported by/i.test(error.message))
+    return `a refusal that does not say the backend does not support it: ${String(error.message)}`;
   return undefined;
 }
 
@@ -105,7 +124,12 @@ describeSpecs('spec-valid requests through every backend kind', () => {
   beforeAll(async () => {
     upstream = await startMockUpstream(answer);
     const config = loadConfig({
-      backends: Object.fromEntries(Object.entries(BACKENDS).map(([name, backend]) => [name, backend.kind === 'llama-cpp' ? backend : { url: upstream.url, retries: { attempts: 0 }, ...backend }])),
+      backends: Object.fromEntries(
+        Object.entries(BACKENDS).map(([name, backend]) => [
+          name,
+          backend.kind === 'llama-cpp' ? backend : { url: upstream.url, retries: { attempts: 0 }, ...backend },
+        ]),
+      ),
       routes: Object.keys(BACKENDS).map((name) => ({ model: `${name}:*`, backend: name })),
     });
     process.env.DIALECT_PROXY_CACHE ??= mkdtempSync(path.join(tmpdir(), 'spec-requests-'));
@@ -122,11 +146,22 @@ describeSpecs('spec-valid requests through every backend kind', () => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     // The bundled worker is planned and built for real, without sampling (n up to 128 and no max_tokens would take minutes).
     if (backend === 'llama-cpp') headers['x-dialect-dry-run'] = '1';
-    const response = await fetch(proxy.url + endpoint, { method: 'POST', headers, body: JSON.stringify(routed), signal: AbortSignal.timeout(15_000) });
+    const response = await fetch(proxy.url + endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(routed),
+      signal: AbortSignal.timeout(15_000),
+    });
     return { backend, body: routed, status: response.status, text: await response.text() };
   }
 
-  async function run(file: string, schema: string, endpoint: string, prose: (body: Json) => Json, backends: readonly string[]): Promise<void> {
+  async function run(
+    file: string,
+    schema: string,
+    endpoint: string,
+    prose: (body: Json) => Json,
+    backends: readonly string[],
+  ): Promise<void> {
     const sampler = specSampler(path.join(specs, file), schema);
     const bodies = sampler.sample(PER_SPEC, SEED).map((body) => applyRanges(prose(body), sampler.ranges));
     const invalid = bodies.map((body) => sampler.check(body)).filter((why) => why !== undefined);
@@ -139,18 +174,40 @@ describeSpecs('spec-valid requests through every backend kind', () => {
       for (const outcome of outcomes) {
         counts[`${outcome.backend} ${outcome.status}`] = (counts[`${outcome.backend} ${outcome.status}`] ?? 0) + 1;
         const why = broken(outcome);
-        if (why) failures.push(`${outcome.backend}: ${why}\n  body: ${JSON.stringify(outcome.body).slice(0, 600)}\n  answer: ${outcome.text.slice(0, 400)}`);
+        if (why)
+          failures.push(
+            `${outcome.backend}: ${why}\n  body: ${JSON.stringify(outcome.body).slice(0, 600)}\n  answer: ${outcome.text.slice(0, 400)}`,
+          );
       }
     }
-    if (failures.length > 0) console.log(`${file}: ${failures.length} broken answers; the first ones:\n${failures.slice(0, Number(process.env.SPEC_SHOW ?? 12)).join('\n')}`);
+    if (failures.length > 0)
+      console.log(
+        `${file}: ${failures.length} broken answers; the first ones:\n${failures.slice(0, Number(process.env.SPEC_SHOW ?? 12)).join('\n')}`,
+      );
     expect(failures).toEqual([]);
     // Most requests get through somewhere: the sampler is not just producing refusals.
-    expect(Object.entries(counts).filter(([key]) => key.endsWith(' 200')).reduce((sum, [, count]) => sum + count, 0)).toBeGreaterThan(bodies.length);
+    expect(
+      Object.entries(counts)
+        .filter(([key]) => key.endsWith(' 200'))
+        .reduce((sum, [, count]) => sum + count, 0),
+    ).toBeGreaterThan(bodies.length);
   }
 
   const all = Object.keys(BACKENDS);
 
-  test("OpenAI's newest CreateChatCompletionRequest", () => run('openai-openapi-latest.yaml', 'CreateChatCompletionRequest', '/v1/chat/completions', applyChatProse, all), 180_000);
-  test("OpenAI 2.3.0's CreateChatCompletionRequest", () => run('openai-openapi.yaml', 'CreateChatCompletionRequest', '/v1/chat/completions', applyChatProse, all), 180_000);
-  test("Fireworks' CompletionRequest", () => run('fireworks-ai-text-completion-openapi.yml', 'CompletionRequest', '/v1/completions', applyCompletionProse, all), 180_000);
+  test(
+    "OpenAI's newest CreateChatCompletionRequest",
+    () => run('openai-openapi-latest.yaml', 'CreateChatCompletionRequest', '/v1/chat/completions', applyChatProse, all),
+    180_000,
+  );
+  test(
+    "OpenAI 2.3.0's CreateChatCompletionRequest",
+    () => run('openai-openapi.yaml', 'CreateChatCompletionRequest', '/v1/chat/completions', applyChatProse, all),
+    180_000,
+  );
+  test(
+    "Fireworks' CompletionRequest",
+    () => run('fireworks-ai-text-completion-openapi.yml', 'CompletionRequest', '/v1/completions', applyCompletionProse, all),
+    180_000,
+  );
 });

@@ -14,7 +14,10 @@ describe('the status of a refusal', () => {
   let proxy: RunningServer;
 
   beforeAll(async () => {
-    upstream = await startMockUpstream({ status: 400, json: { error: { message: 'top_p is out of range for this model', type: 'invalid_request_error', param: 'top_p', code: null } } });
+    upstream = await startMockUpstream({
+      status: 400,
+      json: { error: { message: 'top_p is out of range for this model', type: 'invalid_request_error', param: 'top_p', code: null } },
+    });
     proxy = await startProxyFor(upstream.url, { kind: 'openai', speaks: ['chat'], retries: { attempts: 0 } });
   });
   afterAll(async () => {
@@ -22,9 +25,16 @@ describe('the status of a refusal', () => {
     await upstream.close();
   });
 
-  async function post(path: string, body: Record<string, unknown>): Promise<{ status: number; body: { error: { param: string | null }; detail?: unknown[] } }> {
-    const response = await fetch(proxy.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json() as { error: { param: string | null }; detail?: unknown[] } };
+  async function post(
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body: { error: { param: string | null }; detail?: unknown[] } }> {
+    const response = await fetch(proxy.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { error: { param: string | null }; detail?: unknown[] } };
   }
 
   const text = { model: 'm', prompt: 'Once upon a time' };

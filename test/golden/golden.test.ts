@@ -117,7 +117,12 @@ const RESPONSE_ID = /^(resp|msg|rs)_([A-Za-z0-9-]+)$|^(fc|call)_([A-Za-z0-9-]+)(
 function normalize(value: unknown, bases = new Map<string, string>()): unknown {
   if (Array.isArray(value)) return value.map((item) => normalize(item, bases));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, (/time/.test(key) || CLOCK_KEYS.has(key)) && typeof item === 'number' ? '<seconds>' : normalize(item, bases)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        (/time/.test(key) || CLOCK_KEYS.has(key)) && typeof item === 'number' ? '<seconds>' : normalize(item, bases),
+      ]),
+    );
   }
   if (typeof value !== 'string') return value;
   if (/^call_[0-9a-f]{24}$/.test(value)) return '<call-id>';
@@ -148,7 +153,12 @@ describe('golden cases', () => {
   });
   afterAll(async () => {
     await upstream.close();
-    if (update) console.log(rewritten.length > 0 ? `UPDATE_GOLDEN: rewrote ${rewritten.length} file(s):\n  ${rewritten.join('\n  ')}` : 'UPDATE_GOLDEN: no golden file changed');
+    if (update)
+      console.log(
+        rewritten.length > 0
+          ? `UPDATE_GOLDEN: rewrote ${rewritten.length} file(s):\n  ${rewritten.join('\n  ')}`
+          : 'UPDATE_GOLDEN: no golden file changed',
+      );
   });
 
   test.each(cases)('%s', async (dir) => {
@@ -156,7 +166,11 @@ describe('golden cases', () => {
     const endpoint = endpointOf(dir);
     upstream.requests.length = 0;
     const upstreamBody = has(dir, 'upstream.sse') ? { sse: read(dir, 'upstream.sse') } : { json: json(dir, 'upstream-response.json') };
-    upstream.reply({ status: spec.upstreamStatus ?? 200, ...(spec.upstreamHeaders ? { headers: spec.upstreamHeaders } : {}), ...upstreamBody });
+    upstream.reply({
+      status: spec.upstreamStatus ?? 200,
+      ...(spec.upstreamHeaders ? { headers: spec.upstreamHeaders } : {}),
+      ...upstreamBody,
+    });
 
     const config = loadConfig({
       backends: { golden: { url: upstream.url, ...spec.backend } },
@@ -178,7 +192,10 @@ describe('golden cases', () => {
         const sortKey = (body: unknown) => JSON.stringify(body);
         expect(sent.map(sortKey).sort()).toEqual((json(dir, 'upstream-requests.json') as unknown[]).map(sortKey).sort());
       } else if (update) {
-        if (sent.length > 0) rewrite(dir, 'upstream-request.json', JSON.stringify(sent[0], null, 2) + '\n', (old) => isDeepStrictEqual(sent[0], JSON.parse(old)));
+        if (sent.length > 0)
+          rewrite(dir, 'upstream-request.json', JSON.stringify(sent[0], null, 2) + '\n', (old) =>
+            isDeepStrictEqual(sent[0], JSON.parse(old)),
+          );
       } else if (has(dir, 'upstream-request.json')) {
         expect(sent).toHaveLength(1);
         expect(sent[0]).toEqual(json(dir, 'upstream-request.json'));
@@ -189,8 +206,12 @@ describe('golden cases', () => {
       const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
       if (update) {
         // Unchanged means what the assertions below would accept.
-        if (streamed) rewrite(dir, 'response.sse', text, (old) => isDeepStrictEqual(normalize(sseTranscript(text)), normalize(sseTranscript(old))));
-        else rewrite(dir, 'response.json', JSON.stringify(JSON.parse(text), null, 2) + '\n', (old) => isDeepStrictEqual(normalize(JSON.parse(text)), normalize(JSON.parse(old))));
+        if (streamed)
+          rewrite(dir, 'response.sse', text, (old) => isDeepStrictEqual(normalize(sseTranscript(text)), normalize(sseTranscript(old))));
+        else
+          rewrite(dir, 'response.json', JSON.stringify(JSON.parse(text), null, 2) + '\n', (old) =>
+            isDeepStrictEqual(normalize(JSON.parse(text)), normalize(JSON.parse(old))),
+          );
         return;
       }
       if (streamed) {

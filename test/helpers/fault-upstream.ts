@@ -126,8 +126,12 @@ export async function startFaultUpstream(initial: FaultScript = []): Promise<Fau
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     aborted,
-    get open() { return open; },
-    get peakOpen() { return peakOpen; },
+    get open() {
+      return open;
+    },
+    get peakOpen() {
+      return peakOpen;
+    },
     script(next) {
       script = next;
       requests.length = 0;

@@ -14,7 +14,10 @@ function child(node: unknown, key: string): unknown {
 function deref(document: Node, node: unknown): unknown {
   const ref = child(node, '$ref');
   if (typeof ref !== 'string') return node;
-  return ref.slice(2).split('/').reduce<unknown>((at, key) => child(at, key), document);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((at, key) => child(at, key), document);
 }
 
 /**

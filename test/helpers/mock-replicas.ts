@@ -36,7 +36,10 @@ const created = 1_700_000_000;
 
 function answer(replica: string): string {
   return JSON.stringify({
-    id: 'chatcmpl-1', object: 'chat.completion', created, model: 'm',
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created,
+    model: 'm',
     choices: [{ index: 0, message: { role: 'assistant', content: `from ${replica}` }, logprobs: null, finish_reason: 'stop' }],
     usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
   });
@@ -70,7 +73,11 @@ export async function startMockReplica(name: string): Promise<MockReplica> {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
       return;
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { user?: string; prompt_cache_key?: string; stream?: boolean };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+      user?: string;
+      prompt_cache_key?: string;
+      stream?: boolean;
+    };
     count += 1;
     // The proxy's order (src/dialects/request-context.ts); the headers are forwarded, the fields sent.
     const header = (name: string) => req.headers[name] as string | undefined;
@@ -81,7 +88,9 @@ export async function startMockReplica(name: string): Promise<MockReplica> {
       return;
     }
     if (typeof mode === 'object') {
-      res.writeHead(mode.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${name} fails`, type: 'server_error' } }));
+      res
+        .writeHead(mode.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `${name} fails`, type: 'server_error' } }));
       return;
     }
     reply(res, body.stream === true);
@@ -110,10 +119,18 @@ export async function startMockReplica(name: string): Promise<MockReplica> {
     name,
     url: `http://127.0.0.1:${port}/v1`,
     keys,
-    get count() { return count; },
-    get probes() { return probes; },
-    get mode() { return mode; },
-    set mode(next: ReplicaMode) { mode = next; },
+    get count() {
+      return count;
+    },
+    get probes() {
+      return probes;
+    },
+    get mode() {
+      return mode;
+    },
+    set mode(next: ReplicaMode) {
+      mode = next;
+    },
     releaseHeld() {
       for (const res of held.splice(0)) if (!res.destroyed) reply(res, false);
     },

@@ -40,7 +40,9 @@ export async function startMockUpstream(initial?: MockScript): Promise<MockUpstr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const recorded = await recordRequest(req);
     const index = requests.push(recorded) - 1;
-    res.on('close', () => { if (!res.writableFinished) aborted.push(recorded); });
+    res.on('close', () => {
+      if (!res.writableFinished) aborted.push(recorded);
+    });
     const reply = typeof script === 'function' ? script(recorded, index) : script;
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"no script"}}');
@@ -96,7 +98,13 @@ export async function recordRequest(req: IncomingMessage): Promise<RecordedReque
 export function sseFrames(text: string): unknown[] {
   return text
     .split(/\r?\n\r?\n/)
-    .map((frame) => frame.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n'))
+    .map((frame) =>
+      frame
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n'),
+    )
     .filter((data) => data !== '')
     .map((data) => {
       try {

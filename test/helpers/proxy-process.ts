@@ -46,11 +46,16 @@ export function runProxy(config: Record<string, unknown>, args: string[] = []): 
   };
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
-    stream?.setEncoding('utf8').on('data', (text: string) => {
-      const parts = (rest + text).split('\n');
-      rest = parts.pop() ?? '';
-      parts.forEach(take);
-    }).on('end', () => { if (rest) take(rest); });
+    stream
+      ?.setEncoding('utf8')
+      .on('data', (text: string) => {
+        const parts = (rest + text).split('\n');
+        rest = parts.pop() ?? '';
+        parts.forEach(take);
+      })
+      .on('end', () => {
+        if (rest) take(rest);
+      });
   }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -64,12 +69,23 @@ export function runProxy(config: Record<string, unknown>, args: string[] = []): 
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no log line matching ${pattern} within ${timeoutMs} ms; got:\n${lines.join('\n')}`)), timeoutMs);
-        waiters.push({ pattern, resolve: (line) => { clearTimeout(timer); resolve(line); } });
-        void exited.then(() => setTimeout(() => {
-          clearTimeout(timer);
-          reject(new Error(`the proxy exited without a log line matching ${pattern}; got:\n${lines.join('\n')}`));
-        }, 50));
+        const timer = setTimeout(
+          () => reject(new Error(`no log line matching ${pattern} within ${timeoutMs} ms; got:\n${lines.join('\n')}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
+        void exited.then(() =>
+          setTimeout(() => {
+            clearTimeout(timer);
+            reject(new Error(`the proxy exited without a log line matching ${pattern}; got:\n${lines.join('\n')}`));
+          }, 50),
+        );
       });
     },
   };

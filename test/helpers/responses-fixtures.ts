@@ -9,14 +9,25 @@ import { startServer, type RunningServer } from '../../src/http/server.js';
 
 const created = 1700000000;
 
-export interface WireUsage { prompt_tokens: number; completion_tokens: number; total_tokens: number }
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
 
-export const usage = (prompt: number, completion: number): WireUsage => ({ prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion });
+export const usage = (prompt: number, completion: number): WireUsage => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+});
 
 /** A chat completion with one choice: `message` is the assistant message as the upstream sends it. */
 export function chatAnswer(message: Record<string, unknown>, finish = 'stop', tokens: WireUsage = usage(9, 3)): unknown {
   return {
-    id: 'chatcmpl-abc', object: 'chat.completion', created, model: 'up-model',
+    id: 'chatcmpl-abc',
+    object: 'chat.completion',
+    created,
+    model: 'up-model',
     choices: [{ index: 0, message: { role: 'assistant', content: null, ...message }, logprobs: null, finish_reason: finish }],
     usage: tokens,
   };
@@ -29,16 +40,31 @@ export function chatChunk(delta: Record<string, unknown>, finish: string | null 
 
 /** The usage chunk, then [DONE]: how an OpenAI chat stream asked for usage ends. */
 export function chatStreamEnd(tokens: WireUsage = usage(9, 2)): string[] {
-  return [`data: ${JSON.stringify({ id: 'chatcmpl-xyz', object: 'chat.completion.chunk', created, model: 'up-model', choices: [], usage: tokens })}\n\n`, 'data: [DONE]\n\n'];
+  return [
+    `data: ${JSON.stringify({ id: 'chatcmpl-xyz', object: 'chat.completion.chunk', created, model: 'up-model', choices: [], usage: tokens })}\n\n`,
+    'data: [DONE]\n\n',
+  ];
 }
 
 /** A whole streamed chat answer: the role, `pieces` of content, a finish, usage. */
 export function chatTextStream(pieces: string[], finish = 'stop'): string[] {
-  return [chatChunk({ role: 'assistant', content: '' }), ...pieces.map((content) => chatChunk({ content })), chatChunk({}, finish), ...chatStreamEnd()];
+  return [
+    chatChunk({ role: 'assistant', content: '' }),
+    ...pieces.map((content) => chatChunk({ content })),
+    chatChunk({}, finish),
+    ...chatStreamEnd(),
+  ];
 }
 
 export function completionAnswer(text: string, finish = 'stop', tokens: WireUsage = usage(30, 12)): unknown {
-  return { id: 'cmpl-abc', object: 'text_completion', created, model: 'up-model', choices: [{ index: 0, text, logprobs: null, finish_reason: finish }], usage: tokens };
+  return {
+    id: 'cmpl-abc',
+    object: 'text_completion',
+    created,
+    model: 'up-model',
+    choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+    usage: tokens,
+  };
 }
 
 export function completionChunk(text: string, finish: string | null = null): string {
@@ -60,7 +86,12 @@ export function hermesToolCall(name: string, args: Record<string, unknown>): str
   return `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
 }
 
-export const weatherParameters = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+export const weatherParameters = {
+  type: 'object',
+  properties: { city: { type: 'string' } },
+  required: ['city'],
+  additionalProperties: false,
+};
 
 /** The upstream's last request body. */
 export function lastBody<T = Record<string, unknown>>(requests: { body: unknown }[]): T {

@@ -39,7 +39,15 @@ function toJsonSchema(node: unknown): unknown {
   }
   const out: Json = {};
   for (const [key, value] of Object.entries(record)) {
-    if (key === 'nullable' || key === 'discriminator' || key === 'deprecated' || key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
+    if (
+      key === 'nullable' ||
+      key === 'discriminator' ||
+      key === 'deprecated' ||
+      key === 'example' ||
+      key === 'examples' ||
+      key.startsWith('x-')
+    )
+      continue;
     out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', '#/$defs/') : toJsonSchema(value);
   }
   return out;
@@ -82,7 +90,15 @@ export function specSampler(file: string, name: string): SpecSampler {
       return validate(body) ? undefined : `${validate.errors?.[0]?.instancePath} ${validate.errors?.[0]?.message}`;
     },
     sample(count, seed) {
-      const generator = createGeneratorSync({ seed, optionalsProbability: 0.3, maxItems: 3, maxLength: 24, refDepthMin: 0, refDepthMax: 12, maxDepth: 12 });
+      const generator = createGeneratorSync({
+        seed,
+        optionalsProbability: 0.3,
+        maxItems: 3,
+        maxLength: 24,
+        refDepthMin: 0,
+        refDepthMax: 12,
+        maxDepth: 12,
+      });
       return Array.from({ length: count }, () => generator.generate(schema as JsonSchema) as Json);
     },
   };
@@ -136,7 +152,10 @@ export function applyChatProse(body: Json): Json {
       if (holder) holder.name = unique(holder.name, i);
     });
   }
-  if (Array.isArray(body.functions)) body.functions.forEach((fn, i) => { if (isRecord(fn)) fn.name = unique(fn.name, i); });
+  if (Array.isArray(body.functions))
+    body.functions.forEach((fn, i) => {
+      if (isRecord(fn)) fn.name = unique(fn.name, i);
+    });
   // tool_choice: "`none` is the default when no tools are present"; a named choice "forces the model to
   // call that tool" (a declared one, of its type); allowed_tools lists "tool definitions" of the request.
   const declared = Array.isArray(body.tools) ? body.tools.filter(isRecord) : [];
@@ -148,7 +167,13 @@ export function applyChatProse(body: Json): Json {
     else if (match && typeof choice.name === 'string') choice.name = toolName(match);
     else if (!match) delete body.tool_choice;
   } else if (isRecord(choice) && choice.type === 'allowed_tools' && isRecord(choice.allowed_tools)) {
-    choice.allowed_tools.tools = declared.slice(0, 1).map((tool) => (tool.type === 'custom' ? { type: 'custom', custom: { name: toolName(tool) } } : { type: 'function', function: { name: toolName(tool) } }));
+    choice.allowed_tools.tools = declared
+      .slice(0, 1)
+      .map((tool) =>
+        tool.type === 'custom'
+          ? { type: 'custom', custom: { name: toolName(tool) } }
+          : { type: 'function', function: { name: toolName(tool) } },
+      );
   }
   // function_call: "`none` is the default when no functions are present"; `{"name": ...}` names one of them.
   const functions = Array.isArray(body.functions) ? body.functions.filter(isRecord) : [];
@@ -156,7 +181,9 @@ export function applyChatProse(body: Json): Json {
   else if (isRecord(body.function_call)) body.function_call = { name: functions[0].name };
   // logit_bias: "maps tokens (specified by their token ID in the tokenizer) to an associated bias value from -100 to 100."
   if (isRecord(body.logit_bias)) {
-    body.logit_bias = Object.fromEntries(Object.values(body.logit_bias).map((bias, i) => [String(100 + i), Math.max(-100, Math.min(100, Math.round(Number(bias) || 0)))]));
+    body.logit_bias = Object.fromEntries(
+      Object.values(body.logit_bias).map((bias, i) => [String(100 + i), Math.max(-100, Math.min(100, Math.round(Number(bias) || 0)))]),
+    );
   }
   // Metadata: "Keys are strings with a maximum length of 64 characters. Values are strings with a maximum length of 512 characters."
   if (Array.isArray(body.messages)) body.messages = body.messages.map(applyMessageProse);
@@ -202,7 +229,8 @@ function fireworksProse(body: Json): void {
   // logprobs: "If set to an integer N (0-5)... The maximum value for the integer form is 5."
   if (typeof body.logprobs === 'number') body.logprobs = Math.min(5, Math.max(0, body.logprobs));
   // thinking.budget_tokens: "Must be >= 1024 if specified."
-  if (isRecord(body.thinking) && typeof body.thinking.budget_tokens === 'number' && body.thinking.budget_tokens < 1024) body.thinking.budget_tokens = 1024;
+  if (isRecord(body.thinking) && typeof body.thinking.budget_tokens === 'number' && body.thinking.budget_tokens < 1024)
+    body.thinking.budget_tokens = 1024;
 }
 
 /** What Fireworks' CompletionRequest says in prose. */
@@ -221,7 +249,9 @@ export function applyCompletionProse(body: Json): Json {
   if (isSet(body.mirostat_lr) && !isSet(body.mirostat_target)) delete body.mirostat_lr;
   // logit_bias: token ids to biases (OpenAI's words, which Fireworks' field repeats).
   if (isRecord(body.logit_bias)) {
-    body.logit_bias = Object.fromEntries(Object.values(body.logit_bias).map((bias, i) => [String(100 + i), Math.max(-100, Math.min(100, Math.round(Number(bias) || 0)))]));
+    body.logit_bias = Object.fromEntries(
+      Object.values(body.logit_bias).map((bias, i) => [String(100 + i), Math.max(-100, Math.min(100, Math.round(Number(bias) || 0)))]),
+    );
   }
   return body;
 }

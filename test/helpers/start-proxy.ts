@@ -3,7 +3,11 @@ import { loadConfig } from '../../src/runtime/configuration.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 
-export async function startProxyFor(upstreamUrl: string, backend: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<RunningServer> {
+export async function startProxyFor(
+  upstreamUrl: string,
+  backend: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<RunningServer> {
   const config = loadConfig({
     backends: { upstream: { url: upstreamUrl, ...backend } },
     routes: [{ model: '*', backend: 'upstream' }],

@@ -13,7 +13,13 @@ import { createLogger } from '../../src/logging/logger.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
-const chatJson = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] };
+const chatJson = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+};
 
 /** Opens a raw connection; resolves with it once connected. */
 function rawConnection(url: string): Promise<Socket> {
@@ -28,7 +34,9 @@ function rawConnection(url: string): Promise<Socket> {
 function untilClosed(socket: Socket, started: number): Promise<{ text: string; afterMs: number }> {
   return new Promise((resolve) => {
     let text = '';
-    socket.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve({ text, afterMs: Date.now() - started }));
   });
@@ -55,14 +63,18 @@ describe('slow senders, many connections, forged log lines', () => {
     await upstream.close();
   });
 
-  test('a body trickled one byte at a time gets a 408 request_timeout in the caller\'s dialect, and the connection closes', async () => {
+  test("a body trickled one byte at a time gets a 408 request_timeout in the caller's dialect, and the connection closes", async () => {
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
     const socket = await rawConnection(proxy.url);
     const started = Date.now();
     const closed = untilClosed(socket, started);
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     let sent = 0;
-    const trickle = setInterval(() => { if (!socket.destroyed && sent < body.length) socket.write(body[sent++]); }, 100);
+    const trickle = setInterval(() => {
+      if (!socket.destroyed && sent < body.length) socket.write(body[sent++]);
+    }, 100);
     const { text, afterMs } = await closed;
     clearInterval(trickle);
     expect(text).toMatch(/^HTTP\/1\.1 408/);
@@ -76,7 +88,9 @@ describe('slow senders, many connections, forged log lines', () => {
     const started = Date.now();
     const closed = untilClosed(socket, started);
     socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n');
-    const trickle = setInterval(() => { if (!socket.destroyed) socket.write('X-Slow: 1\r\n'); }, 100);
+    const trickle = setInterval(() => {
+      if (!socket.destroyed) socket.write('X-Slow: 1\r\n');
+    }, 100);
     const { afterMs } = await closed;
     clearInterval(trickle);
     // Node checks the deadline each second: 800 ms plus at most one check.
@@ -99,9 +113,16 @@ describe('slow senders, many connections, forged log lines', () => {
   test('a model name with a newline cannot forge a line of the readable log', async () => {
     logged.length = 0;
     const forged = 'm\n2026-12-03T00:00:00.000Z info request requestId=forged status=200';
-    await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: forged, messages: [{ role: 'user', content: 'hi' }] }) });
+    await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: forged, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = logged.join('').split('\n').filter((line) => line !== '');
+    const lines = logged
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines.some((line) => line.includes('requestId=forged'))).toBe(true);
     expect(lines.every((line) => !line.startsWith('2026-12-03T00:00:00.000Z'))).toBe(true);
     expect(logged.join('')).toContain('\\u000a');

@@ -43,9 +43,13 @@ describe('deep nesting is a 400 naming the field, never a 500', () => {
     ['metadata (100,000 deep)', '/v1/chat/completions', bodies.metadata, 'metadata'],
   ])('%s', async (_name, path, body, param) => {
     for (const dryRun of [true, false]) {
-      const response = await fetch(proxy.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(dryRun ? { 'x-dialect-dry-run': '1' } : {}) }, body });
+      const response = await fetch(proxy.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(dryRun ? { 'x-dialect-dry-run': '1' } : {}) },
+        body,
+      });
       expect(response.status).toBe(400);
-      const { error } = await response.json() as { error: { param: string; code: string; message: string } };
+      const { error } = (await response.json()) as { error: { param: string; code: string; message: string } };
       expect(error).toMatchObject({ param, code: 'limit_exceeded' });
       expect(error.message).toContain('limits.jsonDepth');
     }
@@ -53,7 +57,11 @@ describe('deep nesting is a 400 naming the field, never a 500', () => {
   });
 
   test('a Responses request too', async () => {
-    const response = await fetch(`${proxy.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies.responses });
+    const response = await fetch(`${proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodies.responses,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { param: 'tools', code: 'limit_exceeded' } });
   });
@@ -61,12 +69,21 @@ describe('deep nesting is a 400 naming the field, never a 500', () => {
   test('behind a host app whose express.json() parsed the body already', async () => {
     const app = express();
     app.use(express.json({ limit: '10mb' }));
-    const router = createDialectProxy({ backends: { up: { kind: 'fireworks', url: upstream.url, speaks: ['completions'] } }, routes: [{ model: '*', backend: 'up' }] }, { logger: createLogger({ silent: true }) });
+    const router = createDialectProxy(
+      { backends: { up: { kind: 'fireworks', url: upstream.url, speaks: ['completions'] } }, routes: [{ model: '*', backend: 'up' }] },
+      { logger: createLogger({ silent: true }) },
+    );
     app.use(router);
     await router.ready;
-    const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     try {
-      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies.chat });
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: bodies.chat,
+      });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: { param: 'tools', code: 'limit_exceeded' } });
     } finally {
@@ -78,7 +95,11 @@ describe('deep nesting is a 400 naming the field, never a 500', () => {
 
   test('an ordinary tool schema a few levels deep is untouched by the limit', async () => {
     const body = `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${deepSchema(20)}}}]}`;
-    const response = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' }, body });
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
+      body,
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -18,33 +18,59 @@ async function slowChatUpstream(delayMs: number) {
     counts.total += 1;
     counts.peak = Math.max(counts.peak, counts.now);
     let body = '';
-    req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
     let finished = false;
-    const done = () => { if (!finished) { finished = true; counts.now -= 1; } };
+    const done = () => {
+      if (!finished) {
+        finished = true;
+        counts.now -= 1;
+      }
+    };
     res.on('close', done);
     setTimeout(() => {
       if (body.includes('"stream":true')) {
-        const chunk = (delta: object, finish: string | null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(chunk({ role: 'assistant', content: 'ok' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+        const chunk = (delta: object, finish: string | null) =>
+          `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        res
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(chunk({ role: 'assistant', content: 'ok' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n');
         done();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-      }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
       done();
     }, delayMs);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, counts, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    counts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 const keys = { server: { apiKeys: ['key-a', 'key-b'] } };
-const post = (proxy: RunningServer, body: unknown, key = 'key-a') => fetch(`${proxy.url}/v1/completions`, {
-  method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body),
-});
+const post = (proxy: RunningServer, body: unknown, key = 'key-a') =>
+  fetch(`${proxy.url}/v1/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
 
 describe('a prompt batch cannot flood a backend', () => {
   let upstream: Awaited<ReturnType<typeof slowChatUpstream>>;
@@ -62,7 +88,7 @@ describe('a prompt batch cannot flood a backend', () => {
   test('a 20,000-prompt batch is a 400 naming prompt and limits.promptBatch, and nothing goes upstream', async () => {
     const response = await post(proxy, { model: 'm', prompt: Array.from({ length: 20_000 }, (_, i) => `p${i}`), max_tokens: 1 });
     expect(response.status).toBe(400);
-    const { error } = await response.json() as { error: { param: string; code: string; message: string } };
+    const { error } = (await response.json()) as { error: { param: string; code: string; message: string } };
     expect(error).toMatchObject({ param: 'prompt', code: 'limit_exceeded' });
     expect(error.message).toContain('limits.promptBatch');
     expect(upstream.counts.total).toBe(0);
@@ -77,7 +103,7 @@ describe('a prompt batch cannot flood a backend', () => {
   test('n times the batch is bounded too (limits.choices), naming n', async () => {
     const response = await post(proxy, { model: 'm', prompt: Array.from({ length: 100 }, () => 'x'), n: 2, max_tokens: 1 });
     expect(response.status).toBe(400);
-    const { error } = await response.json() as { error: { param: string; code: string; message: string } };
+    const { error } = (await response.json()) as { error: { param: string; code: string; message: string } };
     expect(error).toMatchObject({ param: 'n', code: 'limit_exceeded' });
     expect(error.message).toContain('limits.choices');
   });
@@ -86,7 +112,7 @@ describe('a prompt batch cannot flood a backend', () => {
     const prompts = Array.from({ length: 128 }, (_, i) => `p${i}`);
     const response = await post(proxy, { model: 'm', prompt: prompts, max_tokens: 1 });
     expect(response.status).toBe(200);
-    const body = await response.json() as { choices: { index: number }[] };
+    const body = (await response.json()) as { choices: { index: number }[] };
     expect(body.choices.map((choice) => choice.index)).toEqual(prompts.map((_, i) => i));
     expect(upstream.counts.total).toBe(128);
     expect(upstream.counts.peak).toBeLessThanOrEqual(16);
@@ -102,11 +128,14 @@ describe('a prompt batch cannot flood a backend', () => {
   });
 
   test('eight batches at once hold at most 64 upstream requests (the process), and another key is served within 2 s meanwhile', async () => {
-    const batches = Array.from({ length: 8 }, () => post(proxy, { model: 'm', prompt: Array.from({ length: 128 }, () => 'x'), max_tokens: 1 }));
+    const batches = Array.from({ length: 8 }, () =>
+      post(proxy, { model: 'm', prompt: Array.from({ length: 128 }, () => 'x'), max_tokens: 1 }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     const other = await fetch(`${proxy.url}/v1/chat/completions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer key-b' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer key-b' },
       body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(other.status).toBe(200);
@@ -123,7 +152,9 @@ describe('a prompt batch cannot flood a backend', () => {
     const pending = post(proxy, { model: 'm', prompt: Array.from({ length: 128 }, () => 'x'), max_tokens: 1 }).catch(() => undefined);
     void pending;
     const leaving = fetch(`${proxy.url}/v1/completions`, {
-      method: 'POST', signal: abort.signal, headers: { 'content-type': 'application/json', authorization: 'Bearer key-a' },
+      method: 'POST',
+      signal: abort.signal,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer key-a' },
       body: JSON.stringify({ model: 'm', prompt: Array.from({ length: 128 }, () => 'y'), max_tokens: 1 }),
     }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -24,7 +24,8 @@ const PLAN_MS = 100;
 /** `{"type": ["object" x k], "properties": {"a": <the same again>}}`, `depth` deep. */
 function typeListBomb(k: number, depth: number, type = 'object'): Record<string, unknown> {
   let node: Record<string, unknown> = { type: 'string' };
-  for (let i = 0; i < depth; i++) node = type === 'object' ? { type: Array(k).fill('object'), properties: { a: node } } : { type: Array(k).fill('array'), items: node };
+  for (let i = 0; i < depth; i++)
+    node = type === 'object' ? { type: Array(k).fill('object'), properties: { a: node } } : { type: Array(k).fill('array'), items: node };
   return node;
 }
 
@@ -40,12 +41,19 @@ function wideObjects(depth: number, name = (i: number) => `p${i}`): Record<strin
 }
 
 function forcedCall(parameters: Record<string, unknown>): Record<string, unknown> {
-  return { model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 't', parameters } }], tool_choice: 'required' };
+  return {
+    model: 'm',
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [{ type: 'function', function: { name: 't', parameters } }],
+    tool_choice: 'required',
+  };
 }
 
 function customRegex(definition: string): Record<string, unknown> {
   return {
-    model: 'm', messages: [{ role: 'user', content: 'hi' }], tool_choice: 'required',
+    model: 'm',
+    messages: [{ role: 'user', content: 'hi' }],
+    tool_choice: 'required',
     tools: [{ type: 'custom', custom: { name: 'c', format: { type: 'grammar', grammar: { syntax: 'regex', definition } } } }],
   };
 }
@@ -75,7 +83,12 @@ describe('grammar bombs, in process (the plan of a chat request for a completion
   function expectBounded(outcome: ReturnType<typeof plan>): void {
     expect(outcome.ms).toBeLessThan(PLAN_MS);
     if (outcome.error) {
-      expect(outcome.error).toMatchObject({ status: 400, code: 'limit_exceeded', param: 'tools', message: expect.stringMatching(/\(limits\.grammar(Bytes|Ms)\)\.$/) });
+      expect(outcome.error).toMatchObject({
+        status: 400,
+        code: 'limit_exceeded',
+        param: 'tools',
+        message: expect.stringMatching(/\(limits\.grammar(Bytes|Ms)\)\.$/),
+      });
     } else {
       expect(Buffer.byteLength(outcome.grammar ?? '')).toBeLessThanOrEqual(DEFAULT_LIMITS.grammarBytes);
     }
@@ -96,12 +109,19 @@ describe('grammar bombs, in process (the plan of a chat request for a completion
 
   test('anyOf and oneOf fanning out 8 ways, 9 deep, admit any value', () => {
     let node: Record<string, unknown> = { type: 'string' };
-    for (let i = 0; i < 9; i++) node = { type: 'object', properties: { a: { anyOf: [node, { type: 'null' }] }, b: { oneOf: Array.from({ length: 8 }, () => ({ type: 'integer' })) } }, required: ['a'] };
+    for (let i = 0; i < 9; i++)
+      node = {
+        type: 'object',
+        properties: { a: { anyOf: [node, { type: 'null' }] }, b: { oneOf: Array.from({ length: 8 }, () => ({ type: 'integer' })) } },
+        required: ['a'],
+      };
     expectBounded(plan(forcedCall(node)));
   });
 
   test('a 5,000-entry enum is one rule', () => {
-    const outcome = plan(forcedCall({ type: 'object', properties: { a: { enum: Array.from({ length: 5000 }, (_, i) => `v${i}`) } }, required: ['a'] }));
+    const outcome = plan(
+      forcedCall({ type: 'object', properties: { a: { enum: Array.from({ length: 5000 }, (_, i) => `v${i}`) } }, required: ['a'] }),
+    );
     expectBounded(outcome);
     expect(outcome.grammar).toBeDefined();
   });
@@ -118,8 +138,14 @@ describe('grammar bombs, in process (the plan of a chat request for a completion
 
   test('a smaller budget in the config is the one applied', () => {
     const request = parseChatRequest(forcedCall(wideObjects(2)));
-    expect(() => planRequest(request, { backend, upstreamModel: 'm' }, { limits: { grammarBytes: 4096, grammarMs: 50 } }))
-      .toThrow(expect.objectContaining({ status: 400, code: 'limit_exceeded', param: 'tools', message: expect.stringContaining('4096 bytes (limits.grammarBytes).') }));
+    expect(() => planRequest(request, { backend, upstreamModel: 'm' }, { limits: { grammarBytes: 4096, grammarMs: 50 } })).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'limit_exceeded',
+        param: 'tools',
+        message: expect.stringContaining('4096 bytes (limits.grammarBytes).'),
+      }),
+    );
   });
 
   test.each([
@@ -145,7 +171,11 @@ describe('grammar bombs, end to end (a real proxy, fireworks over completions, d
   let upstream: MockUpstream;
   let proxy: RunningServer;
   const post = (body: unknown) =>
-    fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' }, body: JSON.stringify(body) });
+    fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     upstream = await startMockUpstream();

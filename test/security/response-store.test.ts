@@ -17,7 +17,10 @@ import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../h
 import { startProxyFor } from '../helpers/start-proxy.js';
 
 const completion = (content: string, id?: string) => ({
-  ...(id === undefined ? {} : { id }), object: 'chat.completion', created: 1700000000, model: 'm',
+  ...(id === undefined ? {} : { id }),
+  object: 'chat.completion',
+  created: 1700000000,
+  model: 'm',
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
 });
@@ -25,7 +28,13 @@ const completion = (content: string, id?: string) => ({
 type Json = Record<string, unknown> & { error?: { code: string; param: string | null; message: string } };
 
 /** One call to the proxy as `key`; the status and the JSON body. */
-async function call(proxy: RunningServer, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: Json }> {
+async function call(
+  proxy: RunningServer,
+  method: string,
+  path: string,
+  key: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${proxy.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -34,7 +43,8 @@ async function call(proxy: RunningServer, method: string, path: string, key: str
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-const create = (proxy: RunningServer, key: string, body: Record<string, unknown>) => call(proxy, 'POST', '/v1/responses', key, { model: 'm', ...body });
+const create = (proxy: RunningServer, key: string, body: Record<string, unknown>) =>
+  call(proxy, 'POST', '/v1/responses', key, { model: 'm', ...body });
 
 async function until(probe: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -109,11 +119,13 @@ describe('continuations do not copy the conversation', () => {
   }, 120_000);
 });
 
-describe('a stored response is its owner\'s alone', () => {
+describe("a stored response is its owner's alone", () => {
   let upstream: MockUpstream;
   let proxy: RunningServer;
   beforeAll(async () => {
-    upstream = await startMockUpstream((request) => (askedText(request).includes('slow') ? { hang: true } : { json: completion('the secret answer', 'chatcmpl-a') }));
+    upstream = await startMockUpstream((request) =>
+      askedText(request).includes('slow') ? { hang: true } : { json: completion('the secret answer', 'chatcmpl-a') },
+    );
     proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { server: { apiKeys: ['key-a', 'key-b'] }, responses: { store: {} } });
   });
   afterAll(async () => {
@@ -121,7 +133,7 @@ describe('a stored response is its owner\'s alone', () => {
     await upstream.close();
   });
 
-  test('key B gets 404 on key A\'s response for GET, input_items, DELETE, cancel, previous_response_id and item_reference', async () => {
+  test("key B gets 404 on key A's response for GET, input_items, DELETE, cancel, previous_response_id and item_reference", async () => {
     const answer = await create(proxy, 'key-a', { input: 'my secret question', store: true });
     expect(answer.status).toBe(200);
     const id = String(answer.body.id);
@@ -154,14 +166,18 @@ describe('a stored response is its owner\'s alone', () => {
   });
 });
 
-describe('response ids are the proxy\'s own', () => {
+describe("response ids are the proxy's own", () => {
   let upstream: MockUpstream;
   let proxy: RunningServer;
   beforeAll(async () => {
     // The upstream calls every answer the same (or sends no id at all): only the text differs.
     upstream = await startMockUpstream((request) => {
       const text = askedText(request);
-      return { json: text.includes('anonymous') ? completion('no id at all') : completion(`answer to ${text.includes('from A') ? 'A' : 'B'}`, 'chatcmpl-same') };
+      return {
+        json: text.includes('anonymous')
+          ? completion('no id at all')
+          : completion(`answer to ${text.includes('from A') ? 'A' : 'B'}`, 'chatcmpl-same'),
+      };
     });
     proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { server: { apiKeys: ['key-a', 'key-b'] }, responses: { store: {} } });
   });
@@ -191,7 +207,9 @@ describe('background runs are bounded, and cancelled even when the store let the
   let upstream: MockUpstream;
   let proxy: RunningServer;
   beforeAll(async () => {
-    upstream = await startMockUpstream((request) => (askedText(request).includes('slow') ? { hang: true } : { json: completion('quick', 'chatcmpl-q') }));
+    upstream = await startMockUpstream((request) =>
+      askedText(request).includes('slow') ? { hang: true } : { json: completion('quick', 'chatcmpl-q') },
+    );
   });
   afterEach(async () => {
     await proxy.shutdown({ graceMs: 0 });
@@ -204,7 +222,9 @@ describe('background runs are bounded, and cancelled even when the store let the
     // One key may run them all: the per-process bound is the one tested here.
     proxy = await startProxyFor(upstream.url, { kind: 'openai' }, { responses: { store: {} }, limits: { backgroundRunsPerKey: 1000 } });
     upstream.requests.length = 0;
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => create(proxy, 'none', { input: `slow ${i}`, background: true })));
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => create(proxy, 'none', { input: `slow ${i}`, background: true })),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(128);
     expect(statuses.filter((status) => status === 429)).toHaveLength(172);

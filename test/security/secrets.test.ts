@@ -16,14 +16,21 @@ const API_KEY = 'sk-upstream-0123456789';
 const echo = (request: RecordedRequest) => `you sent ${JSON.stringify(request.headers)}`;
 
 const replies = {
-  'an HTTP 400': (request: RecordedRequest) => ({ status: 400, json: { error: { message: echo(request), type: 'invalid_request_error', param: null, code: null } } }),
+  'an HTTP 400': (request: RecordedRequest) => ({
+    status: 400,
+    json: { error: { message: echo(request), type: 'invalid_request_error', param: null, code: null } },
+  }),
   'an HTTP 500': (request: RecordedRequest) => ({ status: 500, json: { error: { message: echo(request) } } }),
-  'a 422 detail list': (request: RecordedRequest) => ({ status: 422, json: { detail: [{ loc: ['body', 'x'], msg: echo(request), type: 'value_error' }] } }),
+  'a 422 detail list': (request: RecordedRequest) => ({
+    status: 422,
+    json: { detail: [{ loc: ['body', 'x'], msg: echo(request), type: 'value_error' }] },
+  }),
   'a 200 whose body is {error}': (request: RecordedRequest) => ({ json: { error: { message: echo(request) } } }),
   // To a request that is not streamed, the same words come back as a 200 {error}.
-  'an error frame in a stream': (request: RecordedRequest) => ((request.body as { stream?: boolean }).stream
-    ? { sse: `data: ${JSON.stringify({ error: { message: echo(request), code: 500 } })}\n\n` }
-    : { json: { error: { message: echo(request) } } }),
+  'an error frame in a stream': (request: RecordedRequest) =>
+    (request.body as { stream?: boolean }).stream
+      ? { sse: `data: ${JSON.stringify({ error: { message: echo(request), code: 500 } })}\n\n` }
+      : { json: { error: { message: echo(request) } } },
 };
 
 describe('configured secrets never reach a caller or a log through an upstream', () => {
@@ -35,7 +42,16 @@ describe('configured secrets never reach a caller or a log through an upstream',
     const stream = new PassThrough();
     stream.on('data', (line: Buffer) => logged.push(line.toString()));
     const config = loadConfig({
-      backends: { up: { kind: 'openai', url: upstream.url, apiKey: API_KEY, speaks: ['chat'], headers: { 'X-Org-Token': HEADER_SECRET, 'X-Short': 'v1' }, retries: { attempts: 0 } } },
+      backends: {
+        up: {
+          kind: 'openai',
+          url: upstream.url,
+          apiKey: API_KEY,
+          speaks: ['chat'],
+          headers: { 'X-Org-Token': HEADER_SECRET, 'X-Short': 'v1' },
+          retries: { attempts: 0 },
+        },
+      },
       routes: [{ model: '*', backend: 'up' }],
     });
     proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ json: true, stream, level: 'debug' }) });
@@ -51,7 +67,8 @@ describe('configured secrets never reach a caller or a log through an upstream',
     logged.length = 0;
     for (const stream of [false, true]) {
       const response = await fetch(`${proxy.url}/v1/chat/completions`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream }),
       });
       const text = await response.text();

@@ -14,10 +14,11 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.resolve(here, '../cli-golden/audit/requests.jsonl');
 const cli = path.resolve(here, '../../dist/src/cli.js');
 
-const counts = (target: TargetSummary) => Object.fromEntries(target.changes.map((change) => [`${change.field} ${change.action}`, change.requests]));
+const counts = (target: TargetSummary) =>
+  Object.fromEntries(target.changes.map((change) => [`${change.field} ${change.action}`, change.requests]));
 
 describe('dialect-proxy audit', () => {
-  test('the fixture\'s known answer, towards strict OpenAI and towards Fireworks', async () => {
+  test("the fixture's known answer, towards strict OpenAI and towards Fireworks", async () => {
     const summary = await audit(fixture, { kinds: ['openai', 'fireworks'] });
     // 13 lines: one empty (skipped), one not JSON, one with max_tokens -1 (the dialect refuses it).
     expect(summary).toMatchObject({ lines: 12, unreadable: 1, malformed: { requests: 1, fields: [{ field: 'max_tokens', requests: 1 }] } });
@@ -44,8 +45,14 @@ describe('dialect-proxy audit', () => {
     expect(readRecord(JSON.stringify(body))).toEqual({ body });
     expect(readRecord(JSON.stringify({ body, path: '/v1/responses' }))).toEqual({ body, endpoint: 'responses' });
     expect(readRecord(JSON.stringify({ body, endpoint: 'https://api.openai.com/v1/responses' }))).toEqual({ body, endpoint: 'responses' });
-    expect(readRecord(JSON.stringify({ body, endpoint: 'responses', path: '/v1/chat/completions' }))).toEqual({ body, endpoint: 'responses' });
-    expect(readRecord(JSON.stringify({ body: { model: 'm', prompt: 'x' }, path: '/v1/completions' }))).toEqual({ body: { model: 'm', prompt: 'x' }, endpoint: 'completions' });
+    expect(readRecord(JSON.stringify({ body, endpoint: 'responses', path: '/v1/chat/completions' }))).toEqual({
+      body,
+      endpoint: 'responses',
+    });
+    expect(readRecord(JSON.stringify({ body: { model: 'm', prompt: 'x' }, path: '/v1/completions' }))).toEqual({
+      body: { model: 'm', prompt: 'x' },
+      endpoint: 'completions',
+    });
     expect(readRecord(JSON.stringify({ body, path: '/v1/embeddings' }))).toEqual({ body });
 
     // 7 lines: 5 Responses requests (two refused by the dialect: a hosted tool, previous_response_id without a store), one chat, one completions.
@@ -53,13 +60,21 @@ describe('dialect-proxy audit', () => {
     expect(summary.malformed).toMatchObject({ requests: 2, fields: [{ field: 'tools[*].type' }, { field: 'previous_response_id' }] });
     const [openai] = summary.targets;
     expect(openai).toMatchObject({ requests: 5, lossless: 3, lossy: 1, rejected: 1 });
-    expect(counts(openai)).toMatchObject({ 'input converted': 3, 'instructions converted': 1, 'include dropped': 1, 'max_output_tokens renamed': 1, 'reasoning converted': 1 });
+    expect(counts(openai)).toMatchObject({
+      'input converted': 3,
+      'instructions converted': 1,
+      'include dropped': 1,
+      'max_output_tokens renamed': 1,
+      'reasoning converted': 1,
+    });
   });
 
   test('routed by a configuration: a table per backend, and the request no route serves', async () => {
     const summary = await audit(fixture, { config: path.resolve(here, '../cli-golden/audit/proxy.yaml') });
     expect(summary.unrouted).toBe(1);
-    expect(summary.targets.map(({ target, requests, lossless, lossy, rejected }) => ({ target, requests, lossless, lossy, rejected }))).toEqual([
+    expect(
+      summary.targets.map(({ target, requests, lossless, lossy, rejected }) => ({ target, requests, lossless, lossy, rejected })),
+    ).toEqual([
       { target: 'fireworks', requests: 5, lossless: 5, lossy: 0, rejected: 0 },
       { target: 'openai', requests: 4, lossless: 3, lossy: 1, rejected: 0 },
     ]);
@@ -68,7 +83,15 @@ describe('dialect-proxy audit', () => {
   test('a progress bar on a terminal: drawn on stderr, then cleared; stdout keeps only the report', async () => {
     let out = '';
     let err = '';
-    const code = await runAuditCommand([fixture, '--to', 'openai', '--json'], { out: (text) => { out += text; }, err: (text) => { err += text; }, progress: true });
+    const code = await runAuditCommand([fixture, '--to', 'openai', '--json'], {
+      out: (text) => {
+        out += text;
+      },
+      err: (text) => {
+        err += text;
+      },
+      progress: true,
+    });
     expect(code).toBe(2);
     expect(err).toMatch(/^\r {2}auditing \[[#-]{30}\] +\d+% {2}\d+ requests/);
     expect(err.endsWith('\r\u001b[K')).toBe(true);
@@ -76,8 +99,24 @@ describe('dialect-proxy audit', () => {
   });
 
   test('exit codes: 0 when all is lossless, 1 when something is lost, 2 when refused', () => {
-    const target = (lossy: number, rejected: number): TargetSummary => ({ target: 't', kind: 'openai', speaks: ['chat'], requests: 1, lossless: 0, lossy, rejected, changes: [] });
-    const summary = (targets: TargetSummary[]) => ({ object: 'dialect.audit' as const, file: 'f', lines: 1, unreadable: 0, malformed: { requests: 0, fields: [] }, targets });
+    const target = (lossy: number, rejected: number): TargetSummary => ({
+      target: 't',
+      kind: 'openai',
+      speaks: ['chat'],
+      requests: 1,
+      lossless: 0,
+      lossy,
+      rejected,
+      changes: [],
+    });
+    const summary = (targets: TargetSummary[]) => ({
+      object: 'dialect.audit' as const,
+      file: 'f',
+      lines: 1,
+      unreadable: 0,
+      malformed: { requests: 0, fields: [] },
+      targets,
+    });
     expect(exitCodeOfAudit(summary([target(0, 0)]))).toBe(0);
     expect(exitCodeOfAudit(summary([target(1, 0)]))).toBe(1);
     expect(exitCodeOfAudit(summary([target(1, 1)]))).toBe(2);
@@ -108,9 +147,13 @@ describe('dialect-proxy audit', () => {
         write();
       });
       const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--max-old-space-size=64', cli, 'audit', file, '--to', 'openai', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['--max-old-space-size=64', cli, 'audit', file, '--to', 'openai', '--json'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let text = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
         child.once('error', reject);
         child.once('close', (exit) => resolve({ code: exit, stdout: text }));
       });

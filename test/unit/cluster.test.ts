@@ -36,10 +36,13 @@ describe('llama-cpp backends under --workers', () => {
 });
 
 describe('the in-memory response store under --workers', () => {
-  const config = (responses: Record<string, unknown>) => loadConfig({ responses, backends: { r: { kind: 'openai', url: 'http://127.0.0.1:9/v1' } }, routes: [{ model: '*', backend: 'r' }] });
+  const config = (responses: Record<string, unknown>) =>
+    loadConfig({ responses, backends: { r: { kind: 'openai', url: 'http://127.0.0.1:9/v1' } }, routes: [{ model: '*', backend: 'r' }] });
 
   test('is refused with several processes, naming the key and why', () => {
-    expect(() => checkResponseStoreShared(config({ store: { kind: 'memory' } }), 2)).toThrow(/responses\.store\.kind.*one process.*--workers 2/s);
+    expect(() => checkResponseStoreShared(config({ store: { kind: 'memory' } }), 2)).toThrow(
+      /responses\.store\.kind.*one process.*--workers 2/s,
+    );
   });
 
   test('is fine in one process, and no store is fine with any number', () => {

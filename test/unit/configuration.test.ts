@@ -7,9 +7,19 @@ describe('loadConfig', () => {
   test('fills server defaults and freezes the result', () => {
     const config = loadConfig(minimal, {});
     expect(config.server).toEqual({
-      host: '127.0.0.1', port: 8080, apiKeys: [], maxBodyBytes: 10 * 1024 * 1024, logLevel: 'info',
-      sseKeepAliveMs: 15_000, shutdownGraceMs: 30_000, allowUnauthenticated: false, inspector: true,
-      requestTimeoutMs: 60_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 4096,
+      host: '127.0.0.1',
+      port: 8080,
+      apiKeys: [],
+      maxBodyBytes: 10 * 1024 * 1024,
+      logLevel: 'info',
+      sseKeepAliveMs: 15_000,
+      shutdownGraceMs: 30_000,
+      allowUnauthenticated: false,
+      inspector: true,
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 4096,
     });
     expect(config.limits).toEqual(DEFAULT_LIMITS);
     expect(Object.isFrozen(config.backends.up)).toBe(true);
@@ -22,19 +32,23 @@ describe('loadConfig', () => {
   });
 
   test('substitutes ${ENV} and ${ENV:-default}, turning numeric settings into numbers', () => {
-    const config = loadConfig({
-      server: { port: '${PORT:-9090}', apiKeys: ['${KEY}'] },
-      backends: { local: { kind: 'llama-cpp', model: 'builtin', parallel: '${PAR}' } },
-      routes: [{ model: '*', backend: 'local' }],
-    }, { KEY: 'k1', PAR: '3' });
+    const config = loadConfig(
+      {
+        server: { port: '${PORT:-9090}', apiKeys: ['${KEY}'] },
+        backends: { local: { kind: 'llama-cpp', model: 'builtin', parallel: '${PAR}' } },
+        routes: [{ model: '*', backend: 'local' }],
+      },
+      { KEY: 'k1', PAR: '3' },
+    );
     expect(config.server.port).toBe(9090);
     expect(config.server.apiKeys).toEqual(['k1']);
     expect(config.backends.local).toMatchObject({ parallel: 3 });
   });
 
   test('an unset variable without a default names the key', () => {
-    expect(() => loadConfig({ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', apiKey: '${NOPE}' } } }, {}))
-      .toThrow(new ConfigError('backends.up.apiKey', 'environment variable NOPE is not set (use ${NOPE:-default} to allow that)'));
+    expect(() => loadConfig({ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', apiKey: '${NOPE}' } } }, {})).toThrow(
+      new ConfigError('backends.up.apiKey', 'environment variable NOPE is not set (use ${NOPE:-default} to allow that)'),
+    );
   });
 
   test.each([
@@ -42,21 +56,51 @@ describe('loadConfig', () => {
     [{ ...minimal, backends: { up: { kind: 'nope', url: 'https://x' } } }, 'config: backends.up.kind: must be one of'],
     [{ ...minimal, backends: { up: { kind: 'openai' } } }, 'config: backends.up.url: required'],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', speaks: ['images'] } } }, 'config: backends.up.speaks'],
-    [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', parallel: 0 } } }, 'config: backends.up.parallel: must be an integer >= 1'],
-    [{ ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', streamBatchMs: -1 } } }, 'config: backends.up.streamBatchMs: must be an integer >= 0'],
+    [
+      { ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', parallel: 0 } } },
+      'config: backends.up.parallel: must be an integer >= 1',
+    ],
+    [
+      { ...minimal, backends: { up: { kind: 'llama-cpp', model: 'builtin', streamBatchMs: -1 } } },
+      'config: backends.up.streamBatchMs: must be an integer >= 0',
+    ],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', jinja: true } } }, 'config: backends.up.jinja: unknown key'],
-    [{ ...minimal, backends: { up: { kind: 'llama-server', url: 'http://x/v1', jinja: 'yes' } } }, 'config: backends.up.jinja: must be true or false'],
+    [
+      { ...minimal, backends: { up: { kind: 'llama-server', url: 'http://x/v1', jinja: 'yes' } } },
+      'config: backends.up.jinja: must be true or false',
+    ],
     [{ ...minimal, routes: [{ model: '*', backend: 'missing' }] }, 'config: routes[0].backend: must name one of the backends (up)'],
     [{ ...minimal, routes: [] }, 'config: routes: a non-empty list is required'],
-    [{ ...minimal, routes: [{ model: '*', backend: ['up', 'missing'] }] }, 'config: routes[0].backend: must name one of the backends (up), or a list of them'],
+    [
+      { ...minimal, routes: [{ model: '*', backend: ['up', 'missing'] }] },
+      'config: routes[0].backend: must name one of the backends (up), or a list of them',
+    ],
     [{ ...minimal, routes: [{ model: '*', backend: ['up', 'up'] }] }, 'config: routes[0].backend: names a backend twice'],
-    [{ ...minimal, routes: [{ model: '*', backend: 'up', upstreamModels: { other: 'm' } }] }, 'config: routes[0].upstreamModels.other: not a backend of this route (up)'],
+    [
+      { ...minimal, routes: [{ model: '*', backend: 'up', upstreamModels: { other: 'm' } }] },
+      'config: routes[0].upstreamModels.other: not a backend of this route (up)',
+    ],
     [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeoutMs: 5 } } }, 'config: backends.up.timeoutMs: unknown key'],
-    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { firstByte: 5 } } } }, 'config: backends.up.timeouts.firstByte: unknown key'],
-    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { idleMs: 0 } } } }, 'config: backends.up.timeouts.idleMs: must be an integer >= 1'],
-    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', retries: { initialDelayMs: 20_000 } } } }, 'config: backends.up.retries.initialDelayMs: must not exceed maxDelayMs (10000)'],
-    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', queueLimit: 3 } } }, 'config: backends.up.queueLimit: needs maxConcurrent'],
-    [{ ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', maxConcurrent: 0 } } }, 'config: backends.up.maxConcurrent: must be an integer >= 1'],
+    [
+      { ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { firstByte: 5 } } } },
+      'config: backends.up.timeouts.firstByte: unknown key',
+    ],
+    [
+      { ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', timeouts: { idleMs: 0 } } } },
+      'config: backends.up.timeouts.idleMs: must be an integer >= 1',
+    ],
+    [
+      { ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', retries: { initialDelayMs: 20_000 } } } },
+      'config: backends.up.retries.initialDelayMs: must not exceed maxDelayMs (10000)',
+    ],
+    [
+      { ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', queueLimit: 3 } } },
+      'config: backends.up.queueLimit: needs maxConcurrent',
+    ],
+    [
+      { ...minimal, backends: { up: { kind: 'openai', url: 'https://x/v1', maxConcurrent: 0 } } },
+      'config: backends.up.maxConcurrent: must be an integer >= 1',
+    ],
     [{ ...minimal, server: { sseKeepAliveMs: 0 } }, 'config: server.sseKeepAliveMs: must be an integer >= 1'],
     [{ ...minimal, passthrough: 'other' }, 'config: passthrough: no backend named "other"'],
     [{ ...minimal, server: { port: 70000 } }, 'config: server.port: must be an integer >= 0 and <= 65535'],
@@ -70,9 +114,14 @@ describe('loadConfig', () => {
   });
 
   test('a route may narrow efforts and set its own ladder', () => {
-    const config = loadConfig({ ...minimal, routes: [{ model: 'o3*', backend: 'up', efforts: ['low', 'high'], effortLadder: { low: 1024, high: '8192' } }] }, {});
+    const config = loadConfig(
+      { ...minimal, routes: [{ model: 'o3*', backend: 'up', efforts: ['low', 'high'], effortLadder: { low: 1024, high: '8192' } }] },
+      {},
+    );
     expect(config.routes[0]).toEqual({ model: 'o3*', backend: 'up', efforts: ['low', 'high'], effortLadder: { low: 1024, high: 8192 } });
-    expect(() => loadConfig({ ...minimal, routes: [{ model: '*', backend: 'up', effortLadder: { huge: 5 } }] }, {})).toThrow('config: routes[0].effortLadder.huge: not an effort');
+    expect(() => loadConfig({ ...minimal, routes: [{ model: '*', backend: 'up', effortLadder: { huge: 5 } }] }, {})).toThrow(
+      'config: routes[0].effortLadder.huge: not an effort',
+    );
   });
 
   test('reads the shipped default config', () => {
@@ -90,8 +139,13 @@ describe('config/examples', () => {
   test('remote.yaml loads, its response store included', () => {
     const config = loadConfig('config/examples/remote.yaml', { PROXY_API_KEY: 'k', OPENAI_API_KEY: 'o', FIREWORKS_API_KEY: 'f' });
     expect(config.responses.store).toEqual({
-      kind: 'memory', maxResponses: 10000, maxAgeSeconds: 86400, storeByDefault: true,
-      maxBytes: 256 * 1024 * 1024, maxResponseBytes: 16 * 1024 * 1024, maxContinuationDepth: 1000,
+      kind: 'memory',
+      maxResponses: 10000,
+      maxAgeSeconds: 86400,
+      storeByDefault: true,
+      maxBytes: 256 * 1024 * 1024,
+      maxResponseBytes: 16 * 1024 * 1024,
+      maxContinuationDepth: 1000,
     });
   });
 });

@@ -22,7 +22,11 @@ import { parseAllDocuments } from 'yaml';
 import { loadConfig, type RemoteBackendSettings } from '../../src/runtime/configuration.js';
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'v1/ConfigMap': ConfigMap, 'v1/Service': Service, 'apps/v1/Deployment': Deployment, 'apps/v1/StatefulSet': StatefulSet, 'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
 
 /**
@@ -32,31 +36,62 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
  */
 function unknownKeys(list: Manifest[]): string[] {
   const file = resolve('test/unit/deploy-manifests.generated.ts');
-  const source = list.map((manifest, i) => {
-    const [group, version] = manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/') : ['', manifest.apiVersion];
-    return `import type { I${manifest.kind} as T${i} } from 'kubernetes-models/${group ? `${group}/` : ''}${version}/${manifest.kind}';\nexport const m${i}: T${i} = ${JSON.stringify(manifest)};`;
-  }).join('\n');
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] };
+  const source = list
+    .map((manifest, i) => {
+      const [group, version] = manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/') : ['', manifest.apiVersion];
+      return `import type { I${manifest.kind} as T${i} } from 'kubernetes-models/${group ? `${group}/` : ''}${version}/${manifest.kind}';\nexport const m${i}: T${i} = ${JSON.stringify(manifest)};`;
+    })
+    .join('\n');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const { getSourceFile, fileExists, readFile } = host;
-  host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, source, language) : getSourceFile.call(host, name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, language) : getSourceFile.call(host, name, language, ...rest);
   host.fileExists = (name) => name === file || fileExists.call(host, name);
   host.readFile = (name) => (name === file ? source : readFile.call(host, name));
-  return ts.getPreEmitDiagnostics(ts.createProgram([file], options, host)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '));
+  return ts
+    .getPreEmitDiagnostics(ts.createProgram([file], options, host))
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '));
 }
 
 // Loose views of the manifests, enough for the checks below.
-interface Probe { httpGet?: { path: string; port: string | number } }
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
 interface Container {
-  name: string; args?: string[]; ports?: { name?: string; containerPort: number }[]; readinessProbe?: Probe; livenessProbe?: Probe;
-  lifecycle?: { preStop?: { exec?: { command: string[] } } }; env?: { name: string }[];
+  name: string;
+  args?: string[];
+  ports?: { name?: string; containerPort: number }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
+  env?: { name: string }[];
 }
 interface Manifest {
-  apiVersion: string; kind: string; metadata: { name: string };
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
   data?: Record<string, string>;
   spec?: {
-    replicas?: number; serviceName?: string; selector?: Record<string, unknown>; ports?: { targetPort: string | number }[];
-    template?: { metadata: { labels: Record<string, string> }; spec: { terminationGracePeriodSeconds?: number; securityContext?: { runAsNonRoot?: boolean; runAsUser?: number }; containers: Container[] } };
+    replicas?: number;
+    serviceName?: string;
+    selector?: Record<string, unknown>;
+    ports?: { targetPort: string | number }[];
+    template?: {
+      metadata: { labels: Record<string, string> };
+      spec: {
+        terminationGracePeriodSeconds?: number;
+        securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+        containers: Container[];
+      };
+    };
   };
 }
 
@@ -72,20 +107,26 @@ const modelManifests = manifests('deploy/kubernetes/model-server.yaml');
 const find = (list: Manifest[], kind: string) => list.find((manifest) => manifest.kind === kind) as Manifest;
 
 describe('Kubernetes manifests', () => {
-  it.each([...proxyManifests, ...modelManifests].map((manifest) => [`${manifest.kind} ${manifest.metadata.name}`, manifest]))('%s validates against the Kubernetes schema', (_name, manifest) => {
-    const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
-    expect(Model).toBeDefined();
-    expect(() => new Model(manifest as never).validate()).not.toThrow();
-  });
+  it.each([...proxyManifests, ...modelManifests].map((manifest) => [`${manifest.kind} ${manifest.metadata.name}`, manifest]))(
+    '%s validates against the Kubernetes schema',
+    (_name, manifest) => {
+      const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
+      expect(Model).toBeDefined();
+      expect(() => new Model(manifest as never).validate()).not.toThrow();
+    },
+  );
 
-  it('name no key the Kubernetes API types do not have (TypeScript\'s excess-property check)', () => {
+  it("name no key the Kubernetes API types do not have (TypeScript's excess-property check)", () => {
     expect(unknownKeys([...proxyManifests, ...modelManifests])).toEqual([]);
-    expect(unknownKeys([{ ...find(proxyManifests, 'Service'), spec: { selector: {}, ports: [{ targetPort: 'http', prot: 80 }] } } as never])).toEqual([
-      expect.stringContaining('"prot"\' does not exist in type \'IServicePort\''),
-    ]);
+    expect(
+      unknownKeys([{ ...find(proxyManifests, 'Service'), spec: { selector: {}, ports: [{ targetPort: 'http', prot: 80 }] } } as never]),
+    ).toEqual([expect.stringContaining("\"prot\"' does not exist in type 'IServicePort'")]);
   });
 
-  const config = () => loadConfig(parseAllDocuments(find(proxyManifests, 'ConfigMap').data?.['proxy.yaml'] ?? '')[0].toJS() as Record<string, unknown>, { PROXY_API_KEY: 'k' });
+  const config = () =>
+    loadConfig(parseAllDocuments(find(proxyManifests, 'ConfigMap').data?.['proxy.yaml'] ?? '')[0].toJS() as Record<string, unknown>, {
+      PROXY_API_KEY: 'k',
+    });
   const deployment = find(proxyManifests, 'Deployment');
   const pod = deployment.spec!.template!.spec;
   const container = pod.containers[0];
@@ -93,9 +134,14 @@ describe('Kubernetes manifests', () => {
   it('the ConfigMap carries a config that loads, pooling every model-server replica by its stable name', () => {
     const { backends, server } = config();
     const statefulSet = find(modelManifests, 'StatefulSet');
-    const names = Array.from({ length: statefulSet.spec!.replicas! }, (_, i) => `http://${statefulSet.metadata.name}-${i}.${statefulSet.spec!.serviceName}:8080/v1`);
+    const names = Array.from(
+      { length: statefulSet.spec!.replicas! },
+      (_, i) => `http://${statefulSet.metadata.name}-${i}.${statefulSet.spec!.serviceName}:8080/v1`,
+    );
     expect((backends.llama as RemoteBackendSettings).urls).toEqual(names);
-    expect((backends.llama as RemoteBackendSettings).health?.path).toBe(statefulSet.spec!.template!.spec.containers[0].readinessProbe?.httpGet?.path);
+    expect((backends.llama as RemoteBackendSettings).health?.path).toBe(
+      statefulSet.spec!.template!.spec.containers[0].readinessProbe?.httpGet?.path,
+    );
     expect(server.host).toBe('0.0.0.0');
     expect(server.apiKeys).toEqual(['k']);
     expect(container.env?.map(({ name }) => name)).toContain('PROXY_API_KEY');
@@ -126,10 +172,16 @@ describe('Kubernetes manifests', () => {
 describe('Dockerfile', () => {
   const text = readFileSync('deploy/Dockerfile', 'utf8');
   // One line per instruction: comments out, continuations joined.
-  const instructions = text.split('\n').filter((line) => !/^\s*#/.test(line)).join('\n').replace(/\\\n/g, ' ').split('\n').filter((line) => /^[A-Z]+\s/.test(line));
+  const instructions = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => /^[A-Z]+\s/.test(line));
   const last = (name: string) => instructions.filter((line) => line.startsWith(`${name} `)).at(-1) ?? '';
 
-  it('passes dockerfile-utils\' checks', () => {
+  it("passes dockerfile-utils' checks", () => {
     expect(lintDockerfile(text).map(({ message, range }) => `line ${range.start.line + 1}: ${message}`)).toEqual([]);
   });
 
@@ -141,8 +193,18 @@ describe('Dockerfile', () => {
   });
 
   it('copies from the build context only what exists and what the ignore file lets through', () => {
-    const ignored = readFileSync('deploy/Dockerfile.dockerignore', 'utf8').split('\n').filter((line) => line.startsWith('!')).map((line) => line.slice(1));
-    const sources = instructions.filter((line) => line.startsWith('COPY ') && !line.includes('--from=')).flatMap((line) => line.split(/\s+/).slice(1, -1).filter((word) => !word.startsWith('--')));
+    const ignored = readFileSync('deploy/Dockerfile.dockerignore', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('!'))
+      .map((line) => line.slice(1));
+    const sources = instructions
+      .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
+      .flatMap((line) =>
+        line
+          .split(/\s+/)
+          .slice(1, -1)
+          .filter((word) => !word.startsWith('--')),
+      );
     expect(sources.length).toBeGreaterThan(5);
     for (const source of sources) {
       expect([source, existsSync(resolve(source))]).toEqual([source, true]);
@@ -166,8 +228,14 @@ describe('nginx example', () => {
     if (!nginx) throw new Error('nginx is not installed (apt-get install nginx-light; .ci/run does)');
     const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-nginx-'));
     try {
-      writeFileSync(join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${resolve('deploy/nginx/dialect-proxy.conf')};\n}\n`);
-      const output = execFileSync(nginx as string, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      writeFileSync(
+        join(dir, 'nginx.conf'),
+        `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${resolve('deploy/nginx/dialect-proxy.conf')};\n}\n`,
+      );
+      const output = execFileSync(nginx as string, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       expect(output).toBe('');
     } catch (error) {
       throw new Error(`nginx -t failed: ${(error as { stderr?: string }).stderr ?? String(error)}`, { cause: error });

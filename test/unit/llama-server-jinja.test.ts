@@ -9,10 +9,15 @@ const chatWithTools = {
 };
 
 function configWith(jinja: boolean | undefined) {
-  return loadConfig({
-    backends: { local: { kind: 'llama-server', url: 'http://127.0.0.1:9/v1', speaks: ['chat'], ...(jinja === undefined ? {} : { jinja }) } },
-    routes: [{ model: '*', backend: 'local' }],
-  }, {});
+  return loadConfig(
+    {
+      backends: {
+        local: { kind: 'llama-server', url: 'http://127.0.0.1:9/v1', speaks: ['chat'], ...(jinja === undefined ? {} : { jinja }) },
+      },
+      routes: [{ model: '*', backend: 'local' }],
+    },
+    {},
+  );
 }
 
 describe('llama-server jinja', () => {

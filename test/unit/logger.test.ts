@@ -12,9 +12,21 @@ describe('logger redaction', () => {
 
   test('a log entry never reaches the transport with a secret in it', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
-    createLogger({ json: true, stream: sink }).info('upstream call', { headers: { authorization: 'Bearer sk-live-999' }, apiKey: 'sk-live-999' });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    createLogger({ json: true, stream: sink }).info('upstream call', {
+      headers: { authorization: 'Bearer sk-live-999' },
+      apiKey: 'sk-live-999',
+    });
     expect(lines.join('')).not.toContain('sk-live-999');
-    expect(JSON.parse(lines[0])).toMatchObject({ message: 'upstream call', apiKey: '[redacted]', headers: { authorization: '[redacted]' } });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      message: 'upstream call',
+      apiKey: '[redacted]',
+      headers: { authorization: '[redacted]' },
+    });
   });
 });

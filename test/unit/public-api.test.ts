@@ -7,7 +7,11 @@ test('exports the public API', () => {
 });
 
 test('package.json points at the built entry, its types and the CLI', () => {
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: { '.': { import: string; types: string } }; bin: Record<string, string>; type: string };
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    exports: { '.': { import: string; types: string } };
+    bin: Record<string, string>;
+    type: string;
+  };
   expect(pkg.type).toBe('module');
   expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', import: './dist/src/index.js' });
   expect(pkg.bin['dialect-proxy']).toBe('dist/src/cli.js');

@@ -20,7 +20,13 @@ function blockAfter(marker: string, lang: string): string {
 
 async function translate(args: string[], body: string): Promise<{ code: number; text: string }> {
   let text = '';
-  const code = await runTranslateCommand(args, { stdin: Readable.from([body]), out: (chunk) => { text += chunk; }, err: () => undefined });
+  const code = await runTranslateCommand(args, {
+    stdin: Readable.from([body]),
+    out: (chunk) => {
+      text += chunk;
+    },
+    err: () => undefined,
+  });
   return { code, text };
 }
 
@@ -46,14 +52,21 @@ test('the moved request goes to OpenAI as it is and still runs on Fireworks', as
   expect(shown).toContain(fireworks.text.split('\n').slice(3, 5).join('\n'));
 });
 
-test('the audit shown is the fixture\'s', async () => {
+test("the audit shown is the fixture's", async () => {
   const shown = blockAfter('### A whole log', 'console').split('\n');
   expect(shown[0]).toBe('$ npx dialect-proxy audit requests.jsonl --to openai');
   let text = '';
   const cwd = process.cwd();
   process.chdir(path.join(root, 'test/cli-golden/audit'));
   try {
-    expect(await runAuditCommand(['requests.jsonl', '--to', 'openai'], { out: (chunk) => { text += chunk; }, progress: false })).toBe(2);
+    expect(
+      await runAuditCommand(['requests.jsonl', '--to', 'openai'], {
+        out: (chunk) => {
+          text += chunk;
+        },
+        progress: false,
+      }),
+    ).toBe(2);
   } finally {
     process.chdir(cwd);
   }

@@ -8,22 +8,32 @@ import { dialectFor, endpointNamed } from '../../src/commands/translate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'translate-'));
 const configPath = join(dir, 'proxy.yaml');
-writeFileSync(configPath, `
+writeFileSync(
+  configPath,
+  `
 backends:
   openai: { kind: openai, url: "http://127.0.0.1:9/v1", speaks: [chat] }
 routes:
   - { model: "*", backend: openai }
-`);
+`,
+);
 
-async function translate(body: unknown, args: string[] = ['--config', configPath]): Promise<{ code: number; output: Record<string, unknown>; err: string }> {
+async function translate(
+  body: unknown,
+  args: string[] = ['--config', configPath],
+): Promise<{ code: number; output: Record<string, unknown>; err: string }> {
   let text = '';
   let err = '';
   const code = await runTranslateCommand([...args, '--json'], {
     stdin: Readable.from([typeof body === 'string' ? body : JSON.stringify(body)]),
-    out: (chunk) => { text += chunk; },
-    err: (chunk) => { err += chunk; },
+    out: (chunk) => {
+      text += chunk;
+    },
+    err: (chunk) => {
+      err += chunk;
+    },
   });
-  return { code, output: text ? JSON.parse(text) as Record<string, unknown> : {}, err };
+  return { code, output: text ? (JSON.parse(text) as Record<string, unknown>) : {}, err };
 }
 
 describe('dialect-proxy translate', () => {
@@ -38,15 +48,36 @@ describe('dialect-proxy translate', () => {
         kind: 'openai',
         verdict: 'lossless',
         changes: [
-          { field: 'prompt', action: 'converted', to: 'messages', lossy: false, reason: 'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags' },
-          { field: 'max_tokens', action: 'renamed', to: 'max_completion_tokens', lossy: false, reason: 'the OpenAI chat API calls it max_completion_tokens' },
+          {
+            field: 'prompt',
+            action: 'converted',
+            to: 'messages',
+            lossy: false,
+            reason:
+              'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags',
+          },
+          {
+            field: 'max_tokens',
+            action: 'renamed',
+            to: 'max_completion_tokens',
+            lossy: false,
+            reason: 'the OpenAI chat API calls it max_completion_tokens',
+          },
         ],
         warnings: [],
-        upstream: [{
-          endpoint: '/chat/completions',
-          stream: true,
-          body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }], max_completion_tokens: 5, stream: true, stream_options: { include_usage: true } },
-        }],
+        upstream: [
+          {
+            endpoint: '/chat/completions',
+            stream: true,
+            body: {
+              model: 'gpt-4o',
+              messages: [{ role: 'user', content: 'Hello' }],
+              max_completion_tokens: 5,
+              stream: true,
+              stream_options: { include_usage: true },
+            },
+          },
+        ],
       },
     });
   });
@@ -54,8 +85,15 @@ describe('dialect-proxy translate', () => {
   test('a refusal: the error a caller would get, every refused field, exit 2', async () => {
     const { code, output } = await translate({ model: 'gpt-4o', prompt: 'Hello', echo: true, top_k: 3 });
     expect(code).toBe(2);
-    expect(output).toMatchObject({ verdict: 'rejected', error: { status: 400, body: { error: { param: 'top_k', code: 'unsupported_parameter' } } } });
-    expect((output.changes as { field: string; action: string }[]).filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual(['top_k', 'echo']);
+    expect(output).toMatchObject({
+      verdict: 'rejected',
+      error: { status: 400, body: { error: { param: 'top_k', code: 'unsupported_parameter' } } },
+    });
+    expect(
+      (output.changes as { field: string; action: string }[])
+        .filter((change) => change.action === 'rejected')
+        .map((change) => change.field),
+    ).toEqual(['top_k', 'echo']);
   });
 
   test('an approximation is lossy: exit 1', async () => {
@@ -65,9 +103,24 @@ describe('dialect-proxy translate', () => {
   });
 
   test('--endpoint chooses the dialect; --to a kind needs no config; --speaks overrides its default', async () => {
-    const { output } = await translate({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], top_k: 3 }, ['--to', 'openai', '--endpoint', 'chat']);
-    expect(output).toMatchObject({ dialect: 'openai-chat', backend: 'openai', verdict: 'rejected', error: { body: { error: { param: 'top_k' } } } });
-    const completions = await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, ['--to', 'fireworks', '--speaks', 'completions']);
+    const { output } = await translate({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], top_k: 3 }, [
+      '--to',
+      'openai',
+      '--endpoint',
+      'chat',
+    ]);
+    expect(output).toMatchObject({
+      dialect: 'openai-chat',
+      backend: 'openai',
+      verdict: 'rejected',
+      error: { body: { error: { param: 'top_k' } } },
+    });
+    const completions = await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, [
+      '--to',
+      'fireworks',
+      '--speaks',
+      'completions',
+    ]);
     expect((completions.output.upstream as { endpoint: string }[])[0].endpoint).toBe('/completions');
   });
 
@@ -91,22 +144,43 @@ describe('dialect-proxy translate', () => {
     expect(dialectFor(undefined, { model: 'm', input: 'Hi', prompt: { id: 'pmpt_1' } }).name).toBe('openai-responses');
     expect(dialectFor(undefined, { model: 'm', prompt: 'Hi' }).name).toBe('fireworks-completions');
     expect(dialectFor(undefined, { model: 'm', messages: [], input: 'x' }).name).toBe('openai-chat');
-    const { code, output } = await translate({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hi', max_output_tokens: 32 }, ['--to', 'openai']);
+    const { code, output } = await translate({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hi', max_output_tokens: 32 }, [
+      '--to',
+      'openai',
+    ]);
     expect(code).toBe(0);
     expect(output).toMatchObject({ dialect: 'openai-responses', verdict: 'lossless' });
-    expect((output.upstream as { body: unknown }[])[0].body).toEqual({ model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], max_completion_tokens: 32 });
+    expect((output.upstream as { body: unknown }[])[0].body).toEqual({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ],
+      max_completion_tokens: 32,
+    });
     // --endpoint says so explicitly (by name or path); a chat body read as Responses is malformed.
     for (const endpoint of ['responses', '/v1/responses']) {
       const named = await translate(body, ['--to', 'openai', '--endpoint', endpoint]);
       expect(named).toMatchObject({ code: 1, output: { dialect: 'openai-responses', verdict: 'lossy' } });
       expect((named.output.changes as unknown[])[0]).toMatchObject({ field: 'include', action: 'dropped' });
     }
-    expect(await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, ['--to', 'openai', '--endpoint', 'responses'])).toMatchObject({ code: 2, output: { verdict: 'invalid', dialect: 'openai-responses' } });
-    expect(['chat', '/v1/chat/completions', 'https://api.example.com/v1/completions', '/v1/responses', 'embeddings'].map(endpointNamed)).toEqual(['chat', 'chat', 'completions', 'responses', undefined]);
+    expect(
+      await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, ['--to', 'openai', '--endpoint', 'responses']),
+    ).toMatchObject({ code: 2, output: { verdict: 'invalid', dialect: 'openai-responses' } });
+    expect(
+      ['chat', '/v1/chat/completions', 'https://api.example.com/v1/completions', '/v1/responses', 'embeddings'].map(endpointNamed),
+    ).toEqual(['chat', 'chat', 'completions', 'responses', undefined]);
   });
 
   test('--as responses: a chat request as the Responses request it would become, and its changes; --as chat back', async () => {
-    const chat = { model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], max_completion_tokens: 32 };
+    const chat = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ],
+      max_completion_tokens: 32,
+    };
     const there = await translate(chat, ['--as', 'responses']);
     expect(there).toEqual({
       code: 0,
@@ -117,26 +191,60 @@ describe('dialect-proxy translate', () => {
         to: 'openai-responses',
         verdict: 'lossless',
         changes: [
-          { field: 'messages', action: 'converted', to: 'input', lossy: false, reason: "each message an input item; text parts as input_text (an assistant's as output_text)" },
-          { field: 'messages[0]', action: 'converted', to: 'instructions', lossy: false, reason: 'the leading system message is the instructions' },
-          { field: 'max_completion_tokens', action: 'renamed', to: 'max_output_tokens', lossy: false, reason: 'the Responses API calls it max_output_tokens' },
+          {
+            field: 'messages',
+            action: 'converted',
+            to: 'input',
+            lossy: false,
+            reason: "each message an input item; text parts as input_text (an assistant's as output_text)",
+          },
+          {
+            field: 'messages[0]',
+            action: 'converted',
+            to: 'instructions',
+            lossy: false,
+            reason: 'the leading system message is the instructions',
+          },
+          {
+            field: 'max_completion_tokens',
+            action: 'renamed',
+            to: 'max_output_tokens',
+            lossy: false,
+            reason: 'the Responses API calls it max_output_tokens',
+          },
         ],
         body: { model: 'gpt-4o', instructions: 'Be brief.', input: [{ role: 'user', content: 'Hi' }], max_output_tokens: 32 },
       },
     });
     const back = await translate(there.output.body, ['--as', 'chat', '--model', 'gpt-4.1']);
-    expect(back).toMatchObject({ code: 0, output: { from: 'openai-responses', to: 'openai-chat', verdict: 'lossless', body: { ...chat, model: 'gpt-4.1' } } });
+    expect(back).toMatchObject({
+      code: 0,
+      output: { from: 'openai-responses', to: 'openai-chat', verdict: 'lossless', body: { ...chat, model: 'gpt-4.1' } },
+    });
     // Lossy: exit 1. A field the proxy refuses (no response store) is still a Responses field: it is dropped, not malformed.
-    expect(await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], seed: 1 }, ['--as', 'responses'])).toMatchObject({ code: 1, output: { verdict: 'lossy' } });
-    expect(await translate({ model: 'm', input: 'Hi', previous_response_id: 'resp_1' }, ['--as', 'chat'])).toMatchObject({ code: 1, output: { verdict: 'lossy', changes: [{ field: 'previous_response_id', action: 'dropped' }, { field: 'input' }] } });
+    expect(await translate({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], seed: 1 }, ['--as', 'responses'])).toMatchObject({
+      code: 1,
+      output: { verdict: 'lossy' },
+    });
+    expect(await translate({ model: 'm', input: 'Hi', previous_response_id: 'resp_1' }, ['--as', 'chat'])).toMatchObject({
+      code: 1,
+      output: { verdict: 'lossy', changes: [{ field: 'previous_response_id', action: 'dropped' }, { field: 'input' }] },
+    });
     // Malformed: exit 2 with the dialect's error.
-    expect(await translate({ model: 'm', input: 'Hi' }, ['--as', 'responses'])).toMatchObject({ code: 2, output: { verdict: 'invalid', error: { status: 400, body: { error: { param: 'messages' } } } } });
+    expect(await translate({ model: 'm', input: 'Hi' }, ['--as', 'responses'])).toMatchObject({
+      code: 2,
+      output: { verdict: 'invalid', error: { status: 400, body: { error: { param: 'messages' } } } },
+    });
   });
 
   test('--as misuse: an unknown API, a backend beside it, an --endpoint that contradicts it', async () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
-    expect((await translate(body, ['--as', 'completions'])).err).toMatch(/^dialect-proxy translate: --as: responses \(a chat request as a Responses request\) or chat/);
-    expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(/^dialect-proxy translate: --as and --to exclude each other/);
+    expect((await translate(body, ['--as', 'completions'])).err).toMatch(
+      /^dialect-proxy translate: --as: responses \(a chat request as a Responses request\) or chat/,
+    );
+    expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(
+      /^dialect-proxy translate: --as and --to exclude each other/,
+    );
     expect(await translate(body, ['--as', 'responses', '--endpoint', 'completions'])).toMatchObject({ code: 2, output: {} });
     expect(await translate(body, ['--as', 'responses', '--endpoint', 'chat'])).toMatchObject({ code: 0 });
   });
@@ -144,7 +252,9 @@ describe('dialect-proxy translate', () => {
   test('misuse: one line on stderr (and the usage for a bad option), exit 2', async () => {
     const unknownKind = await translate({ model: 'm', prompt: 'x' }, ['--to', 'nope']);
     expect(unknownKind).toMatchObject({ code: 2, output: {} });
-    expect(unknownKind.err).toBe('dialect-proxy translate: no backend kind "nope" (one of llama-cpp, openai, fireworks, llama-server, vllm)\n');
+    expect(unknownKind.err).toBe(
+      'dialect-proxy translate: no backend kind "nope" (one of llama-cpp, openai, fireworks, llama-server, vllm)\n',
+    );
     const both = await translate({ model: 'm', prompt: 'x' }, ['--to', 'openai', '--config', configPath]);
     expect(both.err).toMatch(/^dialect-proxy translate: --to and --config exclude each other/);
     const worker = await translate({ model: 'm', prompt: 'x' }, ['--to', 'llama-cpp', '--speaks', 'chat']);
@@ -158,13 +268,25 @@ describe('dialect-proxy translate --responses, for a Responses request', () => {
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     writeFileSync(reply, chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hello' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
-    const { code, output } = await translate({ model: 'm', instructions: 'Be brief.', input: 'Hi', stream: true }, ['--config', configPath, '--responses', reply]);
+    const { code, output } = await translate({ model: 'm', instructions: 'Be brief.', input: 'Hi', stream: true }, [
+      '--config',
+      configPath,
+      '--responses',
+      reply,
+    ]);
     expect(code).toBe(0);
     expect(output).toMatchObject({ dialect: 'openai-responses', ok: true, stream: true });
     const events = output.chunks as { type: string; sequence_number: number }[];
     expect(events.map((event) => event.type)).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-      'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
     // Named events and no [DONE], as the Responses API sends them.

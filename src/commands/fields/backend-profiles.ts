@@ -44,9 +44,10 @@ export async function loadProfiles(profiles: readonly BackendProfile[] = DEFAULT
     const adapter = await kind.create(profile.name, profile.settings);
     try {
       // The worker takes text: should a chat request reach it, the plan's ChatML rendering stands in.
-      const toWire = profile.settings.kind === 'llama-cpp'
-        ? (request: NeutralRequest) => adapter.toWire(request.endpoint === 'chat' ? toTextRequest(request, {}) : request)
-        : adapter.toWire;
+      const toWire =
+        profile.settings.kind === 'llama-cpp'
+          ? (request: NeutralRequest) => adapter.toWire(request.endpoint === 'chat' ? toTextRequest(request, {}) : request)
+          : adapter.toWire;
       loaded.push({ ...profile, capabilities: adapter.capabilities, toWire });
     } finally {
       await adapter.close?.();

@@ -44,7 +44,6 @@ export interface FateTable {
   dialects: DialectFates[];
 }
 
-
 /**
  * Builds the table; pure apart from constructing (and closing) each kind's
  * adapter to read its capabilities. Pass other profiles to see another config.
@@ -58,7 +57,13 @@ export async function buildFateTable(profiles: readonly BackendProfile[] = DEFAU
     const rows: FateRow[] = [];
     for (const [field, rule] of Object.entries(dialect.fields)) {
       const backends: Record<string, Treatment[]> = {};
-      const subject = { endpoint: dialect.endpoint, document: dialect.document, parse: (body: Record<string, unknown>) => dialect.parseRequest(body), field, rule };
+      const subject = {
+        endpoint: dialect.endpoint,
+        document: dialect.document,
+        parse: (body: Record<string, unknown>) => dialect.parseRequest(body),
+        field,
+        rule,
+      };
       for (const profile of loaded) backends[profile.name] = await treatField(subject, profile);
       rows.push({ field, fate: rule.fate, note: rule.note, backends });
     }

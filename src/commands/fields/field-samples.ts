@@ -30,9 +30,15 @@ export const BASE_BODIES: Readonly<Record<DocumentName, Readonly<Record<string, 
   responses: { model: 'model-a', input: 'Hi' },
 };
 
-const tool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const tool = {
+  type: 'function',
+  function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+};
 const customTool = { type: 'custom', custom: { name: 'run_sql', description: 'Runs one SQL query.' } };
-const customRegexTool = { type: 'custom', custom: { name: 'order_code', format: { type: 'grammar', grammar: { syntax: 'regex', definition: 'ORD-[0-9]{4}' } } } };
+const customRegexTool = {
+  type: 'custom',
+  custom: { name: 'order_code', format: { type: 'grammar', grammar: { syntax: 'regex', definition: 'ORD-[0-9]{4}' } } },
+};
 const fn = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 const one = (value: unknown, extra: Omit<FieldSample, 'value'> = {}): FieldSample[] => [{ value, ...extra }];
 
@@ -104,7 +110,17 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
   ],
   reasoning_history: [
     // An earlier turn with reasoning, so that keeping it shows.
-    { value: 'preserved', document: 'chat', with: { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' }, { role: 'user', content: 'Again' }] } },
+    {
+      value: 'preserved',
+      document: 'chat',
+      with: {
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello', reasoning_content: 'Greet back.' },
+          { role: 'user', content: 'Again' },
+        ],
+      },
+    },
     { value: 'preserved', document: 'text' },
   ],
   thinking: [
@@ -122,7 +138,10 @@ export const FIELD_SAMPLES: Readonly<Record<ChatField | CompletionsField, readon
     { label: 'include_obfuscation', value: { include_obfuscation: true }, with: { stream: true }, document: 'chat' },
   ],
   // chat
-  messages: one([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]),
+  messages: one([
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+  ]),
   store: one(true),
   tools: [
     { label: 'function', value: [tool] },
@@ -197,7 +216,10 @@ export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSa
   tools: [
     { label: 'function', value: [responsesTool] },
     { label: 'custom (text)', value: [responsesCustomTool] },
-    { label: 'custom (regex)', value: [{ type: 'custom', name: 'order_code', format: { type: 'grammar', syntax: 'regex', definition: 'ORD-[0-9]{4}' } }] },
+    {
+      label: 'custom (regex)',
+      value: [{ type: 'custom', name: 'order_code', format: { type: 'grammar', syntax: 'regex', definition: 'ORD-[0-9]{4}' } }],
+    },
     // A hosted tool: the dialect's 400, on every backend.
     { label: 'web_search (hosted)', value: [{ type: 'web_search' }] },
   ],

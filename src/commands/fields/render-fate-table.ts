@@ -19,22 +19,24 @@ function renderMarkdown(table: FateTable): string {
     '',
     'Every wire field of each dialect has one fate in its field table: **map** (onto the neutral request)',
     'or **reject** (a 400 naming the field). The backend columns say what then',
-    'happens on each backend kind with its default settings. They are not written by hand: each field\'s sample',
+    "happens on each backend kind with its default settings. They are not written by hand: each field's sample",
     'values (src/commands/fields/field-samples.ts) run through the real parse, plan and adapter wire code, and are compared',
     'with the same request without the field.',
     '',
     '- **native**: the proxy sends it on (or the backend always returns what it asks for); honouring it is then the',
-    '  backend\'s part (llama-server, for one, ignores `echo`: see the llama-server captures).',
+    "  backend's part (llama-server, for one, ignores `echo`: see the llama-server captures).",
     '- **emulated**: the proxy does it (fan-out, a chat template, a translation, its own stream stages).',
     '- **rejected**: a 400 naming the field; "or dropped with a warning" where `dropUnsupported: true` strips it instead.',
     '- **ignored**: accepted, but nothing of it reaches the backend.',
     '- **n/a**: the dialect already rejects the field.',
     '',
-    'Where a field\'s sample values fare differently, each is listed by its *label*.',
+    "Where a field's sample values fare differently, each is listed by its *label*.",
     '',
     '| backend | kind | speaks | `n` | most top logprobs |',
     '|---|---|---|---|---|',
-    ...table.backends.map((b) => `| ${b.name} | ${b.kind} | ${b.speaks.join(', ')} | ${b.nativeChoices ? 'native' : 'fanned out'} | ${b.maxTopLogprobs} |`),
+    ...table.backends.map(
+      (b) => `| ${b.name} | ${b.kind} | ${b.speaks.join(', ')} | ${b.nativeChoices ? 'native' : 'fanned out'} | ${b.maxTopLogprobs} |`,
+    ),
   ];
   for (const dialect of table.dialects) {
     lines.push('', `## ${dialect.dialect}: \`${dialect.route}\``, '');
@@ -50,7 +52,10 @@ function renderMarkdown(table: FateTable): string {
 
 function renderCell(treatments: readonly Treatment[]): string {
   return treatments
-    .map(({ label, outcome, detail }) => `${label === undefined ? '' : `*${escapeCell(label)}*: `}${outcome}${detail === undefined ? '' : `: ${escapeCell(detail)}`}`)
+    .map(
+      ({ label, outcome, detail }) =>
+        `${label === undefined ? '' : `*${escapeCell(label)}*: `}${outcome}${detail === undefined ? '' : `: ${escapeCell(detail)}`}`,
+    )
     .join('<br>');
 }
 

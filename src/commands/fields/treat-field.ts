@@ -52,9 +52,21 @@ const KEPT_NOTE = 'kept by the proxy and repeated in the answer (the Response ob
 
 /** The dry run on a profile: its capabilities and wire builder stand in for a started adapter. */
 function dryRun(request: NeutralRequest, profile: LoadedProfile, options: { dropUnsupported?: boolean } = {}): Promise<DryRun> {
-  const never = () => { throw new Error('a dry run never calls the backend'); };
-  const adapter: Adapter = { name: profile.name, capabilities: profile.capabilities, toWire: profile.toWire, complete: never, stream: never };
-  return dryRunRoute(request, { backend: { name: profile.name, settings: profile.settings, adapter }, upstreamModel: request.model }, options);
+  const never = () => {
+    throw new Error('a dry run never calls the backend');
+  };
+  const adapter: Adapter = {
+    name: profile.name,
+    capabilities: profile.capabilities,
+    toWire: profile.toWire,
+    complete: never,
+    stream: never,
+  };
+  return dryRunRoute(
+    request,
+    { backend: { name: profile.name, settings: profile.settings, adapter }, upstreamModel: request.model },
+    options,
+  );
 }
 
 /** One treatment per sample, merged into one when all samples fare alike. */
@@ -76,7 +88,9 @@ async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile
     try {
       return subject.parse(structuredClone(wire));
     } catch (error) {
-      throw new Error(`fields: the sample ${JSON.stringify(wire)} for ${subject.field} does not parse: ${(error as Error).message}`, { cause: error });
+      throw new Error(`fields: the sample ${JSON.stringify(wire)} for ${subject.field} does not parse: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   };
   const callerBase = parse(baseBody);
@@ -102,7 +116,10 @@ async function treatSample(subject: FieldUnderTest, sample: FieldSample, profile
     run = await dryRun(parse(body), profile);
   } catch (error) {
     if (!(error instanceof ProxyError)) throw error;
-    const droppable = await dryRun(parse(body), profile, { dropUnsupported: true }).then(() => true, () => false);
+    const droppable = await dryRun(parse(body), profile, { dropUnsupported: true }).then(
+      () => true,
+      () => false,
+    );
     return { outcome: 'rejected', detail: shortReason(error.message, subject.field) + (droppable ? DROP_NOTE : '') };
   }
   return classify({ subject, callerBase, caller, base, run, profile });
@@ -128,14 +145,20 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
     const proxy = PROXY_HONOURED.filter(({ path }) => stableJson(valueAt(callerBase, path)) !== stableJson(valueAt(caller, path)));
     if (proxy.length > 0) return { outcome: 'emulated', detail: proxy.map(({ how }) => how).join('; ') };
     // A feature the backend claims and always returns (token ids): the dialect shows it when asked.
-    const provided = NEUTRAL_FIELD_NAMES.some((field) => asksFor(caller, field) && !asksFor(callerBase, field) && supports(profile.capabilities, field));
+    const provided = NEUTRAL_FIELD_NAMES.some(
+      (field) => asksFor(caller, field) && !asksFor(callerBase, field) && supports(profile.capabilities, field),
+    );
     if (provided) return { outcome: 'native' };
     if (warnings.length > 0) return { outcome: 'ignored', detail: `with a warning: ${warnings.join('; ')}` };
     return { outcome: 'ignored', detail: 'nothing of it reaches the backend (a silent drop)' };
   }
   const sentBody = run.sent[0].body;
   if (caller.responseFormat === undefined && run.received[0]?.responseFormat?.type === 'grammar') {
-    return { outcome: 'emulated', detail: "enforced by a grammar that admits only tool calls, their arguments following each tool's schema (emulate/tool-call-grammar.ts)" };
+    return {
+      outcome: 'emulated',
+      detail:
+        "enforced by a grammar that admits only tool calls, their arguments following each tool's schema (emulate/tool-call-grammar.ts)",
+    };
   }
   // By the neutral endpoint, not the wire: a Responses request is a chat request here, its input items the messages.
   if (subject.endpoint === 'chat' && !('messages' in sentBody) && changed.every((key) => key === 'prompt')) {
@@ -146,7 +169,8 @@ function classify({ subject, callerBase, caller, base, run, profile }: Observati
   }
   // Custom tools the backend takes as functions: the proxy carries them (emulate/custom-tools.ts).
   const customTools = caller.tools?.some((tool) => tool.custom) && !callerBase.tools?.some((tool) => tool.custom);
-  const carried = customTools && run.received[0] ? handlingOf(profile.capabilities.fields, 'tools:custom', run.received[0].endpoint) : undefined;
+  const carried =
+    customTools && run.received[0] ? handlingOf(profile.capabilities.fields, 'tools:custom', run.received[0].endpoint) : undefined;
   if (carried?.kind === 'emulate') return { outcome: 'emulated', detail: carried.how };
   if (warnings.length > 0) return { outcome: 'emulated', detail: warnings.join('; ') };
   return { outcome: 'native' };
@@ -178,15 +202,19 @@ function keptForTheAnswer(field: string, callerBase: NeutralRequest, caller: Neu
 }
 
 function valueAt(request: NeutralRequest, path: string): unknown {
-  return path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), request);
+  return path
+    .split('.')
+    .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), request);
 }
 
 /** JSON with sorted keys, so insertion order does not count as a difference. */
 function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
-    return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  }) ?? 'undefined';
+  return (
+    JSON.stringify(value, (_key, item: unknown) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+      return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }) ?? 'undefined'
+  );
 }
 
 /**

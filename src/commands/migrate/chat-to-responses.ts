@@ -3,7 +3,19 @@ import type { ChatField } from '../../dialects/openai-chat/request-fields.js';
 import { isRecord } from '../../model/is-record.js';
 import { effortForBudget, normalizeReasoning } from '../../model/reasoning.js';
 import { chatMessages } from './chat-messages-to-input.js';
-import { drop, fireworks, LOGPROBS_INCLUDE, migrate, MIN_OUTPUT_TOKENS, once, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
+import {
+  drop,
+  fireworks,
+  LOGPROBS_INCLUDE,
+  migrate,
+  MIN_OUTPUT_TOKENS,
+  once,
+  same,
+  type ChangeList,
+  type Migration,
+  type Rule,
+  type Wire,
+} from './migration.js';
 import { isSet } from '../../model/is-set.js';
 
 /**
@@ -19,7 +31,12 @@ const maxOutputTokens: Rule = (value, field, { target, changes }) => {
   if (typeof value !== 'number') return changes.dropped(field, `${field} must be a number`);
   if (value < MIN_OUTPUT_TOKENS) {
     target.max_output_tokens = MIN_OUTPUT_TOKENS;
-    return changes.converted(field, 'max_output_tokens', `raised from ${value} to ${MIN_OUTPUT_TOKENS}, the smallest max_output_tokens the Responses API takes`, true);
+    return changes.converted(
+      field,
+      'max_output_tokens',
+      `raised from ${value} to ${MIN_OUTPUT_TOKENS}, the smallest max_output_tokens the Responses API takes`,
+      true,
+    );
   }
   target.max_output_tokens = value;
   changes.renamed(field, 'max_output_tokens', 'the Responses API calls it max_output_tokens');
@@ -33,7 +50,12 @@ const chatLogprobs = once('logprobs', ({ source, target, changes }) => {
     const count = typeof top === 'number' ? top : typeof logprobs === 'number' ? logprobs : undefined;
     if (count !== undefined) target.top_logprobs = count;
     if (logprobs === true) changes.converted('logprobs', 'include', `asked for by include ["${LOGPROBS_INCLUDE}"]`);
-    else changes.converted('logprobs', 'include', `asked for by include ["${LOGPROBS_INCLUDE}"]; Fireworks' integer logprobs ${logprobs} is top_logprobs ${String(count)}`);
+    else
+      changes.converted(
+        'logprobs',
+        'include',
+        `asked for by include ["${LOGPROBS_INCLUDE}"]; Fireworks' integer logprobs ${logprobs} is top_logprobs ${String(count)}`,
+      );
     return;
   }
   if (logprobs === false) changes.dropped('logprobs', 'false is the default: no logprobs', false);
@@ -61,18 +83,35 @@ const chatReasoning = once('reasoning', ({ source, target, changes }) => {
       changes.converted(effortFrom, 'reasoning.effort', `the Responses API takes a named effort: reasoning.effort "${reasoning.effort}"`);
     }
     if (reasoning.budgetTokens !== undefined && budgetFrom !== undefined) {
-      changes.dropped(budgetFrom, `a budget of ${reasoning.budgetTokens} thinking tokens: the Responses API takes a named effort only (reasoning.effort "${reasoning.effort}" is kept)`);
+      changes.dropped(
+        budgetFrom,
+        `a budget of ${reasoning.budgetTokens} thinking tokens: the Responses API takes a named effort only (reasoning.effort "${reasoning.effort}" is kept)`,
+      );
     }
   } else if (reasoning.budgetTokens !== undefined && budgetFrom !== undefined) {
     const effort = effortForBudget(reasoning.budgetTokens);
     target.reasoning = { effort };
-    changes.converted(budgetFrom, 'reasoning.effort', `a budget of ${reasoning.budgetTokens} thinking tokens is sent as reasoning.effort "${effort}" (the Responses API takes a named effort, not a budget)`, true);
+    changes.converted(
+      budgetFrom,
+      'reasoning.effort',
+      `a budget of ${reasoning.budgetTokens} thinking tokens is sent as reasoning.effort "${effort}" (the Responses API takes a named effort, not a budget)`,
+      true,
+    );
   }
   if (reasoning.history !== undefined) {
-    changes.dropped(origins['reasoning.history'] ?? 'reasoning_history', "how earlier turns' reasoning is kept: a Fireworks extension of chat; the Responses API has none (send reasoning items in input, or leave them out)");
+    changes.dropped(
+      origins['reasoning.history'] ?? 'reasoning_history',
+      "how earlier turns' reasoning is kept: a Fireworks extension of chat; the Responses API has none (send reasoning items in input, or leave them out)",
+    );
   }
-  if (reasoning.budgetEndText !== undefined) changes.dropped('thinking.budget_end_str', 'a Fireworks extension of chat; the Responses API has none');
-  if (effortFrom !== 'reasoning_effort' && typeof source.reasoning_effort === 'string' && reasoning.effort !== undefined && source.reasoning_effort !== reasoning.effort) {
+  if (reasoning.budgetEndText !== undefined)
+    changes.dropped('thinking.budget_end_str', 'a Fireworks extension of chat; the Responses API has none');
+  if (
+    effortFrom !== 'reasoning_effort' &&
+    typeof source.reasoning_effort === 'string' &&
+    reasoning.effort !== undefined &&
+    source.reasoning_effort !== reasoning.effort
+  ) {
     changes.dropped('reasoning_effort', `overridden by ${effortFrom ?? 'thinking'}`);
   }
 });
@@ -89,7 +128,11 @@ const chatResponseFormat: Rule = (value, field, { target, changes }) => {
     case 'json_object':
       if (isRecord(value.schema)) {
         text.format = { type: 'json_schema', name: 'response', schema: value.schema };
-        return changes.converted(field, 'text.format', "Fireworks' json_object with a schema is a json_schema format (named \"response\": the Responses API needs a name)");
+        return changes.converted(
+          field,
+          'text.format',
+          'Fireworks\' json_object with a schema is a json_schema format (named "response": the Responses API needs a name)',
+        );
       }
       text.format = { type: 'json_object' };
       return changes.renamed(field, 'text.format', 'the Responses API calls it text.format');
@@ -99,7 +142,11 @@ const chatResponseFormat: Rule = (value, field, { target, changes }) => {
       for (const key of ['description', 'schema', 'strict']) if (isSet(spec[key])) format[key] = spec[key];
       format.schema ??= {};
       text.format = format;
-      return changes.converted(field, 'text.format', 'text.format, with the json_schema object\'s name, schema, description and strict beside type');
+      return changes.converted(
+        field,
+        'text.format',
+        "text.format, with the json_schema object's name, schema, description and strict beside type",
+      );
     }
     default:
       return changes.dropped(field, `a ${String(value.type)} response format: a Fireworks extension of chat; the Responses API has none`);
@@ -113,12 +160,19 @@ function flatTool(tool: unknown, path: string, changes: ChangeList): Wire | unde
     const { name, description, format } = tool.custom;
     const out: Wire = { type: 'custom', name };
     if (isSet(description)) out.description = description;
-    if (isRecord(format)) out.format = format.type === 'grammar' && isRecord(format.grammar) ? { type: 'grammar', syntax: format.grammar.syntax, definition: format.grammar.definition } : format;
+    if (isRecord(format))
+      out.format =
+        format.type === 'grammar' && isRecord(format.grammar)
+          ? { type: 'grammar', syntax: format.grammar.syntax, definition: format.grammar.definition }
+          : format;
     return out;
   }
   const fn = isRecord(tool.function) ? tool.function : undefined;
   if (tool.type !== 'function' || !fn) {
-    changes.dropped(path, `a tool of type ${String(tool.type)}: the Responses API takes function and custom tools (and its own hosted tools)`);
+    changes.dropped(
+      path,
+      `a tool of type ${String(tool.type)}: the Responses API takes function and custom tools (and its own hosted tools)`,
+    );
     return undefined;
   }
   const out: Wire = { type: 'function', name: fn.name };
@@ -136,11 +190,14 @@ const chatTools: Rule = (value, field, { target, changes }) => {
 function flatToolChoice(value: unknown): unknown {
   if (value === 'any') return 'required';
   if (!isRecord(value)) return value;
-  const nameOf = (entry: Wire) => (isRecord(entry.function) ? entry.function.name : isRecord(entry.custom) ? entry.custom.name : entry.name);
+  const nameOf = (entry: Wire) =>
+    isRecord(entry.function) ? entry.function.name : isRecord(entry.custom) ? entry.custom.name : entry.name;
   if (value.type === 'function' || value.type === 'custom') return { type: value.type, name: nameOf(value) };
   if (value.type === 'allowed_tools') {
     const spec = isRecord(value.allowed_tools) ? value.allowed_tools : {};
-    const tools = Array.isArray(spec.tools) ? spec.tools.filter(isRecord).map((entry) => ({ type: entry.type ?? 'function', name: nameOf(entry) })) : [];
+    const tools = Array.isArray(spec.tools)
+      ? spec.tools.filter(isRecord).map((entry) => ({ type: entry.type ?? 'function', name: nameOf(entry) }))
+      : [];
     return { type: 'allowed_tools', mode: spec.mode, tools };
   }
   return value;
@@ -148,8 +205,15 @@ function flatToolChoice(value: unknown): unknown {
 
 const chatToolChoice: Rule = (value, field, { target, changes }) => {
   target.tool_choice = flatToolChoice(value);
-  if (value === 'any') changes.converted(field, 'tool_choice', "Fireworks' \"any\" is \"required\"");
-  else if (isRecord(value)) changes.converted(field, 'tool_choice', value.type === 'allowed_tools' ? 'mode and tools sit beside type (no allowed_tools wrapper), each tool as {type, name}' : "the tool's name sits beside type (no wrapper)");
+  if (value === 'any') changes.converted(field, 'tool_choice', 'Fireworks\' "any" is "required"');
+  else if (isRecord(value))
+    changes.converted(
+      field,
+      'tool_choice',
+      value.type === 'allowed_tools'
+        ? 'mode and tools sit beside type (no allowed_tools wrapper), each tool as {type, name}'
+        : "the tool's name sits beside type (no wrapper)",
+    );
 };
 
 /** Legacy `functions` and `function_call`: function tools and a tool choice. */
@@ -174,7 +238,11 @@ const chatStream: Rule = (value, field, { target, changes, source }) => {
   if (value !== true) return;
   const options = isRecord(source.stream_options) ? source.stream_options : {};
   if (options.include_usage !== true) {
-    changes.converted('stream_options.include_usage', undefined, 'always on: a Responses stream ends with the usage, in response.completed');
+    changes.converted(
+      'stream_options.include_usage',
+      undefined,
+      'always on: a Responses stream ends with the usage, in response.completed',
+    );
   }
 };
 
@@ -184,9 +252,11 @@ const chatStreamOptions: Rule = (value, field, { target, changes }) => {
   for (const [key, option] of Object.entries(value)) {
     if (!isSet(option)) continue;
     if (key === 'include_usage') {
-      if (option === true) changes.converted(`${field}.include_usage`, undefined, 'always on: a Responses stream ends with the usage, in response.completed');
+      if (option === true)
+        changes.converted(`${field}.include_usage`, undefined, 'always on: a Responses stream ends with the usage, in response.completed');
     } else if (key === 'include_obfuscation') kept[key] = option;
-    else if (key === 'include_internal_content') changes.dropped(`${field}.${key}`, 'token ids on each delta: a Fireworks extension of chat; the Responses API has none');
+    else if (key === 'include_internal_content')
+      changes.dropped(`${field}.${key}`, 'token ids on each delta: a Fireworks extension of chat; the Responses API has none');
     else changes.dropped(`${field}.${key}`, 'stream buffering: a Fireworks extension of chat; the Responses API has none');
   }
   if (Object.keys(kept).length > 0 && target.stream !== false) target.stream_options = kept;
@@ -195,7 +265,12 @@ const chatStreamOptions: Rule = (value, field, { target, changes }) => {
 const chatStore: Rule = (value, field, { target, changes }) => {
   target.store = value;
   if (value === true) {
-    changes.converted(field, 'store', 'another meaning: chat stores the completion for evals and distillation; the Responses API stores the response so previous_response_id can continue it (its default is true)', true);
+    changes.converted(
+      field,
+      'store',
+      'another meaning: chat stores the completion for evals and distillation; the Responses API stores the response so previous_response_id can continue it (its default is true)',
+      true,
+    );
   }
 };
 
@@ -203,7 +278,11 @@ const chatStore: Rule = (value, field, { target, changes }) => {
 const chatOverflow: Rule = (value, field, { target, changes }) => {
   if (value !== 'truncate' && value !== 'error') return changes.dropped(field, `unknown value ${JSON.stringify(value)}`);
   target.truncation = value === 'truncate' ? 'auto' : 'disabled';
-  changes.converted(field, 'truncation', `truncation "${String(target.truncation)}" (a Fireworks extension of chat; the Responses API has truncation)`);
+  changes.converted(
+    field,
+    'truncation',
+    `truncation "${String(target.truncation)}" (a Fireworks extension of chat; the Responses API has truncation)`,
+  );
 };
 
 const CHAT_RULES: Readonly<Record<ChatField, Rule>> = {
@@ -259,7 +338,11 @@ const CHAT_RULES: Readonly<Record<ChatField, Rule>> = {
   function_call: chatFunctionCall,
   modalities: (value, field, { changes }) => {
     const textOnly = Array.isArray(value) && value.every((modality) => modality === 'text');
-    changes.dropped(field, textOnly ? 'text is what the Responses API answers with' : 'the Responses API answers in text only: no audio output', !textOnly);
+    changes.dropped(
+      field,
+      textOnly ? 'text is what the Responses API answers with' : 'the Responses API answers in text only: no audio output',
+      !textOnly,
+    );
   },
   audio: drop('the Responses API answers in text only: no audio output'),
   verbosity: (value, field, { target, changes }) => {
@@ -267,7 +350,9 @@ const CHAT_RULES: Readonly<Record<ChatField, Rule>> = {
     text.verbosity = value;
     changes.renamed(field, 'text.verbosity', 'the Responses API calls it text.verbosity');
   },
-  web_search_options: drop('web search is a hosted tool in the Responses API: tools [{"type": "web_search"}] (the proxy runs no hosted tools)'),
+  web_search_options: drop(
+    'web search is a hosted tool in the Responses API: tools [{"type": "web_search"}] (the proxy runs no hosted tools)',
+  ),
   safety_identifier: same,
   prompt_cache_retention: same,
   prompt_cache_options: same,

@@ -16,8 +16,10 @@ function responsesParts(parts: unknown[], path: string, changes: ChangeList): Wi
         if (isSet(part.prompt_cache_breakpoint)) text.prompt_cache_breakpoint = part.prompt_cache_breakpoint;
         out.push(text);
         changes.converted(at, undefined, `an ${part.type} part is a text part`);
-        if (Array.isArray(part.annotations) && part.annotations.length > 0) changes.dropped(`${at}.annotations`, "citations of an earlier answer: chat's messages have no place for them", false);
-        if (isSet(part.logprobs)) changes.dropped(`${at}.logprobs`, "an earlier answer's logprobs: chat's messages have no place for them", false);
+        if (Array.isArray(part.annotations) && part.annotations.length > 0)
+          changes.dropped(`${at}.annotations`, "citations of an earlier answer: chat's messages have no place for them", false);
+        if (isSet(part.logprobs))
+          changes.dropped(`${at}.logprobs`, "an earlier answer's logprobs: chat's messages have no place for them", false);
         return;
       }
       case 'refusal':
@@ -31,7 +33,8 @@ function responsesParts(parts: unknown[], path: string, changes: ChangeList): Wi
         const image: Wire = { url: part.image_url };
         if (isSet(part.detail)) {
           image.detail = part.detail === 'original' ? 'high' : part.detail;
-          if (part.detail === 'original') changes.converted(`${at}.detail`, `${at}.image_url.detail`, 'chat has no "original" detail: sent as "high"', true);
+          if (part.detail === 'original')
+            changes.converted(`${at}.detail`, `${at}.image_url.detail`, 'chat has no "original" detail: sent as "high"', true);
         }
         out.push({ type: 'image_url', image_url: image });
         changes.converted(at, undefined, 'an input_image part is an image_url part, its URL under image_url.url');
@@ -42,7 +45,10 @@ function responsesParts(parts: unknown[], path: string, changes: ChangeList): Wi
           changes.dropped(at, 'a file by URL: chat takes file_data (base64) or a file id');
           return;
         }
-        out.push({ type: 'file', file: Object.fromEntries(['file_data', 'filename', 'file_id'].filter((key) => isSet(part[key])).map((key) => [key, part[key]])) });
+        out.push({
+          type: 'file',
+          file: Object.fromEntries(['file_data', 'filename', 'file_id'].filter((key) => isSet(part[key])).map((key) => [key, part[key]])),
+        });
         changes.converted(at, undefined, 'an input_file part is a file part, file_data, filename and file_id under file');
         if (isSet(part.detail)) changes.dropped(`${at}.detail`, 'chat has no detail for files');
         return;
@@ -87,7 +93,12 @@ function readItems(items: unknown[], messages: Wire[], changes: ChangeList): voi
   const takeReasoning = (message: Wire) => {
     if (reasoning && reasoning.text !== '') {
       message.reasoning_content = reasoning.text;
-      for (const path of reasoning.from) changes.converted(path, `messages[${messages.length}].reasoning_content`, "a reasoning item is the reasoning_content of the assistant's message after it");
+      for (const path of reasoning.from)
+        changes.converted(
+          path,
+          `messages[${messages.length}].reasoning_content`,
+          "a reasoning item is the reasoning_content of the assistant's message after it",
+        );
     }
     reasoning = undefined;
   };
@@ -110,9 +121,10 @@ function readItems(items: unknown[], messages: Wire[], changes: ChangeList): voi
       }
       case 'function_call':
       case 'custom_tool_call': {
-        const call = type === 'function_call'
-          ? { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }
-          : { id: item.call_id, type: 'custom', custom: { name: item.name, input: item.input } };
+        const call =
+          type === 'function_call'
+            ? { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }
+            : { id: item.call_id, type: 'custom', custom: { name: item.name, input: item.input } };
         if (isSet(item.namespace)) changes.dropped(`${path}.namespace`, 'chat has no tool namespaces');
         const last = messages[messages.length - 1];
         if (last?.role === 'assistant' && !reasoning) {
@@ -122,7 +134,11 @@ function readItems(items: unknown[], messages: Wire[], changes: ChangeList): voi
           takeReasoning(message);
           messages.push(message);
         }
-        changes.converted(path, `messages[${messages.length - 1}].tool_calls`, `a ${String(type)} item is a tool call of the assistant's message (call_id as id)`);
+        changes.converted(
+          path,
+          `messages[${messages.length - 1}].tool_calls`,
+          `a ${String(type)} item is a tool call of the assistant's message (call_id as id)`,
+        );
         return;
       }
       case 'function_call_output':
@@ -134,8 +150,13 @@ function readItems(items: unknown[], messages: Wire[], changes: ChangeList): voi
       case 'reasoning': {
         const parts = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])];
         const texts = parts.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).filter((text) => text !== '');
-        if (isSet(item.encrypted_content)) changes.dropped(`${path}.encrypted_content`, "OpenAI's encrypted reasoning: chat cannot carry it (reasoning_content is text)");
-        reasoning = { text: [reasoning?.text, ...texts].filter((text) => text !== undefined && text !== '').join('\n\n'), path, from: [...(reasoning?.from ?? []), ...(texts.length > 0 ? [path] : [])] };
+        if (isSet(item.encrypted_content))
+          changes.dropped(`${path}.encrypted_content`, "OpenAI's encrypted reasoning: chat cannot carry it (reasoning_content is text)");
+        reasoning = {
+          text: [reasoning?.text, ...texts].filter((text) => text !== undefined && text !== '').join('\n\n'),
+          path,
+          from: [...(reasoning?.from ?? []), ...(texts.length > 0 ? [path] : [])],
+        };
         return;
       }
       case 'item_reference':
@@ -145,5 +166,6 @@ function readItems(items: unknown[], messages: Wire[], changes: ChangeList): voi
         changes.dropped(path, `a ${String(type)} item belongs to a hosted tool, which runs at OpenAI: chat has none`);
     }
   });
-  if (reasoning && reasoning.text !== '') changes.dropped(reasoning.path, 'reasoning with no assistant turn after it: chat has no place for it');
+  if (reasoning && reasoning.text !== '')
+    changes.dropped(reasoning.path, 'reasoning with no assistant turn after it: chat has no place for it');
 }

@@ -28,7 +28,6 @@ export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 /** The smallest `max_output_tokens` the Responses API takes. */
 export const MIN_OUTPUT_TOKENS = 16;
 
-
 /** `messages[3].content[0]` -> `messages[*].content[*]`. */
 export const pattern = (path: string) => path.replace(/\[\d+\]/g, '[*]');
 
@@ -71,11 +70,20 @@ export class ChangeList {
       if (group.length === 1) return first;
       const to = first.to === undefined ? undefined : commonPath(group.map((change) => change.to as string));
       const field = commonPath(group.map((change) => change.field));
-      return { field, action: first.action, ...(to !== undefined ? { to } : {}), lossy: group.some((change) => change.lossy), reason: first.reason };
+      return {
+        field,
+        action: first.action,
+        ...(to !== undefined ? { to } : {}),
+        lossy: group.some((change) => change.lossy),
+        reason: first.reason,
+      };
     });
     // What is lost first (dropped, then approximated), then the rest, then what is left out at no loss; each in the order found.
     const rank = (change: Change) => (change.action === 'dropped' ? (change.lossy ? 0 : 3) : change.lossy ? 1 : 2);
-    return merged.map((change, i) => ({ change, i })).sort((a, b) => rank(a.change) - rank(b.change) || a.i - b.i).map(({ change }) => change);
+    return merged
+      .map((change, i) => ({ change, i }))
+      .sort((a, b) => rank(a.change) - rank(b.change) || a.i - b.i)
+      .map(({ change }) => change);
   }
 }
 
@@ -96,17 +104,22 @@ export const same: Rule = (value, field, { target }) => {
 };
 
 /** No counterpart: not sent. */
-export const drop = (reason: string, lossy = true): Rule => (_value, field, { changes }) => changes.dropped(field, reason, lossy);
+export const drop =
+  (reason: string, lossy = true): Rule =>
+  (_value, field, { changes }) =>
+    changes.dropped(field, reason, lossy);
 
 /** A Fireworks extension of chat. */
 export const fireworks = (what: string): Rule => drop(`${what}: a Fireworks extension of chat; the Responses API has none`);
 
 /** Runs `rule` once for a group of fields read together. */
-export const once = (group: string, rule: (context: Context) => void): Rule => (_value, _field, context) => {
-  if (context.done.has(group)) return;
-  context.done.add(group);
-  rule(context);
-};
+export const once =
+  (group: string, rule: (context: Context) => void): Rule =>
+  (_value, _field, context) => {
+    if (context.done.has(group)) return;
+    context.done.add(group);
+    rule(context);
+  };
 
 /** The body in a readable order: these keys first, then the rest as written. */
 export function ordered(body: Wire, first: readonly string[]): Wire {
@@ -116,7 +129,12 @@ export function ordered(body: Wire, first: readonly string[]): Wire {
   return out;
 }
 
-export function migrate<Field extends string>(body: Readonly<Wire>, rules: Readonly<Record<Field, Rule>>, first: readonly string[], api: string): Migration {
+export function migrate<Field extends string>(
+  body: Readonly<Wire>,
+  rules: Readonly<Record<Field, Rule>>,
+  first: readonly string[],
+  api: string,
+): Migration {
   const context: Context = { source: body, target: {}, changes: new ChangeList(), done: new Set() };
   for (const [field, value] of Object.entries(body)) {
     if (!isSet(value)) continue;
@@ -126,4 +144,3 @@ export function migrate<Field extends string>(body: Readonly<Wire>, rules: Reado
   }
   return { body: ordered(context.target, first), changes: context.changes.result() };
 }
-

@@ -1,7 +1,18 @@
 /** Responses -> Chat Completions: each Responses field's rule (see migration.ts). */
 import type { ResponsesField } from '../../dialects/openai-responses/request-fields.js';
 import { isRecord } from '../../model/is-record.js';
-import { drop, LOGPROBS_INCLUDE, migrate, once, ordered, same, type ChangeList, type Migration, type Rule, type Wire } from './migration.js';
+import {
+  drop,
+  LOGPROBS_INCLUDE,
+  migrate,
+  once,
+  ordered,
+  same,
+  type ChangeList,
+  type Migration,
+  type Rule,
+  type Wire,
+} from './migration.js';
 import { isSet } from '../../model/is-set.js';
 import { responsesConversation } from './input-to-chat-messages.js';
 
@@ -31,10 +42,15 @@ const responsesLogprobs = once('logprobs', ({ source, target, changes }) => {
   include.forEach((value, i) => {
     const at = `include[${i}]`;
     if (value === LOGPROBS_INCLUDE) changes.converted(at, 'logprobs', 'chat asks for logprobs with logprobs: true');
-    else if (value === 'reasoning.encrypted_content') changes.dropped(at, 'chat has no encrypted reasoning: the reasoning comes back as text (reasoning_content) where the backend gives it');
+    else if (value === 'reasoning.encrypted_content')
+      changes.dropped(
+        at,
+        'chat has no encrypted reasoning: the reasoning comes back as text (reasoning_content) where the backend gives it',
+      );
     else changes.dropped(at, `names an output of a hosted tool or an input image URL: chat has no place for ${String(value)}`, false);
   });
-  if (typeof top === 'number' && !include.includes(LOGPROBS_INCLUDE)) changes.converted('top_logprobs', 'logprobs', 'chat needs logprobs: true beside top_logprobs');
+  if (typeof top === 'number' && !include.includes(LOGPROBS_INCLUDE))
+    changes.converted('top_logprobs', 'logprobs', 'chat needs logprobs: true beside top_logprobs');
 });
 
 /** `text.format` -> `response_format`; `text.verbosity` -> `verbosity`. */
@@ -45,7 +61,11 @@ const responsesText: Rule = (value, field, { target, changes }) => {
     if (format.type === 'json_schema') {
       const { type, ...spec } = format;
       target.response_format = { type, json_schema: spec };
-      changes.converted(`${field}.format`, 'response_format', "response_format, with the format's name, schema, description and strict under json_schema");
+      changes.converted(
+        `${field}.format`,
+        'response_format',
+        "response_format, with the format's name, schema, description and strict under json_schema",
+      );
     } else {
       target.response_format = format;
       changes.renamed(`${field}.format`, 'response_format', 'chat calls it response_format');
@@ -65,7 +85,10 @@ const responsesReasoning: Rule = (value, field, { target, changes }) => {
       target.reasoning_effort = option;
       changes.renamed(`${field}.effort`, 'reasoning_effort', 'chat takes the effort as reasoning_effort');
     } else if (key === 'summary' || key === 'generate_summary') {
-      changes.dropped(`${field}.${key}`, 'chat has no reasoning summaries: the reasoning comes back whole, as reasoning_content, where the backend gives it');
+      changes.dropped(
+        `${field}.${key}`,
+        'chat has no reasoning summaries: the reasoning comes back whole, as reasoning_content, where the backend gives it',
+      );
     } else changes.dropped(`${field}.${key}`, 'chat has no counterpart');
   }
 };
@@ -76,18 +99,25 @@ function nestedTool(tool: unknown, path: string, changes: ChangeList): Wire | un
   if (tool.type === 'function') {
     const fn: Wire = { name: tool.name };
     for (const key of ['description', 'parameters', 'strict']) if (isSet(tool[key])) fn[key] = tool[key];
-    for (const key of ['output_schema', 'defer_loading', 'allowed_callers']) if (isSet(tool[key])) changes.dropped(`${path}.${key}`, 'chat has no counterpart');
+    for (const key of ['output_schema', 'defer_loading', 'allowed_callers'])
+      if (isSet(tool[key])) changes.dropped(`${path}.${key}`, 'chat has no counterpart');
     return { type: 'function', function: fn };
   }
   if (tool.type === 'custom') {
     const custom: Wire = { name: tool.name };
     if (isSet(tool.description)) custom.description = tool.description;
     const { format } = tool;
-    if (isRecord(format)) custom.format = format.type === 'grammar' ? { type: 'grammar', grammar: { syntax: format.syntax, definition: format.definition } } : format;
-    for (const key of ['defer_loading', 'allowed_callers']) if (isSet(tool[key])) changes.dropped(`${path}.${key}`, 'chat has no counterpart');
+    if (isRecord(format))
+      custom.format =
+        format.type === 'grammar' ? { type: 'grammar', grammar: { syntax: format.syntax, definition: format.definition } } : format;
+    for (const key of ['defer_loading', 'allowed_callers'])
+      if (isSet(tool[key])) changes.dropped(`${path}.${key}`, 'chat has no counterpart');
     return { type: 'custom', custom };
   }
-  changes.dropped(path, `${String(tool.type)} is a hosted tool, which runs at OpenAI: chat has no hosted tools (declare your own function tool)`);
+  changes.dropped(
+    path,
+    `${String(tool.type)} is a hosted tool, which runs at OpenAI: chat has no hosted tools (declare your own function tool)`,
+  );
   return undefined;
 }
 
@@ -119,14 +149,25 @@ const responsesStream: Rule = (value, field, { target, changes, source }) => {
   target.stream = value;
   if (value !== true) return;
   const options = isRecord(source.stream_options) ? source.stream_options : {};
-  target.stream_options = { include_usage: true, ...(isSet(options.include_obfuscation) ? { include_obfuscation: options.include_obfuscation } : {}) };
-  changes.converted(field, 'stream_options.include_usage', 'a Responses stream always ends with the usage; chat sends it when stream_options.include_usage is true');
+  target.stream_options = {
+    include_usage: true,
+    ...(isSet(options.include_obfuscation) ? { include_obfuscation: options.include_obfuscation } : {}),
+  };
+  changes.converted(
+    field,
+    'stream_options.include_usage',
+    'a Responses stream always ends with the usage; chat sends it when stream_options.include_usage is true',
+  );
 };
 
 const responsesTruncation: Rule = (value, field, { target, changes }) => {
   if (value !== 'auto' && value !== 'disabled') return;
   target.context_length_exceeded_behavior = value === 'auto' ? 'truncate' : 'error';
-  changes.converted(field, 'context_length_exceeded_behavior', `context_length_exceeded_behavior "${String(target.context_length_exceeded_behavior)}": Fireworks' chat field (OpenAI's chat API has none, and fails a prompt that does not fit)`);
+  changes.converted(
+    field,
+    'context_length_exceeded_behavior',
+    `context_length_exceeded_behavior "${String(target.context_length_exceeded_behavior)}": Fireworks' chat field (OpenAI's chat API has none, and fails a prompt that does not fit)`,
+  );
 };
 
 const RESPONSES_RULES: Readonly<Record<ResponsesField, Rule>> = {
@@ -158,11 +199,18 @@ const RESPONSES_RULES: Readonly<Record<ResponsesField, Rule>> = {
   stream: responsesStream,
   stream_options: (value, field, { source, changes }) => {
     // include_obfuscation goes with stream (chat's stream_options has it too); a stream_options without stream asks for nothing.
-    if (source.stream !== true && isRecord(value) && Object.keys(value).length > 0) changes.dropped(field, 'without stream it asks for nothing', false);
+    if (source.stream !== true && isRecord(value) && Object.keys(value).length > 0)
+      changes.dropped(field, 'without stream it asks for nothing', false);
   },
   store: (value, field, { target, changes }) => {
     target.store = value;
-    if (value === true) changes.converted(field, 'store', 'another meaning: the Responses API stores the response so previous_response_id can continue it; chat stores the completion for evals and distillation', true);
+    if (value === true)
+      changes.converted(
+        field,
+        'store',
+        'another meaning: the Responses API stores the response so previous_response_id can continue it; chat stores the completion for evals and distillation',
+        true,
+      );
   },
   background: drop(`background runs need stored responses; ${STATEFUL}`),
   previous_response_id: drop(STATEFUL),

@@ -9,7 +9,10 @@ import { toChatLogprobs, toLegacyLogprobs, type ChatLogprobEntry, type LegacyLog
 export type CompletionLogprobsBody = LegacyLogprobs | { content: ChatLogprobEntry[] };
 
 /** `entries` carry their `textOffset` in the returned text already (see `withTextOffsets`). */
-export function completionLogprobsBody(entries: readonly TokenLogprob[], asked: NonNullable<NeutralRequest['logprobs']>): CompletionLogprobsBody {
+export function completionLogprobsBody(
+  entries: readonly TokenLogprob[],
+  asked: NonNullable<NeutralRequest['logprobs']>,
+): CompletionLogprobsBody {
   if (asked.shape === 'legacy') return toLegacyLogprobs(entries, asked.top);
   return { content: toChatLogprobs(entries, asked.top, { tokenIds: true, extended: true }) };
 }

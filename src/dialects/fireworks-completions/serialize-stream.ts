@@ -94,7 +94,11 @@ function ownEcho(request: NeutralRequest, index: number): CompletionChunkChoice 
   return { index, text: prompt, logprobs: null, finish_reason: null };
 }
 
-function deltaChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, offset: number, request: NeutralRequest): CompletionChunkChoice {
+function deltaChoice(
+  event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>,
+  offset: number,
+  request: NeutralRequest,
+): CompletionChunkChoice {
   const choice: CompletionChunkChoice = {
     index: event.choice,
     text: event.type === 'text-delta' ? event.delta : '',

@@ -4,7 +4,14 @@
  * integer form `logprobs: N`. Null unless the caller asked.
  */
 import type { NeutralRequest } from '../../model/request.js';
-import { toChatLogprobs, toLegacyLogprobs, withTextOffsets, type ChatLogprobEntry, type LegacyLogprobs, type TokenLogprob } from '../../model/logprobs.js';
+import {
+  toChatLogprobs,
+  toLegacyLogprobs,
+  withTextOffsets,
+  type ChatLogprobEntry,
+  type LegacyLogprobs,
+  type TokenLogprob,
+} from '../../model/logprobs.js';
 
 export type ChatLogprobsBody = { content: ChatLogprobEntry[] | null; refusal: null } | LegacyLogprobs | null;
 

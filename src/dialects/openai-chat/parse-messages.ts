@@ -39,7 +39,8 @@ interface MessagePlace {
 }
 
 function parseMessage(wire: Wire, { path, index, functionCallIds }: MessagePlace): Message {
-  if (!(ROLES as readonly unknown[]).includes(wire.role)) throw invalidRequest(`${path}.role`, `${path}.role must be one of ${ROLES.join(', ')}.`);
+  if (!(ROLES as readonly unknown[]).includes(wire.role))
+    throw invalidRequest(`${path}.role`, `${path}.role must be one of ${ROLES.join(', ')}.`);
   const message: Message = { role: wire.role as Role, content: parseContent(wire.content, `${path}.content`) };
   if (isSet(wire.name)) message.name = text(wire.name, `${path}.name`);
   if (isSet(wire.reasoning_content)) message.reasoning = text(wire.reasoning_content, `${path}.reasoning_content`);
@@ -78,7 +79,10 @@ function parseToolCall(value: unknown, path: string, fallbackId: string): ToolCa
   const call = object(value, path);
   if (call.type === 'custom') return parseCustomToolCall(call, path, fallbackId);
   if (isSet(call.type) && call.type !== 'function') {
-    throw invalidRequest(`${path}.type`, `Tool calls of type '${String(call.type)}' are not supported; only function and custom tool calls are.`);
+    throw invalidRequest(
+      `${path}.type`,
+      `Tool calls of type '${String(call.type)}' are not supported; only function and custom tool calls are.`,
+    );
   }
   const unknown = leftovers(call, TOOL_CALL_KEYS);
   if (unknown) {
@@ -137,7 +141,10 @@ function parsePart(part: Wire, path: string): ContentPart {
       const audio = object(part.input_audio, `${path}.input_audio`);
       const nested = leftovers(audio, ['data', 'format']);
       const extra = merge(leftovers(part, ['type', 'input_audio']), nested && { input_audio: nested });
-      return withExtra({ type: 'audio', data: text(audio.data, `${path}.input_audio.data`), format: text(audio.format, `${path}.input_audio.format`) }, extra);
+      return withExtra(
+        { type: 'audio', data: text(audio.data, `${path}.input_audio.data`), format: text(audio.format, `${path}.input_audio.format`) },
+        extra,
+      );
     }
     case 'file':
       return withExtra({ type: 'file', file: object(part.file, `${path}.file`) }, leftovers(part, ['type', 'file']));

@@ -82,7 +82,8 @@ export function allowedToolNames(toolChoice: unknown): string[] | undefined {
   const spec = isRecord(toolChoice.allowed_tools) ? toolChoice.allowed_tools : {};
   return list(spec.tools ?? [], 'tool_choice.allowed_tools.tools').map((entry, i) => {
     const name = toolName(entry);
-    if (typeof name !== 'string') throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function or custom tool.');
+    if (typeof name !== 'string')
+      throw invalidRequest(`tool_choice.allowed_tools.tools[${i}]`, 'Each allowed tool must name a function or custom tool.');
     return name;
   });
 }
@@ -100,7 +101,12 @@ export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoi
   if (value.type === 'function') {
     const name = isRecord(value.function) ? value.function.name : value.name;
     // Fireworks' FunctionSelection makes `function` optional (nullable): forcing "a function" without naming one.
-    if (typeof name !== 'string') throw invalidRequest(`${field}.function.name`, `${field} of type function without a function name is not supported by this proxy: name the function, or use "required".`, 'unsupported_parameter');
+    if (typeof name !== 'string')
+      throw invalidRequest(
+        `${field}.function.name`,
+        `${field} of type function without a function name is not supported by this proxy: name the function, or use "required".`,
+        'unsupported_parameter',
+      );
     return { name };
   }
   if (value.type === 'custom') {
@@ -110,7 +116,8 @@ export function parseToolChoice(value: unknown, field = 'tool_choice'): ToolChoi
   }
   if (value.type === 'allowed_tools') {
     const mode = isRecord(value.allowed_tools) ? value.allowed_tools.mode : undefined;
-    if (mode !== 'auto' && mode !== 'required') throw invalidRequest(`${field}.allowed_tools.mode`, `${field}.allowed_tools.mode must be 'auto' or 'required'.`);
+    if (mode !== 'auto' && mode !== 'required')
+      throw invalidRequest(`${field}.allowed_tools.mode`, `${field}.allowed_tools.mode must be 'auto' or 'required'.`);
     return mode;
   }
   throw invalidRequest(`${field}.type`, `${field} of type '${String(value.type)}' is not supported; only function and custom tools are.`);

@@ -15,13 +15,27 @@ import { allowedToolNames, declaredNames, parseFunctionCall, parseFunctions, par
 
 export type ChatField =
   | CommonField
-  | 'messages' | 'stream' | 'stream_options' | 'store'
-  | 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'functions' | 'function_call'
+  | 'messages'
+  | 'stream'
+  | 'stream_options'
+  | 'store'
+  | 'tools'
+  | 'tool_choice'
+  | 'parallel_tool_calls'
+  | 'functions'
+  | 'function_call'
   // OpenAI fields with no neutral meaning
-  | 'modalities' | 'audio' | 'verbosity' | 'web_search_options' | 'safety_identifier'
-  | 'prompt_cache_retention' | 'prompt_cache_options' | 'moderation'
+  | 'modalities'
+  | 'audio'
+  | 'verbosity'
+  | 'web_search_options'
+  | 'safety_identifier'
+  | 'prompt_cache_retention'
+  | 'prompt_cache_options'
+  | 'moderation'
   // Fireworks chat extensions beyond the common ones
-  | 'prompt_truncate_len' | 'safe_tokenization';
+  | 'prompt_truncate_len'
+  | 'safe_tokenization';
 
 /** Said by both audio-output fields: any voice or format the spec allows gets this, never an enum error. */
 const AUDIO_OUTPUT = 'audio output is not supported by this backend (the proxy answers in text only)';
@@ -37,13 +51,17 @@ export const chatFields: FieldTable<ChatField> = {
   tools: mapWith('tools (function and custom tools; allowed_tools narrows them)', (value, { request, field, body }) => {
     setPath(request, 'tools', parseTools(value, body.tool_choice, field), field);
   }),
-  tool_choice: mapWith("toolChoice ('any' = 'required')", (value, { request, field }) => setPath(request, 'toolChoice', parseToolChoice(value, field), field)),
+  tool_choice: mapWith("toolChoice ('any' = 'required')", (value, { request, field }) =>
+    setPath(request, 'toolChoice', parseToolChoice(value, field), field),
+  ),
   parallel_tool_calls: copyTo('parallelToolCalls'),
   functions: mapWith('tools + legacyFunctions (answers use function_call)', (value, { request, field }) => {
     setPath(request, 'tools', parseFunctions(value, field), field);
     setPath(request, 'legacyFunctions', true, field);
   }),
-  function_call: mapWith('toolChoice (legacy)', (value, { request, field }) => setPath(request, 'toolChoice', parseFunctionCall(value, field), field)),
+  function_call: mapWith('toolChoice (legacy)', (value, { request, field }) =>
+    setPath(request, 'toolChoice', parseFunctionCall(value, field), field),
+  ),
   // ['text'] is what every backend produces. Audio output has no place in the
   // neutral result yet, so asking for it is refused rather than lost.
   modalities: mapWith("honoured when ['text']; audio output is a 400", (value, { field }) => {
@@ -69,9 +87,13 @@ const namedChoiceDeclared = (field: 'tool_choice' | 'function_call'): CrossField
     const choice = body[field];
     if (!isSet(choice) || typeof choice === 'string') return;
     const declared = declaredNames(body) ?? [];
-    const named = field === 'tool_choice' ? allowedToolNames(choice) ?? [namedTool(choice)] : [namedTool(choice)];
+    const named = field === 'tool_choice' ? (allowedToolNames(choice) ?? [namedTool(choice)]) : [namedTool(choice)];
     const missing = named.find((name) => name !== undefined && !declared.includes(name));
-    if (missing !== undefined) throw invalidRequest(field, `${field} names '${missing}', which is not among the declared ${field === 'tool_choice' ? 'tools' : 'functions'}.`);
+    if (missing !== undefined)
+      throw invalidRequest(
+        field,
+        `${field} names '${missing}', which is not among the declared ${field === 'tool_choice' ? 'tools' : 'functions'}.`,
+      );
   },
 });
 
@@ -88,7 +110,11 @@ export const chatCrossFieldRules: readonly CrossFieldRule[] = [
   exclusive('tools', 'functions'),
   exclusive('tool_choice', 'function_call'),
   requires('function_call', (body) => isSet(body.functions), 'function_call requires functions.'),
-  requires('tool_choice', (body) => (body.tool_choice !== 'required' && body.tool_choice !== 'any') || isSet(body.tools), "tool_choice 'required' requires tools."),
+  requires(
+    'tool_choice',
+    (body) => (body.tool_choice !== 'required' && body.tool_choice !== 'any') || isSet(body.tools),
+    "tool_choice 'required' requires tools.",
+  ),
   namedChoiceDeclared('tool_choice'),
   namedChoiceDeclared('function_call'),
 ];

@@ -93,8 +93,14 @@ export class ChatStreamSerializer implements StreamSerializer {
     }
     if (event.type === 'choice-end') {
       // The refusal arrives joined; OpenAI streams it as a delta before the finish.
-      if (event.refusal) out.push(this.chunk({ index: event.choice, delta: { refusal: event.refusal }, logprobs: null, finish_reason: null }));
-      const finish: ChunkChoice = { index: event.choice, delta: {}, logprobs: null, finish_reason: chatFinishReason(event.finishReason, request) };
+      if (event.refusal)
+        out.push(this.chunk({ index: event.choice, delta: { refusal: event.refusal }, logprobs: null, finish_reason: null }));
+      const finish: ChunkChoice = {
+        index: event.choice,
+        delta: {},
+        logprobs: null,
+        finish_reason: chatFinishReason(event.finishReason, request),
+      };
       if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
       out.push(this.chunk(finish, this.totals.endChoice()));
     } else if (event.type === 'tool-call-delta') {
@@ -130,7 +136,11 @@ export class ChatStreamSerializer implements StreamSerializer {
   }
 }
 
-function textChoice(event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>, state: ChoiceState, request: NeutralRequest): ChunkChoice {
+function textChoice(
+  event: StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>,
+  state: ChoiceState,
+  request: NeutralRequest,
+): ChunkChoice {
   const delta: ChunkDelta = event.type === 'text-delta' ? { content: event.delta } : { reasoning_content: event.delta };
   if (event.type === 'text-delta' && event.annotations) delta.annotations = event.annotations;
   const ids = event.tokenIds;
@@ -161,6 +171,8 @@ function toolCallDelta(event: StreamEventOf<'tool-call-delta'>, state: ChoiceSta
     const custom = named ? { name: event.name, input: event.argumentsDelta } : { input: event.argumentsDelta };
     return { tool_calls: [first ? { index: event.index, id: event.id, type: 'custom', custom } : { index: event.index, custom }] };
   }
-  const call: ToolCallChunk = first ? { index: event.index, id: event.id, type: 'function', function: fn } : { index: event.index, function: fn };
+  const call: ToolCallChunk = first
+    ? { index: event.index, id: event.id, type: 'function', function: fn }
+    : { index: event.index, function: fn };
   return { tool_calls: [call] };
 }

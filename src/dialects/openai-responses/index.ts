@@ -21,7 +21,8 @@ export const openaiResponsesDialect: Dialect = {
   streamSerializer: (request) => new ResponsesStreamSerializer(request),
   // OpenAI's error shape, as on chat.
   errorBody: chatErrorBody,
-  streamFailure: (error) => encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
+  streamFailure: (error) =>
+    encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
   validationStatus: 400,
   state: RESPONSES_STATE,
 };

@@ -79,23 +79,42 @@ class InputReader {
         this.message(item, path);
         return;
       case 'function_call':
-        this.call({ id: text(item.call_id, `${path}.call_id`), name: text(item.name, `${path}.name`), arguments: text(item.arguments, `${path}.arguments`) });
+        this.call({
+          id: text(item.call_id, `${path}.call_id`),
+          name: text(item.name, `${path}.name`),
+          arguments: text(item.arguments, `${path}.arguments`),
+        });
         return;
       case 'custom_tool_call':
-        this.call({ id: text(item.call_id, `${path}.call_id`), name: text(item.name, `${path}.name`), arguments: text(item.input, `${path}.input`), custom: true });
+        this.call({
+          id: text(item.call_id, `${path}.call_id`),
+          name: text(item.name, `${path}.name`),
+          arguments: text(item.input, `${path}.input`),
+          custom: true,
+        });
         return;
       case 'function_call_output':
       case 'custom_tool_call_output':
-        this.messages.push({ role: 'tool', toolCallId: text(item.call_id, `${path}.call_id`), content: outputContent(item.output, `${path}.output`) });
+        this.messages.push({
+          role: 'tool',
+          toolCallId: text(item.call_id, `${path}.call_id`),
+          content: outputContent(item.output, `${path}.output`),
+        });
         return;
       case 'reasoning':
         this.reasoningItem(item, path);
         return;
       case 'item_reference':
         // The AI SDK's OpenAI provider sends references by default (its store: true): say both ways out.
-        throw unsupportedParameter(path, `${path} is an item_reference, which needs a response store, and none is configured: configure responses.store (see the README), or send the item itself (the AI SDK's OpenAI provider does with providerOptions.openai.store: false).`);
+        throw unsupportedParameter(
+          path,
+          `${path} is an item_reference, which needs a response store, and none is configured: configure responses.store (see the README), or send the item itself (the AI SDK's OpenAI provider does with providerOptions.openai.store: false).`,
+        );
       default:
-        throw unsupportedParameter(`${path}.type`, `${path} is a '${String(type)}' item, which is not supported by this proxy: hosted tools run at OpenAI, and no backend behind the proxy runs them; send function_call and function_call_output items for your own tools.`);
+        throw unsupportedParameter(
+          `${path}.type`,
+          `${path} is a '${String(type)}' item, which is not supported by this proxy: hosted tools run at OpenAI, and no backend behind the proxy runs them; send function_call and function_call_output items for your own tools.`,
+        );
     }
   }
 
@@ -105,7 +124,8 @@ class InputReader {
   }
 
   private message(item: Wire, path: string): void {
-    if (!(ROLES as readonly unknown[]).includes(item.role)) throw invalidRequest(`${path}.role`, `${path}.role must be one of ${ROLES.join(', ')}.`);
+    if (!(ROLES as readonly unknown[]).includes(item.role))
+      throw invalidRequest(`${path}.role`, `${path}.role must be one of ${ROLES.join(', ')}.`);
     const role = item.role as Role;
     const content = messageContent(item.content, `${path}.content`, role);
     if (role !== 'assistant') {
@@ -131,10 +151,14 @@ class InputReader {
 
   private reasoningItem(item: Wire, path: string): void {
     const parts = [...list(item.summary, `${path}.summary`), ...list(item.content, `${path}.content`)];
-    const pieces = parts.map((part, j) => (isRecord(part) && typeof part.text === 'string' ? part.text : text(undefined, `${path}.summary[${j}].text`)));
+    const pieces = parts.map((part, j) =>
+      isRecord(part) && typeof part.text === 'string' ? part.text : text(undefined, `${path}.summary[${j}].text`),
+    );
     const joined = [this.reasoning?.text, ...pieces].filter((piece) => piece !== undefined && piece !== '').join('\n\n');
     if (isSet(item.encrypted_content) && pieces.length === 0) {
-      this.warnings.push(`${path}.encrypted_content dropped: the proxy has no encrypted reasoning to read; reasoning items carry their text in summary`);
+      this.warnings.push(
+        `${path}.encrypted_content dropped: the proxy has no encrypted reasoning to read; reasoning items carry their text in summary`,
+      );
     }
     this.reasoning = { text: joined, path };
   }
@@ -186,14 +210,22 @@ function partOf(value: Wire, path: string): ContentPart {
     }
     case 'input_file': {
       if (isSet(value.file_id)) throw fileIdRefused(`${path}.file_id`, 'file_data (base64) with a filename');
-      if (isSet(value.file_url)) throw unsupportedParameter(`${path}.file_url`, `${path}.file_url is not supported by this proxy: send the file as file_data (base64) with a filename.`);
+      if (isSet(value.file_url))
+        throw unsupportedParameter(
+          `${path}.file_url`,
+          `${path}.file_url is not supported by this proxy: send the file as file_data (base64) with a filename.`,
+        );
       const file: Wire = { file_data: text(value.file_data, `${path}.file_data`) };
       if (isSet(value.filename)) file.filename = text(value.filename, `${path}.filename`);
       return { type: 'file', file };
     }
     case 'input_audio': {
       const audio = isRecord(value.input_audio) ? value.input_audio : value;
-      return { type: 'audio', data: text(audio.data, `${path}.input_audio.data`), format: text(audio.format, `${path}.input_audio.format`) };
+      return {
+        type: 'audio',
+        data: text(audio.data, `${path}.input_audio.data`),
+        format: text(audio.format, `${path}.input_audio.format`),
+      };
     }
     default:
       throw invalidRequest(`${path}.type`, `Unsupported content part type: ${String(value.type)}.`);
@@ -201,7 +233,10 @@ function partOf(value: Wire, path: string): ContentPart {
 }
 
 function fileIdRefused(param: string, instead: string) {
-  return unsupportedParameter(param, `${param} is not supported by this proxy: a file id names a file stored by OpenAI; send ${instead} instead.`);
+  return unsupportedParameter(
+    param,
+    `${param} is not supported by this proxy: a file id names a file stored by OpenAI; send ${instead} instead.`,
+  );
 }
 
 /** A tool's output: a string, or content parts (their text joined, images kept as parts). */
@@ -213,5 +248,7 @@ function outputContent(value: unknown, path: string): string | ContentPart[] {
 
 /** Text parts alone are one text; parts with anything else (an image, a cache breakpoint) stay parts. */
 function joinedText(parts: ContentPart[]): string | ContentPart[] {
-  return parts.every((part) => part.type === 'text' && !part.extra) ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('') : parts;
+  return parts.every((part) => part.type === 'text' && !part.extra)
+    ? parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
+    : parts;
 }

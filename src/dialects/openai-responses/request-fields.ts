@@ -19,11 +19,37 @@ import { parseInput } from './parse-input.js';
 import { checkKeys } from './wire-keys.js';
 
 export type ResponsesField =
-  | 'model' | 'input' | 'instructions' | 'max_output_tokens' | 'temperature' | 'top_p' | 'top_logprobs' | 'include'
-  | 'tools' | 'tool_choice' | 'parallel_tool_calls' | 'max_tool_calls' | 'text' | 'reasoning'
-  | 'metadata' | 'user' | 'safety_identifier' | 'prompt_cache_key' | 'prompt_cache_retention' | 'prompt_cache_options'
-  | 'service_tier' | 'truncation' | 'stream' | 'stream_options' | 'store' | 'background' | 'previous_response_id'
-  | 'conversation' | 'prompt' | 'context_management' | 'moderation';
+  | 'model'
+  | 'input'
+  | 'instructions'
+  | 'max_output_tokens'
+  | 'temperature'
+  | 'top_p'
+  | 'top_logprobs'
+  | 'include'
+  | 'tools'
+  | 'tool_choice'
+  | 'parallel_tool_calls'
+  | 'max_tool_calls'
+  | 'text'
+  | 'reasoning'
+  | 'metadata'
+  | 'user'
+  | 'safety_identifier'
+  | 'prompt_cache_key'
+  | 'prompt_cache_retention'
+  | 'prompt_cache_options'
+  | 'service_tier'
+  | 'truncation'
+  | 'stream'
+  | 'stream_options'
+  | 'store'
+  | 'background'
+  | 'previous_response_id'
+  | 'conversation'
+  | 'prompt'
+  | 'context_management'
+  | 'moderation';
 
 /** The include values that ask for output the proxy can give; the others name items of hosted tools, which never occur here. */
 const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
@@ -54,13 +80,18 @@ function applyLogprobs(_value: unknown, { request, body }: FieldContext): void {
   if (top !== undefined) request.origins['logprobs.top'] = 'top_logprobs';
 }
 
-const include = mapWith(`${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`, (value, context) => {
-  if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
-  if (value.includes(ENCRYPTED_REASONING)) {
-    context.request.warnings.push(`include ${ENCRYPTED_REASONING}: the proxy has no encrypted reasoning; reasoning items carry their text in summary`);
-  }
-  applyLogprobs(value, context);
-});
+const include = mapWith(
+  `${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`,
+  (value, context) => {
+    if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
+    if (value.includes(ENCRYPTED_REASONING)) {
+      context.request.warnings.push(
+        `include ${ENCRYPTED_REASONING}: the proxy has no encrypted reasoning; reasoning items carry their text in summary`,
+      );
+    }
+    applyLogprobs(value, context);
+  },
+);
 
 /** The keys each tool kind reads (the rest is refused by name); hosted kinds are refused whole, below. */
 const TOOL_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -95,7 +126,9 @@ function chatToolChoice(value: unknown): unknown {
   const { type, ...rest } = value;
   if (type === 'function' || type === 'custom') return { type, [type]: { name: rest.name } };
   if (type === 'allowed_tools') {
-    const tools = Array.isArray(rest.tools) ? rest.tools.map((tool) => (isRecord(tool) ? { type: tool.type, [String(tool.type)]: { name: tool.name } } : tool)) : rest.tools;
+    const tools = Array.isArray(rest.tools)
+      ? rest.tools.map((tool) => (isRecord(tool) ? { type: tool.type, [String(tool.type)]: { name: tool.name } } : tool))
+      : rest.tools;
     return { type, allowed_tools: { mode: rest.mode, tools } };
   }
   throw unsupportedParameter('tool_choice.type', `tool_choice '${String(type)}' ${HOSTED}.`);
@@ -105,50 +138,65 @@ const tools = mapWith('tools (function and custom tools; hosted tools are a 400 
   setPath(request, 'tools', parseTools(chatTools(value), chatToolChoice(body.tool_choice), field), field);
 });
 
-const toolChoice = mapWith("toolChoice (a named function or custom tool; allowed_tools narrows the tools)", (value, { request, field, body }) => {
-  const choice = parseToolChoice(chatToolChoice(value), field);
-  if (typeof choice === 'object') {
-    const declared = Array.isArray(body.tools) ? body.tools.map((tool) => (isRecord(tool) ? tool.name : undefined)) : [];
-    if (!declared.includes(choice.name)) throw invalidRequest(field, `tool_choice names '${choice.name}', which is not among the declared tools.`);
-  }
-  setPath(request, 'toolChoice', choice, field);
-});
+const toolChoice = mapWith(
+  'toolChoice (a named function or custom tool; allowed_tools narrows the tools)',
+  (value, { request, field, body }) => {
+    const choice = parseToolChoice(chatToolChoice(value), field);
+    if (typeof choice === 'object') {
+      const declared = Array.isArray(body.tools) ? body.tools.map((tool) => (isRecord(tool) ? tool.name : undefined)) : [];
+      if (!declared.includes(choice.name))
+        throw invalidRequest(field, `tool_choice names '${choice.name}', which is not among the declared tools.`);
+    }
+    setPath(request, 'toolChoice', choice, field);
+  },
+);
 
 const TEXT_KEYS = new Set(['format', 'verbosity']);
 
 /** `text.format` is the response format (its json_schema fields sit beside `type`); `text.verbosity` is relayed as chat's `verbosity`. */
-const text = mapWith('text.format -> responseFormat (text | json_object | json_schema); text.verbosity relayed as verbosity', (value, { request }) => {
-  if (!isRecord(value)) throw invalidRequest('text', 'text must be an object.');
-  for (const key of Object.keys(value)) if (!TEXT_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`text.${key}`, `Unrecognized text field: ${key}.`);
-  if (isRecord(value.format)) {
-    const { type, ...wrapper } = value.format;
-    const chatShape = type === 'json_schema' ? { type, json_schema: wrapper } : value.format;
-    setPath(request, 'responseFormat', parseResponseFormat(chatShape, 'text.format'), 'text.format');
-  }
-  if (isSet(value.verbosity)) {
-    request.passthrough.verbosity = value.verbosity;
-    request.origins['passthrough.verbosity'] = 'text.verbosity';
-  }
-});
+const text = mapWith(
+  'text.format -> responseFormat (text | json_object | json_schema); text.verbosity relayed as verbosity',
+  (value, { request }) => {
+    if (!isRecord(value)) throw invalidRequest('text', 'text must be an object.');
+    for (const key of Object.keys(value))
+      if (!TEXT_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`text.${key}`, `Unrecognized text field: ${key}.`);
+    if (isRecord(value.format)) {
+      const { type, ...wrapper } = value.format;
+      const chatShape = type === 'json_schema' ? { type, json_schema: wrapper } : value.format;
+      setPath(request, 'responseFormat', parseResponseFormat(chatShape, 'text.format'), 'text.format');
+    }
+    if (isSet(value.verbosity)) {
+      request.passthrough.verbosity = value.verbosity;
+      request.origins['passthrough.verbosity'] = 'text.verbosity';
+    }
+  },
+);
 
 const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary', 'context', 'mode']);
 
 /** `reasoning.context`: which earlier reasoning the model sees again (auto leaves it to the backend). */
 const HISTORY: Readonly<Record<string, 'interleaved' | 'preserved'>> = { current_turn: 'interleaved', all_turns: 'preserved' };
 
-const reasoning = mapWith("reasoning.effort -> the backend's effort ladder; context -> reasoning.history (current_turn = interleaved, all_turns = preserved); summary: the backend's reasoning text is the summary, whole; mode other than standard: a 400", (value, { request }) => {
-  if (!isRecord(value)) throw invalidRequest('reasoning', 'reasoning must be an object.');
-  for (const key of Object.keys(value)) if (!REASONING_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`reasoning.${key}`, `Unrecognized reasoning field: ${key}.`);
-  if (isSet(value.mode) && value.mode !== 'standard') {
-    throw unsupportedParameter('reasoning.mode', `reasoning.mode '${String(value.mode)}' is not supported by this proxy: the backends behind it have one reasoning mode, standard.`);
-  }
-  if (isSet(value.effort)) {
-    request.reasoning = { ...request.reasoning, ...normalizeEffort(value.effort, 'reasoning.effort') };
-    request.origins['reasoning.effort'] = 'reasoning.effort';
-  }
-  const history = typeof value.context === 'string' ? HISTORY[value.context] : undefined;
-  if (history) setPath(request, 'reasoning.history', history, 'reasoning.context');
-});
+const reasoning = mapWith(
+  "reasoning.effort -> the backend's effort ladder; context -> reasoning.history (current_turn = interleaved, all_turns = preserved); summary: the backend's reasoning text is the summary, whole; mode other than standard: a 400",
+  (value, { request }) => {
+    if (!isRecord(value)) throw invalidRequest('reasoning', 'reasoning must be an object.');
+    for (const key of Object.keys(value))
+      if (!REASONING_KEYS.has(key) && isSet(value[key])) throw invalidRequest(`reasoning.${key}`, `Unrecognized reasoning field: ${key}.`);
+    if (isSet(value.mode) && value.mode !== 'standard') {
+      throw unsupportedParameter(
+        'reasoning.mode',
+        `reasoning.mode '${String(value.mode)}' is not supported by this proxy: the backends behind it have one reasoning mode, standard.`,
+      );
+    }
+    if (isSet(value.effort)) {
+      request.reasoning = { ...request.reasoning, ...normalizeEffort(value.effort, 'reasoning.effort') };
+      request.origins['reasoning.effort'] = 'reasoning.effort';
+    }
+    const history = typeof value.context === 'string' ? HISTORY[value.context] : undefined;
+    if (history) setPath(request, 'reasoning.history', history, 'reasoning.context');
+  },
+);
 
 /** OpenAI's default, 'disabled', fails a prompt that does not fit; 'auto' lets the backend truncate it. */
 const truncation = mapWith("limits.onContextOverflow: 'disabled' -> error, 'auto' -> truncate", (value, { request, field }) => {
@@ -157,7 +205,8 @@ const truncation = mapWith("limits.onContextOverflow: 'disabled' -> error, 'auto
 });
 
 const maxOutputTokens = mapWith('limits.maxTokens', (value, { request, field }) => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalidRequest(field, `${field} must be a positive integer (got ${String(value)}).`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw invalidRequest(field, `${field} must be a positive integer (got ${String(value)}).`);
   setPath(request, 'limits.maxTokens', value, field);
 });
 
@@ -169,8 +218,11 @@ function applyStream(_value: unknown, { request, body }: FieldContext): void {
   request.stream = { includeUsage: true, tokenIds: false };
   request.origins.stream = 'stream';
   const options = isRecord(body.stream_options) ? body.stream_options : {};
-  for (const key of Object.keys(options)) if (!STREAM_OPTION_KEYS.has(key) && isSet(options[key])) throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
-  if (options.include_obfuscation === true) request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
+  for (const key of Object.keys(options))
+    if (!STREAM_OPTION_KEYS.has(key) && isSet(options[key]))
+      throw invalidRequest(`stream_options.${key}`, `Unrecognized stream_options field: ${key}.`);
+  if (options.include_obfuscation === true)
+    request.warnings.push('stream_options.include_obfuscation: the proxy does not add obfuscation padding.');
 }
 
 /** Kept by the proxy for the answer: the Response object repeats it. */
@@ -203,10 +255,14 @@ export const responsesFields: FieldTable<ResponsesField> = {
   truncation,
   stream: mapWith('stream (usage always included, in response.completed)', applyStream),
   stream_options: mapWith('stream_options.include_obfuscation: a warning (no padding is added)', applyStream),
-  store: mapWith('kept in the response store when one is configured (default false here); with none, true is a warning; repeated in the Response object', (value, { request }) => {
-    // The pipeline decides whether it keeps the answer (response-state.ts); alone, the dialect keeps nothing.
-    if (value === true) request.warnings.push('store: no response store is configured, so this response is not kept (responses.store in the README)');
-  }),
+  store: mapWith(
+    'kept in the response store when one is configured (default false here); with none, true is a warning; repeated in the Response object',
+    (value, { request }) => {
+      // The pipeline decides whether it keeps the answer (response-state.ts); alone, the dialect keeps nothing.
+      if (value === true)
+        request.warnings.push('store: no response store is configured, so this response is not kept (responses.store in the README)');
+    },
+  ),
   // false asks for nothing; true is run by the pipeline when a store is configured, which takes the field out.
   background: mapWith(`true ${STATE}`, (value, { field }) => {
     if (value === true) throw unsupportedParameter(field, `background is not supported: it ${STATE}.`);
@@ -214,7 +270,9 @@ export const responsesFields: FieldTable<ResponsesField> = {
   previous_response_id: mapWith(`read from the response store by the pipeline; without one, a 400: it ${STATE}`, (_value, { field }) => {
     throw unsupportedParameter(field, `previous_response_id is not supported: it ${STATE}; or send the earlier turns in input.`);
   }),
-  conversation: reject('conversations are stored by OpenAI: send the earlier turns in input (or previous_response_id with a response store)'),
+  conversation: reject(
+    'conversations are stored by OpenAI: send the earlier turns in input (or previous_response_id with a response store)',
+  ),
   prompt: reject('prompt templates are stored by OpenAI: send instructions and input instead'),
   context_management: reject('server-side compaction is not offered: the backend sees the whole input'),
   moderation: relay(),
@@ -222,8 +280,25 @@ export const responsesFields: FieldTable<ResponsesField> = {
 
 /** Which parameters the Response object repeats. */
 export const ECHOED_PARAMS = [
-  'instructions', 'max_output_tokens', 'max_tool_calls', 'metadata', 'parallel_tool_calls', 'previous_response_id', 'prompt_cache_key',
-  'reasoning', 'safety_identifier', 'service_tier', 'temperature', 'text', 'tool_choice', 'tools', 'top_logprobs', 'top_p', 'truncation', 'user', 'background',
+  'instructions',
+  'max_output_tokens',
+  'max_tool_calls',
+  'metadata',
+  'parallel_tool_calls',
+  'previous_response_id',
+  'prompt_cache_key',
+  'reasoning',
+  'safety_identifier',
+  'service_tier',
+  'temperature',
+  'text',
+  'tool_choice',
+  'tools',
+  'top_logprobs',
+  'top_p',
+  'truncation',
+  'user',
+  'background',
 ] as const;
 
 export const responsesCrossFieldRules: readonly CrossFieldRule[] = [
@@ -231,7 +306,8 @@ export const responsesCrossFieldRules: readonly CrossFieldRule[] = [
     fields: ['stream_options', 'stream'],
     note: 'stream_options is only allowed when stream is true',
     apply: ({ body }) => {
-      if (isSet(body.stream_options) && body.stream !== true) throw invalidRequest('stream_options', 'stream_options is only allowed when stream is true.');
+      if (isSet(body.stream_options) && body.stream !== true)
+        throw invalidRequest('stream_options', 'stream_options is only allowed when stream is true.');
     },
   },
   affinityKey,

@@ -7,7 +7,18 @@
 import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult, ResultChoice } from '../../model/result.js';
 import { idBase } from '../response-id.js';
-import { callItem, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody, type OutputItem } from './response-object.js';
+import {
+  callItem,
+  itemIds,
+  logprobsBody,
+  messageItem,
+  outputTextPart,
+  reasoningItem,
+  responseHead,
+  statusOf,
+  usageBody,
+  type OutputItem,
+} from './response-object.js';
 
 /**
  * @example serializeResponsesResult({id: 'chatcmpl-1', model: 'm', created: 1, choices: [{index: 0, text: 'Hi', finishReason: 'stop'}]}, request)

@@ -16,14 +16,36 @@ import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../../errors/catalogue.js';
 import { idBase } from '../response-id.js';
 import {
-  callItem, errorBody, itemIds, logprobsBody, messageItem, outputTextPart, reasoningItem, responseHead, statusOf, usageBody,
-  type OutputItem, type ResponseStatus,
+  callItem,
+  errorBody,
+  itemIds,
+  logprobsBody,
+  messageItem,
+  outputTextPart,
+  reasoningItem,
+  responseHead,
+  statusOf,
+  usageBody,
+  type OutputItem,
+  type ResponseStatus,
 } from './response-object.js';
 
-
-interface OpenText { id: string; outputIndex: number; text: string }
-interface OpenMessage extends OpenText { logprobs: ChatLogprobEntry[] }
-interface OpenCall { id: string; outputIndex: number; callId: string; name: string; arguments: string; custom: boolean }
+interface OpenText {
+  id: string;
+  outputIndex: number;
+  text: string;
+}
+interface OpenMessage extends OpenText {
+  logprobs: ChatLogprobEntry[];
+}
+interface OpenCall {
+  id: string;
+  outputIndex: number;
+  callId: string;
+  name: string;
+  arguments: string;
+  custom: boolean;
+}
 
 export class ResponsesStreamSerializer implements StreamSerializer {
   ended = false;
@@ -46,11 +68,13 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     this.out = out;
     if (event.type === 'response-start') this.start(event);
     else if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
-    else if (event.type === 'perf') { /* timings have no place in a Response */ }
-    else if (event.type === 'error') this.fail(event.error);
+    else if (event.type === 'perf') {
+      /* timings have no place in a Response */
+    } else if (event.type === 'error') this.fail(event.error);
     else if (!this.head) this.fail(missingStart());
-    else if (event.choice !== 0) { /* Responses have one output: n is not a Responses field */ }
-    else if (event.type === 'reasoning-delta') this.reasoningDelta(event.delta);
+    else if (event.choice !== 0) {
+      /* Responses have one output: n is not a Responses field */
+    } else if (event.type === 'reasoning-delta') this.reasoningDelta(event.delta);
     else if (event.type === 'text-delta') this.textDelta(event);
     else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
     else this.choiceEnd(event);
@@ -66,7 +90,14 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     }
     this.closeAll(this.itemStatus());
     const { status, incomplete_details } = statusOf(this.finishReason);
-    const response = { ...this.head, status, incomplete_details, completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null, output: this.done, usage: usageBody(this.usage) };
+    const response = {
+      ...this.head,
+      status,
+      incomplete_details,
+      completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+      output: this.done,
+      usage: usageBody(this.usage),
+    };
     this.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
     this.ended = true;
   }
@@ -92,10 +123,20 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       this.closeAll('completed');
       this.reasoning = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: '' };
       this.emit('response.output_item.added', { output_index: this.reasoning.outputIndex, item: reasoningItem(this.reasoning.id, '') });
-      this.emit('response.reasoning_summary_part.added', { item_id: this.reasoning.id, output_index: this.reasoning.outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' } });
+      this.emit('response.reasoning_summary_part.added', {
+        item_id: this.reasoning.id,
+        output_index: this.reasoning.outputIndex,
+        summary_index: 0,
+        part: { type: 'summary_text', text: '' },
+      });
     }
     this.reasoning.text += delta;
-    this.emit('response.reasoning_summary_text.delta', { item_id: this.reasoning.id, output_index: this.reasoning.outputIndex, summary_index: 0, delta });
+    this.emit('response.reasoning_summary_text.delta', {
+      item_id: this.reasoning.id,
+      output_index: this.reasoning.outputIndex,
+      summary_index: 0,
+      delta,
+    });
   }
 
   private textDelta(event: StreamEventOf<'text-delta'>): void {
@@ -103,13 +144,27 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       this.closeReasoning();
       this.closeCalls('completed');
       this.message = { id: itemIds.message(this.base), outputIndex: this.nextIndex(), text: '', logprobs: [] };
-      this.emit('response.output_item.added', { output_index: this.message.outputIndex, item: messageItem(this.message.id, 'in_progress', []) });
-      this.emit('response.content_part.added', { item_id: this.message.id, output_index: this.message.outputIndex, content_index: 0, part: outputTextPart('') });
+      this.emit('response.output_item.added', {
+        output_index: this.message.outputIndex,
+        item: messageItem(this.message.id, 'in_progress', []),
+      });
+      this.emit('response.content_part.added', {
+        item_id: this.message.id,
+        output_index: this.message.outputIndex,
+        content_index: 0,
+        part: outputTextPart(''),
+      });
     }
     const logprobs = logprobsBody(event.logprobs, this.request);
     this.message.text += event.delta;
     this.message.logprobs.push(...logprobs);
-    this.emit('response.output_text.delta', { item_id: this.message.id, output_index: this.message.outputIndex, content_index: 0, delta: event.delta, logprobs });
+    this.emit('response.output_text.delta', {
+      item_id: this.message.id,
+      output_index: this.message.outputIndex,
+      content_index: 0,
+      delta: event.delta,
+      logprobs,
+    });
   }
 
   private toolCallDelta(event: StreamEventOf<'tool-call-delta'>): void {
@@ -118,11 +173,18 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       this.closeReasoning();
       this.closeMessage('completed');
       call = {
-        id: itemIds.call(this.base, event.index), outputIndex: this.nextIndex(),
-        callId: event.id ?? `call_${this.base}_${event.index}`, name: event.name ?? '', arguments: '', custom: event.custom === true,
+        id: itemIds.call(this.base, event.index),
+        outputIndex: this.nextIndex(),
+        callId: event.id ?? `call_${this.base}_${event.index}`,
+        name: event.name ?? '',
+        arguments: '',
+        custom: event.custom === true,
       };
       this.calls.set(event.index, call);
-      this.emit('response.output_item.added', { output_index: call.outputIndex, item: callItem(call.id, { id: call.callId, name: call.name, arguments: '', custom: call.custom }, 'in_progress') });
+      this.emit('response.output_item.added', {
+        output_index: call.outputIndex,
+        item: callItem(call.id, { id: call.callId, name: call.name, arguments: '', custom: call.custom }, 'in_progress'),
+      });
     }
     if (event.name !== undefined && call.name === '') call.name = event.name;
     if (event.argumentsDelta === '') return;
@@ -144,7 +206,12 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     const outputIndex = this.nextIndex();
     const part = { type: 'refusal', refusal: text };
     this.emit('response.output_item.added', { output_index: outputIndex, item: messageItem(id, 'in_progress', []) });
-    this.emit('response.content_part.added', { item_id: id, output_index: outputIndex, content_index: 0, part: { type: 'refusal', refusal: '' } });
+    this.emit('response.content_part.added', {
+      item_id: id,
+      output_index: outputIndex,
+      content_index: 0,
+      part: { type: 'refusal', refusal: '' },
+    });
     this.emit('response.refusal.delta', { item_id: id, output_index: outputIndex, content_index: 0, delta: text });
     this.emit('response.refusal.done', { item_id: id, output_index: outputIndex, content_index: 0, refusal: text });
     this.emit('response.content_part.done', { item_id: id, output_index: outputIndex, content_index: 0, part });
@@ -155,7 +222,9 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private fail(error: ProxyError): void {
     if (this.head) {
       this.closeAll('incomplete');
-      this.emit('response.failed', { response: { ...this.head, status: 'failed', error: errorBody(error), output: this.done, usage: usageBody(this.usage) } });
+      this.emit('response.failed', {
+        response: { ...this.head, status: 'failed', error: errorBody(error), output: this.done, usage: usageBody(this.usage) },
+      });
     } else {
       this.emit('error', { code: error.code ?? error.type, message: error.message, param: error.param });
     }
@@ -198,7 +267,10 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       const at = { item_id: call.id, output_index: call.outputIndex };
       if (call.custom) this.emit('response.custom_tool_call_input.done', { ...at, input: call.arguments });
       else this.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: call.arguments });
-      this.finishItem(callItem(call.id, { id: call.callId, name: call.name, arguments: call.arguments, custom: call.custom }, status), call.outputIndex);
+      this.finishItem(
+        callItem(call.id, { id: call.callId, name: call.name, arguments: call.arguments, custom: call.custom }, status),
+        call.outputIndex,
+      );
     }
     this.calls.clear();
   }

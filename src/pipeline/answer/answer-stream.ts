@@ -17,8 +17,16 @@ export async function answerStream(call: RoutedCall, res: ServerResponse, state?
   res.writeHead(200, sseHeaders);
   // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
   if (started.keepAliveFirst) res.write(sseKeepAliveComment);
-  const stream = new CallerStream(dialect.streamSerializer(plan.request), { meter: record.meter, perfMetricsInBody: plan.request.perfMetricsInBody === true });
+  const stream = new CallerStream(dialect.streamSerializer(plan.request), {
+    meter: record.meter,
+    perfMetricsInBody: plan.request.perfMetricsInBody === true,
+  });
   const beforeWrite = state?.beforeWrite;
-  await writeCallerStream(res, started.batches, stream, { framing: dialect.sse, keepAliveMs: sseKeepAliveMs, signal, ...(beforeWrite ? { beforeWrite } : {}) });
+  await writeCallerStream(res, started.batches, stream, {
+    framing: dialect.sse,
+    keepAliveMs: sseKeepAliveMs,
+    signal,
+    ...(beforeWrite ? { beforeWrite } : {}),
+  });
   record.streamEnded(signal.aborted);
 }

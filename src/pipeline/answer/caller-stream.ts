@@ -27,7 +27,10 @@ export class CallerStream {
   private readonly held: StreamEvent[] = [];
   private usage?: StreamEvent;
 
-  constructor(private readonly serializer: StreamSerializer, private readonly options: CallerStreamOptions) {}
+  constructor(
+    private readonly serializer: StreamSerializer,
+    private readonly options: CallerStreamOptions,
+  ) {}
 
   /** True once an error chunk has ended the stream. */
   get ended(): boolean {
@@ -101,7 +104,12 @@ export interface WriteStreamOptions {
  * Returns when the stream ends or the client goes away; leaving the loop
  * returns the batches' iterator, which cancels the upstream work.
  */
-export async function writeCallerStream(response: ServerResponse, batches: StreamBatches, stream: CallerStream, options: WriteStreamOptions): Promise<void> {
+export async function writeCallerStream(
+  response: ServerResponse,
+  batches: StreamBatches,
+  stream: CallerStream,
+  options: WriteStreamOptions,
+): Promise<void> {
   const writer = new SseWriter(response, options.keepAliveMs);
   const { frame, end } = options.framing;
   const out: Chunk[] = [];

@@ -22,11 +22,16 @@ export interface OpenedStream {
 /** Throws the stream's opening error (in the caller's terms, as the plan's engine gives it). */
 export async function openStream(plan: Plan, context: Omit<AdapterContext, 'accepted'>, keepAliveMs: number): Promise<OpenedStream> {
   let accepted: () => void = () => undefined;
-  const acceptance = new Promise<void>((resolve) => { accepted = resolve; });
+  const acceptance = new Promise<void>((resolve) => {
+    accepted = resolve;
+  });
   let batches = plan.engine.stream(plan.request, { ...context, accepted });
   if (plan.request.stream?.coalesce) batches = coalesceEvents(batches, plan.request.stream.coalesce);
   const iterator = batches[Symbol.asyncIterator]();
-  const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent[]> => ({ done: false, value: [{ type: 'error', error: failureOf(thrown, context.signal) }] }));
+  const first = iterator.next().catch((thrown: unknown): IteratorResult<StreamEvent[]> => ({
+    done: false,
+    value: [{ type: 'error', error: failureOf(thrown, context.signal) }],
+  }));
   const keepAliveFirst = await keepAliveDue(first, acceptance, keepAliveMs);
   if (!keepAliveFirst) {
     const result = await first;
@@ -43,9 +48,21 @@ export async function openStream(plan: Plan, context: Omit<AdapterContext, 'acce
 async function keepAliveDue(first: Promise<unknown>, accepted: Promise<void>, keepAliveMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   let settled = false;
-  const due = accepted.then(() => (settled ? false : new Promise<boolean>((resolve) => { timer = setTimeout(resolve, keepAliveMs, true); })));
+  const due = accepted.then(() =>
+    settled
+      ? false
+      : new Promise<boolean>((resolve) => {
+          timer = setTimeout(resolve, keepAliveMs, true);
+        }),
+  );
   try {
-    return await Promise.race([first.then(() => false, () => false), due]);
+    return await Promise.race([
+      first.then(
+        () => false,
+        () => false,
+      ),
+      due,
+    ]);
   } finally {
     settled = true;
     clearTimeout(timer);

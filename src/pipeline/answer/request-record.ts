@@ -24,7 +24,11 @@ export class RequestRecord {
   /** The backend working on the request now, counted in flight while it does. */
   private serving?: string;
 
-  constructor(private readonly runtime: ProxyRuntime, private readonly dialect: Dialect, readonly requestId: string) {
+  constructor(
+    private readonly runtime: ProxyRuntime,
+    private readonly dialect: Dialect,
+    readonly requestId: string,
+  ) {
     this.log = { requestId, dialect: dialect.name };
   }
 
@@ -56,13 +60,24 @@ export class RequestRecord {
   retrying(failure: ProxyError): void {
     const backend = this.backend as string;
     this.runtime.metrics.retried(backend, failure);
-    this.runtime.logger.info('retrying', { requestId: this.requestId, backend, status: failure.status, reason: failure.code ?? failure.type });
+    this.runtime.logger.info('retrying', {
+      requestId: this.requestId,
+      backend,
+      status: failure.status,
+      reason: failure.code ?? failure.type,
+    });
   }
 
   fellBack(from: Backend, to: Backend, failure: ProxyError): void {
     this.runtime.metrics.failed(from.name, failure);
     this.runtime.metrics.fellBack(this.route, from.name, to.name);
-    this.runtime.logger.warn('falling back', { requestId: this.requestId, from: from.name, to: to.name, status: failure.status, reason: failure.code ?? failure.type });
+    this.runtime.logger.warn('falling back', {
+      requestId: this.requestId,
+      from: from.name,
+      to: to.name,
+      status: failure.status,
+      reason: failure.code ?? failure.type,
+    });
   }
 
   streaming(): void {
@@ -94,7 +109,13 @@ export class RequestRecord {
       const cause = fromBackend ? thrown.failure.cause : thrown;
       logger.error('request failed', { requestId: this.requestId, error: (cause as Error)?.stack ?? String(cause) });
     } else if (error.status >= 500 || error.status === 429) {
-      logger.warn('backend failed', { requestId: this.requestId, backend: this.backend, status: error.status, reason: error.code ?? error.type, message: error.message });
+      logger.warn('backend failed', {
+        requestId: this.requestId,
+        backend: this.backend,
+        status: error.status,
+        reason: error.code ?? error.type,
+        message: error.message,
+      });
     }
     return error;
   }
@@ -106,19 +127,25 @@ export class RequestRecord {
     meter.end();
     if (this.tried.length > 1) this.log.tried = this.tried;
     runtime.metrics.answered({
-      dialect: this.dialect.name, backend: this.backend ?? NO_ROUTE, route: this.route,
-      status: this.status ?? 500, durationMs: meter.latencyMs, ttftMs: meter.timeToFirstTokenMs, usage: meter.usage,
+      dialect: this.dialect.name,
+      backend: this.backend ?? NO_ROUTE,
+      route: this.route,
+      status: this.status ?? 500,
+      durationMs: meter.latencyMs,
+      ttftMs: meter.timeToFirstTokenMs,
+      usage: meter.usage,
     });
     // winston formats (redacts, stamps) an entry before its transports drop it for its level: not built at all then.
-    if (runtime.logger.isLevelEnabled('info')) runtime.logger.info('request', {
-      ...this.log,
-      backend: this.backend,
-      status: this.status,
-      promptTokens: meter.usage?.promptTokens,
-      completionTokens: meter.usage?.completionTokens,
-      latencyMs: Math.round(meter.latencyMs),
-      ttftMs: meter.timeToFirstTokenMs === undefined ? undefined : Math.round(meter.timeToFirstTokenMs),
-    });
+    if (runtime.logger.isLevelEnabled('info'))
+      runtime.logger.info('request', {
+        ...this.log,
+        backend: this.backend,
+        status: this.status,
+        promptTokens: meter.usage?.promptTokens,
+        completionTokens: meter.usage?.completionTokens,
+        latencyMs: Math.round(meter.latencyMs),
+        ttftMs: meter.timeToFirstTokenMs === undefined ? undefined : Math.round(meter.timeToFirstTokenMs),
+      });
   }
 
   private serve(name: string | undefined): void {

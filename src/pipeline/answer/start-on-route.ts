@@ -27,11 +27,23 @@ export interface RoutedCall {
 }
 
 /** `start` runs the plan on one backend; throws a BackendFailure when none starts. */
-export function startOnRoute<T>(call: RoutedCall, start: (plan: Plan, context: AdapterContext, backend: Backend) => Promise<T>): Promise<Attempt<T>> {
+export function startOnRoute<T>(
+  call: RoutedCall,
+  start: (plan: Plan, context: AdapterContext, backend: Backend) => Promise<T>,
+): Promise<Attempt<T>> {
   const { runtime, request, match, record, signal, headers } = call;
-  const context: AdapterContext = { signal, requestId: record.requestId, headers, retrying: (failure) => record.retrying(failure), fanOut: runtime.fanOut };
+  const context: AdapterContext = {
+    signal,
+    requestId: record.requestId,
+    headers,
+    retrying: (failure) => record.retrying(failure),
+    fanOut: runtime.fanOut,
+  };
   return startWithFallbacks({
-    request, match, signal, limits: runtime.config.limits,
+    request,
+    match,
+    signal,
+    limits: runtime.config.limits,
     start: (plan, backend) => start(plan, context, backend),
     onTry: (backend) => record.trying(backend),
     onFallBack: (from, to, failure) => record.fellBack(from, to, failure),

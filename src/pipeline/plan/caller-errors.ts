@@ -19,7 +19,11 @@ export function callerParam(param: string, request: NeutralRequest, capabilities
   const headOf = (name: string) => name.split(/[.[]/)[0];
   const head = headOf(param);
   // The caller's top-level fields (an origin may be nested: `thinking.type`).
-  const sent = new Set([...Object.values(request.origins), ...Object.keys(request.passthrough)].filter((name): name is string => typeof name === 'string').map(headOf));
+  const sent = new Set(
+    [...Object.values(request.origins), ...Object.keys(request.passthrough)]
+      .filter((name): name is string => typeof name === 'string')
+      .map(headOf),
+  );
   if (sent.has(head)) return param;
   // The conversation itself: the caller's prompt or messages, whichever it sent.
   if (head === 'messages' || head === 'prompt') return request.origins.messages ?? request.origins.prompt ?? null;
@@ -34,14 +38,21 @@ export function callerParam(param: string, request: NeutralRequest, capabilities
 }
 
 /** The refusal as the caller should read it: its `param` one the caller sent, or none. */
-export function callerErrors(capabilities: BackendCapabilities, upstream: Endpoint): (error: ProxyError, request: NeutralRequest) => ProxyError {
+export function callerErrors(
+  capabilities: BackendCapabilities,
+  upstream: Endpoint,
+): (error: ProxyError, request: NeutralRequest) => ProxyError {
   return (error, request) => {
     if (error.param === null || error.status < 400 || error.status >= 500) return error;
     const param = callerParam(error.param, request, capabilities, upstream);
     if (param === error.param) return error;
     // `detail` is rebuilt from the new param (the completions dialect's `loc`).
     return new ProxyError({
-      status: error.status, type: error.type, message: error.message, param, code: error.code,
+      status: error.status,
+      type: error.type,
+      message: error.message,
+      param,
+      code: error.code,
       ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
       cause: error,
     });
@@ -55,9 +66,10 @@ export function callerErrors(capabilities: BackendCapabilities, upstream: Endpoi
  */
 export function inCallerTerms(inner: Engine, rename: (error: ProxyError) => ProxyError): Engine {
   return {
-    complete: (request, context) => inner.complete(request, context).catch((error: unknown) => {
-      throw error instanceof ProxyError ? rename(error) : error;
-    }),
+    complete: (request, context) =>
+      inner.complete(request, context).catch((error: unknown) => {
+        throw error instanceof ProxyError ? rename(error) : error;
+      }),
     stream: (request, context) => renamedStream(inner.stream(request, context), rename),
   };
 }
@@ -76,9 +88,10 @@ function renamedStream(batches: StreamBatches, rename: (error: ProxyError) => Pr
     [Symbol.asyncIterator]() {
       const iterator = batches[Symbol.asyncIterator]();
       return {
-        next: () => iterator.next().then(renameErrors, (thrown: unknown) => {
-          throw thrown instanceof ProxyError ? rename(thrown) : thrown;
-        }),
+        next: () =>
+          iterator.next().then(renameErrors, (thrown: unknown) => {
+            throw thrown instanceof ProxyError ? rename(thrown) : thrown;
+          }),
         return: async (value?: unknown) => (await iterator.return?.(value)) ?? { done: true, value: undefined },
       };
     },

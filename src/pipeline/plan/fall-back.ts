@@ -37,7 +37,15 @@ export function canFallBack(failure: ProxyError): boolean {
 }
 
 /** The first backend that starts; throws the failure that ended the search (tagged with its backend): a refusal by the plan, or the last backend's failure. */
-export async function startWithFallbacks<T>({ request, match, start, signal, onTry, onFallBack, limits }: FallBackOptions<T>): Promise<Attempt<T>> {
+export async function startWithFallbacks<T>({
+  request,
+  match,
+  start,
+  signal,
+  onTry,
+  onFallBack,
+  limits,
+}: FallBackOptions<T>): Promise<Attempt<T>> {
   const candidates = [match.backend, ...(match.fallbacks ?? [])];
   for (let i = 0; ; i++) {
     const backend = candidates[i];
@@ -57,7 +65,10 @@ export async function startWithFallbacks<T>({ request, match, start, signal, onT
 
 /** A failure with the backend that answered it, for the `x-dialect-backend` header and the log. */
 export class BackendFailure extends Error {
-  constructor(readonly backend: Backend, readonly failure: ProxyError) {
+  constructor(
+    readonly backend: Backend,
+    readonly failure: ProxyError,
+  ) {
     super(failure.message, { cause: failure });
     this.name = 'BackendFailure';
   }

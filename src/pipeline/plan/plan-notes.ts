@@ -27,7 +27,10 @@ export class PlanNotes {
   readonly notes: PlanNote[] = [];
 
   /** `warnings`: the plan's list, which starts with the parse's. */
-  constructor(readonly warnings: string[], private readonly backend: PlannedFor) {}
+  constructor(
+    readonly warnings: string[],
+    private readonly backend: PlannedFor,
+  ) {}
 
   /** A 400 naming the field, or with `dropUnsupported` the drop and a warning. `reason` is the note's, when it says more than `why`. */
   refuse(param: string, why: string, drop: () => void, reason = why): void {

@@ -28,7 +28,13 @@ const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 
  * backend takes budgets, each named in a warning. `none` and `adaptive` have
  * no stand-in, and nothing fits a backend that takes neither: a 400 naming the caller's field.
  */
-function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend, { efforts, ladder }: ReasoningLimits, notes: PlanNotes): void {
+function mapEffort(
+  request: NeutralRequest,
+  effort: Effort,
+  { adapter }: Backend,
+  { efforts, ladder }: ReasoningLimits,
+  notes: PlanNotes,
+): void {
   const reasoning = request.reasoning as NonNullable<NeutralRequest['reasoning']>;
   const param = request.origins['reasoning.effort'] ?? 'reasoning_effort';
   const accepted = efforts.size > 0 ? `accepted: ${[...efforts].join(', ')}` : 'this backend takes no reasoning effort';
@@ -39,19 +45,32 @@ function mapEffort(request: NeutralRequest, effort: Effort, { adapter }: Backend
   if (rank >= 0 && graded.length > 0 && supports(capabilities, 'reasoning.effort')) {
     const nearest = graded.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best));
     reasoning.effort = nearest;
-    notes.approximated(param, 'reasoning_effort', `"${effort}" was sent as "${nearest}", the nearest effort the backend takes`, `${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`);
+    notes.approximated(
+      param,
+      'reasoning_effort',
+      `"${effort}" was sent as "${nearest}", the nearest effort the backend takes`,
+      `${param} "${effort}" was sent as "${nearest}", the nearest effort this backend takes`,
+    );
     return;
   }
   if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && supports(capabilities, 'reasoning.budgetTokens')) {
-    const budget = budgetForEffort(effort, ladder) ?? ladder.reduce((best, rung) => (distance(rung.effort) < distance(best.effort) ? rung : best)).upTo;
+    const budget =
+      budgetForEffort(effort, ladder) ?? ladder.reduce((best, rung) => (distance(rung.effort) < distance(best.effort) ? rung : best)).upTo;
     delete reasoning.effort;
     reasoning.budgetTokens = budget;
     request.origins['reasoning.budgetTokens'] = param;
-    notes.approximated(param, 'thinking budget', `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)`, `${param} "${effort}" was sent as a thinking budget of ${budget} tokens`);
+    notes.approximated(
+      param,
+      'thinking budget',
+      `"${effort}" was sent as a thinking budget of ${budget} tokens (the backend takes a budget, not a named effort)`,
+      `${param} "${effort}" was sent as a thinking budget of ${budget} tokens`,
+    );
     return;
   }
   const why = effort === 'none' ? 'thinking cannot be switched off here; ' : effort === 'adaptive' ? 'it has no adaptive thinking; ' : '';
-  notes.refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => { delete reasoning.effort; });
+  notes.refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => {
+    delete reasoning.effort;
+  });
 }
 
 /**
@@ -73,13 +92,20 @@ function checkReasoningBudget(
   if (supports(capabilities, 'reasoning.budgetTokens')) {
     const maxTokens = request.limits.maxTokens;
     if (maxTokens !== undefined && budget >= maxTokens) {
-      throw invalidRequest(param, `A thinking budget of ${budget} with max_tokens ${maxTokens} is not supported by this backend: the budget must be below max_tokens, or the answer has no room after the thought.`);
+      throw invalidRequest(
+        param,
+        `A thinking budget of ${budget} with max_tokens ${maxTokens} is not supported by this backend: the budget must be below max_tokens, or the answer has no room after the thought.`,
+      );
     }
     return;
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
-    notes.refuse(param, `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`, () => delete reasoning.budgetTokens);
+    notes.refuse(
+      param,
+      `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`,
+      () => delete reasoning.budgetTokens,
+    );
     return;
   }
   const effort = effortForBudget(budget, ladder);
@@ -88,7 +114,12 @@ function checkReasoningBudget(
     request.origins['reasoning.effort'] = param;
   }
   delete reasoning.budgetTokens;
-  notes.approximated(param, 'reasoning_effort', `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)`, `${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`);
+  notes.approximated(
+    param,
+    'reasoning_effort',
+    `a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}" (the backend takes a named effort, not a budget)`,
+    `${param}: a budget of ${budget} thinking tokens was sent as reasoning_effort "${reasoning.effort}"`,
+  );
 }
 
 interface ReasoningLimits {
@@ -100,7 +131,9 @@ interface ReasoningLimits {
 
 /** A route may narrow the efforts its model takes and set its own ladder; else the backend's apply. */
 function reasoningLimits({ backend, route }: RouteMatch): ReasoningLimits {
-  const efforts = route?.efforts ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort))) : backend.adapter.capabilities.efforts;
+  const efforts = route?.efforts
+    ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort)))
+    : backend.adapter.capabilities.efforts;
   return { efforts, ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
 }
 

@@ -11,7 +11,15 @@ import { choicesAreNative, handlingsOf, relays, supports } from '../../backend/c
 import { handlingOf } from '../../backend/field-support.js';
 import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../../config/settings.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, relayedParamOf, type NeutralField, type NeutralFieldSpec } from '../../model/neutral-fields.js';
+import {
+  NEUTRAL_FIELD_NAMES,
+  NEUTRAL_FIELDS,
+  asksFor,
+  paramOf,
+  relayedParamOf,
+  type NeutralField,
+  type NeutralFieldSpec,
+} from '../../model/neutral-fields.js';
 import { isPromptBatch } from '../../model/prompt.js';
 import type { Endpoint, NeutralRequest } from '../../model/request.js';
 import { callerErrors, inCallerTerms } from './caller-errors.js';
@@ -75,22 +83,40 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
       notes.notSent(param, `backend "${name}" has no such field`);
       spec.drop(request);
     } else {
-      notes.refuse(param, `${param} is not supported by this backend`, () => spec.drop(request), tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`);
+      notes.refuse(
+        param,
+        `${param} is not supported by this backend`,
+        () => spec.drop(request),
+        tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`,
+      );
     }
   }
   checkValues(request, capabilities, upstream, name, notes);
   const custom = planCustomTools(request, backend, mode, format, notes);
   const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
-  if (mode === 'chatOverCompletions') enforceToolChoice(request, backend, format, { budget: { bytes: grammarBytes, ms: grammarMs }, ...(custom ? { inputGrammars: custom.grammars } : {}) });
+  if (mode === 'chatOverCompletions')
+    enforceToolChoice(request, backend, format, {
+      budget: { bytes: grammarBytes, ms: grammarMs },
+      ...(custom ? { inputGrammars: custom.grammars } : {}),
+    });
   for (const field of Object.keys(request.passthrough)) {
     if (!relays(capabilities, field)) {
       const param = relayedParamOf(request, field);
-      notes.refuse(param, `${param} is not supported by this backend`, () => delete request.passthrough[field], `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`);
+      notes.refuse(
+        param,
+        `${param} is not supported by this backend`,
+        () => delete request.passthrough[field],
+        `${param} has no equivalent on this backend (relayed only to backends that take it as it is)`,
+      );
     }
   }
   if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
     const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
-    throw invalidRequest(param, `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`, 'unsupported_parameter');
+    throw invalidRequest(
+      param,
+      `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`,
+      'unsupported_parameter',
+    );
   }
   planReasoning(request, match, notes);
 
@@ -139,10 +165,17 @@ function checkValues(request: NeutralRequest, capabilities: BackendCapabilities,
     const standIn = mapped?.[value];
     if (standIn !== undefined && spec.set) {
       spec.set(request, standIn);
-      notes.approximated(param, handling.wire, `"${value}" is "${standIn}" at this backend`, `${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`);
+      notes.approximated(
+        param,
+        handling.wire,
+        `"${value}" is "${standIn}" at this backend`,
+        `${param} "${value}" was sent as "${standIn}", its name at backend "${name}"`,
+      );
       continue;
     }
-    notes.refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () => spec.drop(request));
+    notes.refuse(param, `${param} "${value}" is not supported by this backend (accepted: ${accepted.join(', ')})`, () =>
+      spec.drop(request),
+    );
   }
 }
 
@@ -156,10 +189,22 @@ function checkValues(request: NeutralRequest, capabilities: BackendCapabilities,
  * converts exactly to GBNF (a regular expression, emulate/regex-gbnf.ts; never
  * Lark, whose lexer has no exact GBNF form): otherwise a 400 naming the caller's `tools`.
  */
-function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: keyof typeof EMULATED, format: ModelFormat, notes: PlanNotes): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
-  const hasCustom = request.tools?.some((tool) => tool.custom) || request.messages?.some((message) => message.toolCalls?.some((call) => call.custom));
+function planCustomTools(
+  request: NeutralRequest,
+  { adapter }: Backend,
+  mode: keyof typeof EMULATED,
+  format: ModelFormat,
+  notes: PlanNotes,
+): { names: ReadonlySet<string>; grammars: ReadonlyMap<string, string> } | undefined {
+  const hasCustom =
+    request.tools?.some((tool) => tool.custom) || request.messages?.some((message) => message.toolCalls?.some((call) => call.custom));
   if (!hasCustom) return undefined;
-  if (mode === 'native' && request.endpoint === 'chat' && handlingOf(adapter.capabilities.fields, 'tools:custom', 'chat').kind !== 'emulate') return undefined;
+  if (
+    mode === 'native' &&
+    request.endpoint === 'chat' &&
+    handlingOf(adapter.capabilities.fields, 'tools:custom', 'chat').kind !== 'emulate'
+  )
+    return undefined;
   const param = request.origins.tools ?? 'tools';
   const grammars = new Map<string, string>();
   const rendered = mode === 'chatOverCompletions';
@@ -167,25 +212,44 @@ function planCustomTools(request: NeutralRequest, { adapter }: Backend, mode: ke
   for (const tool of request.tools ?? []) {
     const toolFormat = tool.custom?.format;
     if (toolFormat?.type !== 'grammar') continue;
-    const drop = () => { if (tool.custom) tool.custom.format = { type: 'text' }; };
+    const drop = () => {
+      if (tool.custom) tool.custom.format = { type: 'text' };
+    };
     const forced = choice === 'required' || (typeof choice === 'object' && choice.name === tool.name);
-    const enforceable = rendered && forced && (format.toolCallFormat ?? 'hermes') === 'hermes' && !request.responseFormat && supports(adapter.capabilities, 'responseFormat:grammar');
+    const enforceable =
+      rendered &&
+      forced &&
+      (format.toolCallFormat ?? 'hermes') === 'hermes' &&
+      !request.responseFormat &&
+      supports(adapter.capabilities, 'responseFormat:grammar');
     if (!enforceable) {
       const where = rendered
         ? "the proxy renders this backend's prompt and can hold a tool's input to a grammar only when tool_choice forces the call, on a backend that takes grammars"
         : 'it takes function tools, whose arguments take no grammar';
-      notes.refuse(param, `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`, drop);
+      notes.refuse(
+        param,
+        `the custom tool "${tool.name}" has a ${toolFormat.syntax} grammar, which is not supported by this backend: ${where}`,
+        drop,
+      );
       continue;
     }
     if (toolFormat.syntax === 'lark') {
-      notes.refuse(param, `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`, drop);
+      notes.refuse(
+        param,
+        `the custom tool "${tool.name}" has a lark grammar, which is not supported by this backend: a Lark grammar (its lexer, %ignore, %import) has no exact GBNF form; use a regex`,
+        drop,
+      );
       continue;
     }
     const converted = regexToGbnf(toolFormat.definition);
     if (!converted.ok) {
-      notes.refuse(param, converted.tooLarge
-        ? `the custom tool "${tool.name}" has a regex too large to hold its input to: ${converted.why}`
-        : `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`, drop);
+      notes.refuse(
+        param,
+        converted.tooLarge
+          ? `the custom tool "${tool.name}" has a regex too large to hold its input to: ${converted.why}`
+          : `the custom tool "${tool.name}" has a regex that is not supported by this backend: ${converted.why} has no exact GBNF form`,
+        drop,
+      );
       continue;
     }
     grammars.set(tool.name, converted.expression);
@@ -212,14 +276,25 @@ function enforceToolChoice(
   const param = request.origins.toolChoice ?? 'tool_choice';
   const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
   if (!hermes || request.responseFormat || !supports(adapter.capabilities, 'responseFormat:grammar')) {
-    const why = request.responseFormat ? 'together with response_format' : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
-    throw invalidRequest(param, `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`, 'unsupported_parameter');
+    const why = request.responseFormat
+      ? 'together with response_format'
+      : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
+    throw invalidRequest(
+      param,
+      `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`,
+      'unsupported_parameter',
+    );
   }
   const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
   const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
-  const tools = chosen.map((tool) => (inputGrammars.has(tool.name) ? { name: tool.name, inputGrammar: inputGrammars.get(tool.name) as string } : tool));
+  const tools = chosen.map((tool) =>
+    inputGrammars.has(tool.name) ? { name: tool.name, inputGrammar: inputGrammars.get(tool.name) as string } : tool,
+  );
   const single = typeof choice === 'object' || request.parallelToolCalls === false;
-  request.responseFormat = { type: 'grammar', grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }) };
+  request.responseFormat = {
+    type: 'grammar',
+    grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }),
+  };
 }
 
 /** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */
@@ -243,18 +318,23 @@ function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRe
   if (mode === 'completionsOverChat') engine = textOverChat(engine, format.thinkTags);
   if (mode === 'chatOverCompletions') {
     // The configured template wins over the model's own (e.g. GGUF metadata).
-    const own = format.chatTemplate ? { template: format.chatTemplate } : adapter.chatTemplate ? {
-      template: adapter.chatTemplate.source,
-      ...(adapter.chatTemplate.bosToken ? { bosToken: adapter.chatTemplate.bosToken } : {}),
-      ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
-    } : {};
+    const own = format.chatTemplate
+      ? { template: format.chatTemplate }
+      : adapter.chatTemplate
+        ? {
+            template: adapter.chatTemplate.source,
+            ...(adapter.chatTemplate.bosToken ? { bosToken: adapter.chatTemplate.bosToken } : {}),
+            ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
+          }
+        : {};
     engine = chatOverText(engine, {
       ...own,
       ...(format.thinkTags ? { thinkTags: format.thinkTags } : {}),
       ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
     });
   }
-  const batchNeedsSplit = mode === 'completionsOverChat' || handlingOf(capabilities.fields, 'prompt:batch', 'text').kind === 'emulate' || !nativeChoices;
+  const batchNeedsSplit =
+    mode === 'completionsOverChat' || handlingOf(capabilities.fields, 'prompt:batch', 'text').kind === 'emulate' || !nativeChoices;
   if (isPromptBatch(request.prompt) && batchNeedsSplit) engine = fanOutPrompts(engine);
   return engine;
 }

@@ -31,9 +31,18 @@ export class RouteTable {
   }
 
   match(model: string): RouteMatch {
-    for (const { pattern, route, backends: [backend, ...fallbacks] } of this.compiled) {
+    for (const {
+      pattern,
+      route,
+      backends: [backend, ...fallbacks],
+    } of this.compiled) {
       if (!pattern.test(model)) continue;
-      return { backend, ...(fallbacks.length > 0 ? { fallbacks } : {}), upstreamModel: upstreamModelFor(route, backend.name, model), route };
+      return {
+        backend,
+        ...(fallbacks.length > 0 ? { fallbacks } : {}),
+        upstreamModel: upstreamModelFor(route, backend.name, model),
+        route,
+      };
     }
     throw modelNotFound(model);
   }
@@ -56,7 +65,11 @@ export class RouteTable {
 }
 
 /** The model name a backend of the route is sent: its own rename, the route's, or the caller's. */
-export function upstreamModelFor(route: Pick<RouteSettings, 'upstreamModel' | 'upstreamModels'> | undefined, backend: string, model: string): string {
+export function upstreamModelFor(
+  route: Pick<RouteSettings, 'upstreamModel' | 'upstreamModels'> | undefined,
+  backend: string,
+  model: string,
+): string {
   return route?.upstreamModels?.[backend] ?? route?.upstreamModel ?? model;
 }
 
@@ -66,6 +79,9 @@ export function backendNames(route: Pick<RouteSettings, 'backend'>): string[] {
 }
 
 function globToRegExp(glob: string): RegExp {
-  const escaped = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const escaped = glob
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${escaped}$`);
 }

@@ -35,7 +35,11 @@ export interface DryRun {
  * Throws the ProxyError a caller would get (the plan's or the adapter's).
  * @example const { sent } = await dryRun(parseChatRequest(body), runtime.routes.match(model)); // sent[0].body.top_k
  */
-export async function dryRun(request: NeutralRequest, match: RouteMatch, options: { dropUnsupported?: boolean } & PlanOptions = {}): Promise<DryRun> {
+export async function dryRun(
+  request: NeutralRequest,
+  match: RouteMatch,
+  options: { dropUnsupported?: boolean } & PlanOptions = {},
+): Promise<DryRun> {
   const real = match.backend.adapter;
   const received: NeutralRequest[] = [];
   const sent: SentCall[] = [];
@@ -54,11 +58,21 @@ export async function dryRun(request: NeutralRequest, match: RouteMatch, options
     },
     async *stream(upstream): StreamBatches {
       record('stream', upstream);
-      yield [{ type: 'response-start', id: 'dry-run', model: upstream.model, created: 0 }, { type: 'choice-end', choice: 0, finishReason: 'stop' }];
+      yield [
+        { type: 'response-start', id: 'dry-run', model: upstream.model, created: 0 },
+        { type: 'choice-end', choice: 0, finishReason: 'stop' },
+      ];
     },
   };
-  const settings = { ...match.backend.settings, dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false };
-  const plan = planRequest(request, { ...match, backend: { ...match.backend, settings, adapter } }, options.limits ? { limits: options.limits } : {});
+  const settings = {
+    ...match.backend.settings,
+    dropUnsupported: options.dropUnsupported ?? match.backend.settings.dropUnsupported ?? false,
+  };
+  const plan = planRequest(
+    request,
+    { ...match, backend: { ...match.backend, settings, adapter } },
+    options.limits ? { limits: options.limits } : {},
+  );
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
   if (plan.request.stream) {

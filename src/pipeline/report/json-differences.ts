@@ -29,7 +29,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = Object.keys(left).filter((key) => left[key] !== undefined);
-  return keys.length === Object.keys(right).filter((key) => right[key] !== undefined).length && keys.every((key) => sameJson(left[key], right[key]));
+  return (
+    keys.length === Object.keys(right).filter((key) => right[key] !== undefined).length &&
+    keys.every((key) => sameJson(left[key], right[key]))
+  );
 }
 
 /** A value in a reason: JSON, cut short. */

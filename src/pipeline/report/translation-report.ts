@@ -119,18 +119,31 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
   const changes: Change[] = [];
   for (const note of notes) {
     if (note.kind === 'refused') {
-      changes.push({ field: note.param, action: dropping ? 'dropped' : 'rejected', lossy: true, reason: dropping ? `${note.reason} (dropped: dropUnsupported)` : note.reason });
+      changes.push({
+        field: note.param,
+        action: dropping ? 'dropped' : 'rejected',
+        lossy: true,
+        reason: dropping ? `${note.reason} (dropped: dropUnsupported)` : note.reason,
+      });
     } else if (note.kind === 'not-sent') {
       changes.push({ field: note.param, action: 'dropped', lossy: true, reason: `not sent: ${note.reason}` });
     } else {
-      changes.push({ field: note.param, action: 'converted', ...(note.to && note.to !== note.param ? { to: note.to } : {}), lossy: true, reason: note.reason });
+      changes.push({
+        field: note.param,
+        action: 'converted',
+        ...(note.to && note.to !== note.param ? { to: note.to } : {}),
+        lossy: true,
+        reason: note.reason,
+      });
     }
   }
   for (const rejection of refusedOnTheWire) if (!changes.some((change) => change.field === rejection.field)) changes.push(rejection);
 
   const run = outcome?.run;
   // Not the drops the plan made on the copy only: a real request never gets that far.
-  const warnings = (run?.warnings ?? pristine.warnings).filter((warning) => dropping || !notes.some((note) => note.kind === 'refused' && warning.startsWith(`${note.param} dropped: `)));
+  const warnings = (run?.warnings ?? pristine.warnings).filter(
+    (warning) => dropping || !notes.some((note) => note.kind === 'refused' && warning.startsWith(`${note.param} dropped: `)),
+  );
   for (const warning of warnings) {
     const change = changeOfWarning(warning);
     if (notes.some((note) => note.param === change.field)) continue; // the plan's own, named by its note
@@ -138,7 +151,12 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
   }
   if (run && run.sent.length > 0) changes.push(...wireChanges({ pristine, body, dialect, match, run }, changes));
 
-  const verdict: Verdict = refusal || changes.some((change) => change.action === 'rejected') ? 'rejected' : changes.some((change) => change.lossy) ? 'lossy' : 'lossless';
+  const verdict: Verdict =
+    refusal || changes.some((change) => change.action === 'rejected')
+      ? 'rejected'
+      : changes.some((change) => change.lossy)
+        ? 'lossy'
+        : 'lossless';
   const report: TranslationReport = {
     object: 'dialect.dry_run',
     dialect: dialect.name,
@@ -147,7 +165,11 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
     verdict,
     changes: ordered(changes).map((change) => ({ ...change, reason: change.reason.replace(/ \((?:[\w-]+\/)*[\w.-]+\.ts\)/g, '') })),
     warnings,
-    upstream: (run?.sent ?? []).map(({ call, endpoint, body: sent }) => ({ endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions', stream: call === 'stream', body: sent })),
+    upstream: (run?.sent ?? []).map(({ call, endpoint, body: sent }) => ({
+      endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions',
+      stream: call === 'stream',
+      body: sent,
+    })),
   };
   if (refusal) report.error = { status: refusal.status, body: dialect.errorBody(refusal) };
   return report;
@@ -158,14 +180,21 @@ function changeOfWarning(warning: string): Change {
   const field = /^([A-Za-z_][\w]*(?:(?:\.[A-Za-z_]\w*)|(?:\[\d+\]))*)/.exec(warning)?.[1] ?? '(request)';
   const approximated = /was sent as|is sent as/.test(warning);
   const reason = warning.replace(/\.$/, '');
-  const rest = reason.startsWith(`${field}: `) ? reason.slice(field.length + 2) : reason.startsWith(`${field} `) ? reason.slice(field.length + 1) : reason;
+  const rest = reason.startsWith(`${field}: `)
+    ? reason.slice(field.length + 2)
+    : reason.startsWith(`${field} `)
+      ? reason.slice(field.length + 1)
+      : reason;
   return { field, action: approximated ? 'converted' : 'dropped', lossy: true, reason: rest };
 }
 
 /** Rejected first, then what else is lost, then the rest; in the order found within each. */
 function ordered(changes: Change[]): Change[] {
   const rank = (change: Change) => (change.action === 'rejected' ? 0 : change.action === 'dropped' ? 1 : change.lossy ? 2 : 3);
-  return changes.map((change, i) => ({ change, i })).sort((a, b) => rank(a.change) - rank(b.change) || a.i - b.i).map(({ change }) => change);
+  return changes
+    .map((change, i) => ({ change, i }))
+    .sort((a, b) => rank(a.change) - rank(b.change) || a.i - b.i)
+    .map(({ change }) => change);
 }
 
 /**

@@ -8,7 +8,14 @@
 import { handlingOf, type FieldHandling } from '../../backend/field-support.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { isRecord } from '../../model/is-record.js';
-import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, asksFor, paramOf, type NeutralField, type NeutralFieldSpec } from '../../model/neutral-fields.js';
+import {
+  NEUTRAL_FIELD_NAMES,
+  NEUTRAL_FIELDS,
+  asksFor,
+  paramOf,
+  type NeutralField,
+  type NeutralFieldSpec,
+} from '../../model/neutral-fields.js';
 import { isPromptBatch } from '../../model/prompt.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { DryRun } from './dry-run.js';
@@ -35,9 +42,7 @@ const topKey = (wire: string) => wire.split(/[.[]/)[0];
 const sameName = (a: string, b: string) => a.replace(/_/g, '').toLowerCase() === b.replace(/_/g, '').toLowerCase();
 
 /** Paths the proxy honours itself on every backend (see the fate table's treat-field.ts). */
-const PROXY_HONOURED: readonly { path: string; how: string }[] = [
-  { path: 'perfMetricsInBody', how: 'the proxy reports its own timings' },
-];
+const PROXY_HONOURED: readonly { path: string; how: string }[] = [{ path: 'perfMetricsInBody', how: 'the proxy reports its own timings' }];
 
 /** `stream_options` keys the proxy honours itself, on every backend. */
 const STREAM_OPTIONS_HONOURED: Readonly<Record<string, string>> = {
@@ -72,7 +77,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
   const changes: Change[] = [];
   const covered = new Set(already.map((change) => topKey(change.field)));
   // A refused or dropped field is not also converted.
-  const lost = new Set(already.filter((change) => change.action === 'rejected' || change.action === 'dropped').map((change) => topKey(change.field)));
+  const lost = new Set(
+    already.filter((change) => change.action === 'rejected' || change.action === 'dropped').map((change) => topKey(change.field)),
+  );
   const cover = (change: Change) => {
     if (lost.has(topKey(change.field))) return;
     changes.push(change);
@@ -80,7 +87,8 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
   };
   const refused = new Map<NeutralField, Change>();
   for (const change of already) {
-    if (change.action === 'rejected' || change.action === 'dropped') for (const field of fieldsNamed(pristine, change.field)) refused.set(field, change);
+    if (change.action === 'rejected' || change.action === 'dropped')
+      for (const field of fieldsNamed(pristine, change.field)) refused.set(field, change);
   }
   // The bundled worker has no URL: it runs in the proxy, and its request is no wire anyone sees.
   const internal = !('url' in match.backend.settings) && !('urls' in match.backend.settings);
@@ -90,16 +98,27 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
   const received = run.received[0];
   const { capabilities } = match.backend.adapter;
   const label = capabilities.label[upstreamEndpoint];
-  const mode = pristine.endpoint === upstreamEndpoint ? 'native' : pristine.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const mode =
+    pristine.endpoint === upstreamEndpoint ? 'native' : pristine.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
   const callerKey = (field: NeutralField) => topKey(paramOf(pristine, field));
 
   // Fan-out: several upstream requests for one.
   if (run.sent.length > 1) {
     if (pristine.choices > 1 && run.received.every((request) => request.choices === 1)) {
-      cover({ field: 'n', action: 'emulated', lossy: false, reason: `fanned out: one upstream request per choice (${run.sent.length} requests${pristine.sampling.seed !== undefined ? ', seed + j for choice j' : ''})` });
+      cover({
+        field: 'n',
+        action: 'emulated',
+        lossy: false,
+        reason: `fanned out: one upstream request per choice (${run.sent.length} requests${pristine.sampling.seed !== undefined ? ', seed + j for choice j' : ''})`,
+      });
     }
     if (isPromptBatch(pristine.prompt)) {
-      cover({ field: 'prompt', action: 'emulated', lossy: false, reason: `fanned out: one upstream request per prompt (${run.sent.length} requests)` });
+      cover({
+        field: 'prompt',
+        action: 'emulated',
+        lossy: false,
+        reason: `fanned out: one upstream request per prompt (${run.sent.length} requests)`,
+      });
     }
   }
 
@@ -107,42 +126,95 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     const template = templateOf(match);
     // A Responses caller's turns come from input and instructions: both are rendered.
     for (const field of Object.keys(body).filter((key) => key === 'messages' || key === 'input' || key === 'instructions')) {
-      cover({ field, action: 'converted', to: 'prompt', lossy: false, reason: `rendered into one prompt with ${template}; the reply's text is read back as the assistant message` });
+      cover({
+        field,
+        action: 'converted',
+        to: 'prompt',
+        lossy: false,
+        reason: `rendered into one prompt with ${template}; the reply's text is read back as the assistant message`,
+      });
     }
-    const format = (match.route?.toolCallFormat ?? match.backend.settings.toolCallFormat ?? 'hermes') === 'hermes' ? 'Hermes <tool_call> tags' : 'Llama 3 JSON';
+    const format =
+      (match.route?.toolCallFormat ?? match.backend.settings.toolCallFormat ?? 'hermes') === 'hermes'
+        ? 'Hermes <tool_call> tags'
+        : 'Llama 3 JSON';
     if (asksFor(pristine, 'tools')) {
       const none = pristine.toolChoice === 'none';
       cover({
-        field: callerKey('tools'), action: 'converted', to: 'prompt', lossy: false,
-        reason: none ? 'left out of the prompt (tool_choice "none")' : `rendered into the prompt by the chat template; tool calls are parsed back out of the generated text (${format})`,
+        field: callerKey('tools'),
+        action: 'converted',
+        to: 'prompt',
+        lossy: false,
+        reason: none
+          ? 'left out of the prompt (tool_choice "none")'
+          : `rendered into the prompt by the chat template; tool calls are parsed back out of the generated text (${format})`,
       });
     }
     if (asksFor(pristine, 'toolChoice')) {
       const grammar = pristine.responseFormat === undefined && received?.responseFormat?.type === 'grammar';
       cover({
-        field: callerKey('toolChoice'), action: 'emulated', lossy: false,
-        reason: grammar ? "enforced by a grammar that admits only tool calls, their arguments following each tool's schema" : pristine.toolChoice === 'none' ? 'the tools are left out of the prompt' : 'the model sees the tools in the prompt and decides',
+        field: callerKey('toolChoice'),
+        action: 'emulated',
+        lossy: false,
+        reason: grammar
+          ? "enforced by a grammar that admits only tool calls, their arguments following each tool's schema"
+          : pristine.toolChoice === 'none'
+            ? 'the tools are left out of the prompt'
+            : 'the model sees the tools in the prompt and decides',
       });
     }
     if (asksFor(pristine, 'parallelToolCalls')) {
-      cover({ field: callerKey('parallelToolCalls'), action: 'emulated', lossy: false, reason: 'the proxy parses the tool calls and, when false, returns only the first' });
+      cover({
+        field: callerKey('parallelToolCalls'),
+        action: 'emulated',
+        lossy: false,
+        reason: 'the proxy parses the tool calls and, when false, returns only the first',
+      });
     }
     if (asksFor(pristine, 'reasoning.history')) {
-      cover({ field: callerKey('reasoning.history'), action: 'emulated', lossy: false, reason: "applied to the messages before they are rendered (earlier turns' reasoning kept or left out)" });
+      cover({
+        field: callerKey('reasoning.history'),
+        action: 'emulated',
+        lossy: false,
+        reason: "applied to the messages before they are rendered (earlier turns' reasoning kept or left out)",
+      });
     }
     const added = stopList(upstream).filter((stop) => !pristine.limits.stop.includes(stop));
     if (added.length > 0) {
-      cover({ field: 'stop', action: 'converted', lossy: false, reason: `the chat template's end of turn ${added.map((stop) => JSON.stringify(stop)).join(', ')} is added to the stop list, so generation ends with the assistant's turn` });
+      cover({
+        field: 'stop',
+        action: 'converted',
+        lossy: false,
+        reason: `the chat template's end of turn ${added.map((stop) => JSON.stringify(stop)).join(', ')} is added to the stop list, so generation ends with the assistant's turn`,
+      });
     }
   } else if (mode === 'completionsOverChat') {
-    cover({ field: 'prompt', action: 'converted', to: 'messages', lossy: false, reason: 'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags' });
+    cover({
+      field: 'prompt',
+      action: 'converted',
+      to: 'messages',
+      lossy: false,
+      reason:
+        'sent as the user message of a chat request; reasoning the backend returns apart is put back into the text between think tags',
+    });
     if (asksFor(pristine, 'images')) {
-      cover({ field: callerKey('images'), action: 'converted', to: 'messages', lossy: false, reason: "image parts of the user message, at the prompt's <image> placeholders" });
+      cover({
+        field: callerKey('images'),
+        action: 'converted',
+        to: 'messages',
+        lossy: false,
+        reason: "image parts of the user message, at the prompt's <image> placeholders",
+      });
     }
   }
 
   if (match.upstreamModel !== pristine.model) {
-    cover({ field: 'model', action: 'converted', lossy: false, reason: `sent upstream as "${match.upstreamModel}" (the route's upstreamModel)` });
+    cover({
+      field: 'model',
+      action: 'converted',
+      lossy: false,
+      reason: `sent upstream as "${match.upstreamModel}" (the route's upstreamModel)`,
+    });
   } else if (!('model' in upstream)) {
     cover({ field: 'model', action: 'emulated', lossy: false, reason: 'picks the route; the backend serves the one model it has loaded' });
   }
@@ -156,7 +228,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     if (covered.has(key) || value === undefined) continue;
     if (key in upstream && sameJson(upstream[key], value)) continue;
     if (key === 'stream_options' && isRecord(value)) {
-      changes.push(...streamOptionChanges(value, upstream, internal).filter((change) => !already.some((known) => known.field === change.field)));
+      changes.push(
+        ...streamOptionChanges(value, upstream, internal).filter((change) => !already.some((known) => known.field === change.field)),
+      );
       continue;
     }
     const paths = origins.filter(([, wire]) => topKey(wire) === key).map(([path]) => path);
@@ -164,7 +238,16 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     const fields = at.filter((field) => asksFor(pristine, field));
     if (at.length > 0 && fields.length === 0) continue; // asks for nothing (ignore_eos: false): as if left out
     if (fields.length > 0) {
-      const context: FieldContext = { key, value, upstream, label, internal, dropping: match.backend.settings.dropUnsupported === true, refused, callerKeys };
+      const context: FieldContext = {
+        key,
+        value,
+        upstream,
+        label,
+        internal,
+        dropping: match.backend.settings.dropUnsupported === true,
+        refused,
+        callerKeys,
+      };
       // Several neutral fields from one caller field (thinking) that fare alike read as one change.
       for (const field of fields) {
         const change = explainField(field, handlingOf(capabilities.fields, field, upstreamEndpoint), context);
@@ -180,15 +263,25 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     if (key in pristine.passthrough) continue; // relayed as it is (a differing value would be a bug of the relay)
     // A field that becomes another of the backend's (Responses' input and instructions -> messages).
     // (`instructions` is the first message; `messages` records input as its origin.)
-    const becomes = key === 'instructions' && 'messages' in upstream ? 'messages' : paths.map((path) => path.split('.')[0]).find((path) => path !== key && path in upstream);
+    const becomes =
+      key === 'instructions' && 'messages' in upstream
+        ? 'messages'
+        : paths.map((path) => path.split('.')[0]).find((path) => path !== key && path in upstream);
     if (becomes !== undefined) {
       cover({ field: key, action: 'converted', to: becomes, lossy: false, reason: `sent as ${becomes}` });
       continue;
     }
     if (leavesMeaningAlone(dialect, body, key, pristine)) continue; // the default, same as leaving it out
-    cover(key in upstream
-      ? { field: key, action: 'converted', lossy: false, reason: `same meaning in the backend's form: ${firstDifference(key, value, upstream[key])}` }
-      : { field: key, action: 'emulated', lossy: false, reason: 'taken into account by the proxy; not sent upstream as such' });
+    cover(
+      key in upstream
+        ? {
+            field: key,
+            action: 'converted',
+            lossy: false,
+            reason: `same meaning in the backend's form: ${firstDifference(key, value, upstream[key])}`,
+          }
+        : { field: key, action: 'emulated', lossy: false, reason: 'taken into account by the proxy; not sent upstream as such' },
+    );
   }
   return changes;
 }
@@ -210,30 +303,56 @@ interface FieldContext {
 }
 
 /** One neutral field of a caller's key, by the backend table's handling on the upstream endpoint; null when nothing changes. */
-function explainField(field: NeutralField, handling: FieldHandling, { key, value, upstream, label, internal, dropping, refused, callerKeys }: FieldContext): Change | null {
+function explainField(
+  field: NeutralField,
+  handling: FieldHandling,
+  { key, value, upstream, label, internal, dropping, refused, callerKeys }: FieldContext,
+): Change | null {
   switch (handling.kind) {
     case 'copy': {
       // The same name in the backend's form (a stop string as a list) is no change of name or meaning.
       if (internal || sameName(handling.wire, key)) return null;
       const renamed = sameJson(upstream[handling.wire], value);
-      return { field: key, action: renamed ? 'renamed' : 'converted', to: handling.wire, lossy: false, reason: renamed ? `${label} calls it ${handling.wire}` : `${label} takes it as ${handling.wire}: ${short(upstream[handling.wire])}` };
+      return {
+        field: key,
+        action: renamed ? 'renamed' : 'converted',
+        to: handling.wire,
+        lossy: false,
+        reason: renamed ? `${label} calls it ${handling.wire}` : `${label} takes it as ${handling.wire}: ${short(upstream[handling.wire])}`,
+      };
     }
     case 'convert': {
       if (internal) return null;
       // A converter named after the one wire field it writes (functions -> tools).
       const named = /^[a-z_]+$/.test(handling.note);
-      if (named && handling.note !== key) return { field: key, action: 'converted', to: handling.note, lossy: false, reason: `${label} takes it as ${handling.note}` };
+      if (named && handling.note !== key)
+        return { field: key, action: 'converted', to: handling.note, lossy: false, reason: `${label} takes it as ${handling.note}` };
       if (!(key in upstream)) {
         // Written under another name the note mentions (Fireworks' thinking as an integer reasoning_effort).
         const into = Object.keys(upstream).filter((wire) => !callerKeys.has(wire) && new RegExp(`\\b${wire}\\b`).test(handling.note));
-        if (into.length === 1 && sameJson(upstream[into[0]], value)) return { field: key, action: 'renamed', to: into[0], lossy: false, reason: `${label} calls it ${into[0]}` };
-        if (into.length === 1) return { field: key, action: 'converted', to: into[0], lossy: false, reason: `${label} takes it as ${into[0]}: ${short(upstream[into[0]])}` };
+        if (into.length === 1 && sameJson(upstream[into[0]], value))
+          return { field: key, action: 'renamed', to: into[0], lossy: false, reason: `${label} calls it ${into[0]}` };
+        if (into.length === 1)
+          return {
+            field: key,
+            action: 'converted',
+            to: into[0],
+            lossy: false,
+            reason: `${label} takes it as ${into[0]}: ${short(upstream[into[0]])}`,
+          };
         return { field: key, action: 'converted', lossy: false, reason: handling.note };
       }
-      return { field: key, action: 'converted', lossy: false, reason: `${named ? '' : `${handling.note}: `}${firstDifference(key, value, upstream[key])}` };
+      return {
+        field: key,
+        action: 'converted',
+        lossy: false,
+        reason: `${named ? '' : `${handling.note}: `}${firstDifference(key, value, upstream[key])}`,
+      };
     }
     case 'native':
-      return internal ? null : { field: key, action: 'converted', lossy: false, reason: key in upstream ? handling.note : `not sent: ${handling.note}` };
+      return internal
+        ? null
+        : { field: key, action: 'converted', lossy: false, reason: key in upstream ? handling.note : `not sent: ${handling.note}` };
     case 'emulate':
       return { field: key, action: 'emulated', lossy: false, reason: handling.how };
     case 'unsupported': {
@@ -241,7 +360,12 @@ function explainField(field: NeutralField, handling: FieldHandling, { key, value
       const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
       if (spec.soft) return null;
       const whole = refused.get(field);
-      return { field: key, action: dropping ? 'dropped' : 'rejected', lossy: true, reason: whole ? `goes with ${whole.field}: ${handling.why}` : handling.why };
+      return {
+        field: key,
+        action: dropping ? 'dropped' : 'rejected',
+        lossy: true,
+        reason: whole ? `goes with ${whole.field}: ${handling.why}` : handling.why,
+      };
     }
   }
 }

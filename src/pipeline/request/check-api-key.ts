@@ -10,7 +10,8 @@ import { incorrectApiKey, missingApiKey } from '../../errors/catalogue.js';
 export function checkApiKey(req: IncomingMessage, keys: readonly string[]): string {
   if (keys.length === 0) return '';
   const header = req.headers.authorization;
-  const given = typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : req.headers['x-api-key'];
+  const given =
+    typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : req.headers['x-api-key'];
   if (typeof given === 'string' && keys.some((key) => sameSecret(key, given))) return ownerOf(given);
   throw given ? incorrectApiKey() : missingApiKey();
 }

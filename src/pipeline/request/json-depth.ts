@@ -33,6 +33,13 @@ export function checkJsonDepth(body: unknown, maxDepth: number): void {
 function tooDeep(frame: Frame, maxDepth: number) {
   const keys: string[] = [];
   for (let at: Frame | undefined = frame; at?.parent; at = at.parent) keys.unshift(at.key);
-  const path = keys.slice(0, 6).map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
-  return limitExceeded(keys[0] ?? null, `The request body nests deeper than ${maxDepth} levels (at ${path}${keys.length > 6 ? '...' : ''})`, 'limits.jsonDepth');
+  const path = keys
+    .slice(0, 6)
+    .map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i === 0 ? key : `.${key}`))
+    .join('');
+  return limitExceeded(
+    keys[0] ?? null,
+    `The request body nests deeper than ${maxDepth} levels (at ${path}${keys.length > 6 ? '...' : ''})`,
+    'limits.jsonDepth',
+  );
 }

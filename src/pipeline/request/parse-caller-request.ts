@@ -6,7 +6,12 @@ import { failedValidation } from '../../validation/validation-issue.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { RequestValidator } from '../../validation/create-validator.js';
 
-export function parseCallerRequest(validator: RequestValidator, dialect: Dialect, body: unknown, headers: IncomingHttpHeaders = {}): NeutralRequest {
+export function parseCallerRequest(
+  validator: RequestValidator,
+  dialect: Dialect,
+  body: unknown,
+  headers: IncomingHttpHeaders = {},
+): NeutralRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw bodyNotAnObject(dialect.validationStatus);
   }

@@ -11,12 +11,19 @@ import type { NeutralRequest } from '../../model/request.js';
 export function checkRequestLimits(request: NeutralRequest, limits: Pick<ProxyLimits, 'promptBatch' | 'choices'>): void {
   const prompts = countPrompts(request.prompt);
   if (prompts > limits.promptBatch) {
-    throw limitExceeded('prompt', `prompt holds ${prompts} prompts; at most ${limits.promptBatch} are taken in one request`, 'limits.promptBatch');
+    throw limitExceeded(
+      'prompt',
+      `prompt holds ${prompts} prompts; at most ${limits.promptBatch} are taken in one request`,
+      'limits.promptBatch',
+    );
   }
   const choices = countChoices(request);
   if (choices > limits.choices) {
     const param = request.origins.choices ?? 'n';
-    const asked = prompts > 1 ? `n ${request.choices} for each of ${prompts} prompts asks for ${choices} choices` : `${param} ${choices} asks for ${choices} choices`;
+    const asked =
+      prompts > 1
+        ? `n ${request.choices} for each of ${prompts} prompts asks for ${choices} choices`
+        : `${param} ${choices} asks for ${choices} choices`;
     throw limitExceeded(param, `${asked}; at most ${limits.choices} are answered in one request`, 'limits.choices');
   }
 }

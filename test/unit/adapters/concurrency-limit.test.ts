@@ -6,7 +6,14 @@ const open = () => new AbortController().signal;
 /** Whether a promise has settled, after pending microtasks ran. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  promise.then(() => { done = true; }, () => { done = true; });
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 }
@@ -30,10 +37,12 @@ describe('createConcurrencyLimit', () => {
     const limit = createConcurrencyLimit('pool', 1, 3);
     const release = await limit.acquire(open());
     const order: string[] = [];
-    const waiters = ['a', 'b', 'c'].map((name) => limit.acquire(open()).then((done) => {
-      order.push(name);
-      return done;
-    }));
+    const waiters = ['a', 'b', 'c'].map((name) =>
+      limit.acquire(open()).then((done) => {
+        order.push(name);
+        return done;
+      }),
+    );
     release();
     (await waiters[0])();
     (await waiters[1])();
@@ -45,7 +54,10 @@ describe('createConcurrencyLimit', () => {
     const limit = createConcurrencyLimit('gpu-pool', 1, 1);
     await limit.acquire(open());
     void limit.acquire(open());
-    const refused = await limit.acquire(open()).then(() => undefined, (error: unknown) => error);
+    const refused = await limit.acquire(open()).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(ProxyError);
     expect(refused).toMatchObject({ status: 429, type: 'rate_limit_error', code: 'backend_busy', retryAfterSeconds: 1 });
     expect((refused as ProxyError).message).toContain('"gpu-pool"');

@@ -13,10 +13,19 @@ import { CAPTURES, withCaptures } from './capture-request.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Row { name: string; method: string; path: string; requestFile: string; status: number }
+interface Row {
+  name: string;
+  method: string;
+  path: string;
+  requestFile: string;
+  status: number;
+}
 
 /** Each capture's fate: answered from the upstream's bytes, refused by the proxy first, or an endpoint the proxy does not translate. */
-type Fate = { kind: 'relayed' } | { kind: 'refused'; status: number; param: string | null; code: string | null } | { kind: 'not-proxied'; why: string };
+type Fate =
+  | { kind: 'relayed' }
+  | { kind: 'refused'; status: number; param: string | null; code: string | null }
+  | { kind: 'not-proxied'; why: string };
 
 const ADMIN = 'a llama-server endpoint outside the two translated ones: the proxy never calls it';
 const FATES: Readonly<Record<string, Fate>> = {
@@ -61,10 +70,14 @@ const FATES: Readonly<Record<string, Fate>> = {
 
 const readCapture = (file: string) => readFileSync(path.join(CAPTURES, file), 'utf8');
 const rows: Row[] = existsSync(CAPTURES)
-  ? readCapture('INDEX.tsv').trim().split('\n').slice(1).map((line) => {
-    const [name, method, route, requestFile, status] = line.split('\t');
-    return { name, method, path: route, requestFile, status: Number(status) };
-  })
+  ? readCapture('INDEX.tsv')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => {
+        const [name, method, route, requestFile, status] = line.split('\t');
+        return { name, method, path: route, requestFile, status: Number(status) };
+      })
   : [];
 const row = (name: string): Row => rows.find((candidate) => candidate.name === name) as Row;
 
@@ -79,7 +92,12 @@ const FINISH = ['stop', 'length'];
 /** OpenAI `CreateCompletionResponse` / Fireworks `CompletionResponse`, with legacy logprobs when `logprobs: N` was asked. */
 function expectCompletion(body: Json, asked?: { top: number }): void {
   expect(Object.keys(body).sort()).toEqual(['choices', 'created', 'id', 'model', 'object', 'usage']);
-  expect(body).toMatchObject({ object: 'text_completion', id: expect.stringMatching(/^cmpl-/), created: expect.any(Number), model: expect.any(String) });
+  expect(body).toMatchObject({
+    object: 'text_completion',
+    id: expect.stringMatching(/^cmpl-/),
+    created: expect.any(Number),
+    model: expect.any(String),
+  });
   for (const choice of body.choices) {
     expect(Object.keys(choice).sort()).toEqual(['finish_reason', 'index', 'logprobs', 'text']);
     expect(FINISH).toContain(choice.finish_reason);
@@ -107,7 +125,8 @@ function expectChat(body: Json, logprobs = false): void {
     expect(choice.message).toEqual({ role: 'assistant', content: expect.any(String), refusal: null });
     expect(FINISH).toContain(choice.finish_reason);
     if (!logprobs) expect(choice.logprobs).toBeNull();
-    else for (const entry of choice.logprobs.content) expect(Object.keys(entry).sort()).toEqual(['bytes', 'logprob', 'token', 'top_logprobs']);
+    else
+      for (const entry of choice.logprobs.content) expect(Object.keys(entry).sort()).toEqual(['bytes', 'logprob', 'token', 'top_logprobs']);
   }
   expectUsage(body.usage);
 }
@@ -136,7 +155,12 @@ function expectStream(frames: unknown[], object: string, choices: number): Json[
 }
 
 const usageChunks = (chunks: Json[]) => chunks.filter((chunk) => chunk.usage);
-const textOf = (chunks: Json[], index = 0) => chunks.flatMap((chunk) => chunk.choices).filter((choice: Json) => choice.index === index).map((choice: Json) => choice.text ?? choice.delta?.content ?? '').join('');
+const textOf = (chunks: Json[], index = 0) =>
+  chunks
+    .flatMap((chunk) => chunk.choices)
+    .filter((choice: Json) => choice.index === index)
+    .map((choice: Json) => choice.text ?? choice.delta?.content ?? '')
+    .join('');
 
 withCaptures('llama-server contract: every capture through the proxy', () => {
   let upstream: MockUpstream;
@@ -167,7 +191,7 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     const sse = /text\/event-stream/.test(response.headers.get('content-type') ?? '');
     return {
       status: response.status,
-      body: sse ? {} : JSON.parse(raw) as Json,
+      body: sse ? {} : (JSON.parse(raw) as Json),
       frames: sse ? sseFrames(raw) : [],
       sent: upstream.requests.slice(before).map((request) => request.body as Json),
     };
@@ -177,20 +201,27 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     expect(rows.map((capture) => capture.name).sort()).toEqual(Object.keys(FATES).sort());
   });
 
-  test.each(Object.entries(FATES).filter(([, fate]) => fate.kind === 'refused'))('%s: refused by the proxy, in its dialect, upstream untouched', async (name, fate) => {
-    const { status, param, code } = fate as Extract<Fate, { kind: 'refused' }>;
-    const out = await replay(name);
-    expect(out.sent).toEqual([]);
-    expect(out.status).toBe(status);
-    expect(out.body.error).toEqual({ message: expect.any(String), type: 'invalid_request_error', param, code });
-    // The completions dialect adds Fireworks' FastAPI-style `detail` list.
-    if (row(name).path === '/v1/completions') expect(out.body.detail).toEqual([expect.objectContaining({ loc: expect.any(Array), msg: expect.any(String) })]);
-  });
+  test.each(Object.entries(FATES).filter(([, fate]) => fate.kind === 'refused'))(
+    '%s: refused by the proxy, in its dialect, upstream untouched',
+    async (name, fate) => {
+      const { status, param, code } = fate as Extract<Fate, { kind: 'refused' }>;
+      const out = await replay(name);
+      expect(out.sent).toEqual([]);
+      expect(out.status).toBe(status);
+      expect(out.body.error).toEqual({ message: expect.any(String), type: 'invalid_request_error', param, code });
+      // The completions dialect adds Fireworks' FastAPI-style `detail` list.
+      if (row(name).path === '/v1/completions')
+        expect(out.body.detail).toEqual([expect.objectContaining({ loc: expect.any(Array), msg: expect.any(String) })]);
+    },
+  );
 
   test.each(Object.entries(FATES).filter(([, fate]) => fate.kind === 'not-proxied'))('%s: not proxied', async (name) => {
     const capture = row(name);
     const before = upstream.requests.length;
-    const response = await fetch(proxy.url + capture.path, { method: capture.method, ...(capture.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: readCapture(capture.requestFile) } : {}) });
+    const response = await fetch(proxy.url + capture.path, {
+      method: capture.method,
+      ...(capture.method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: readCapture(capture.requestFile) } : {}),
+    });
     // The proxy lists the models its routes name; the one route here is the wildcard, which names none.
     if (capture.path === '/v1/models') expect(await response.json()).toEqual({ object: 'list', data: [] });
     else expect(response.status).toBe(404);
@@ -201,7 +232,10 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     const out = await replay('cmpl_stop');
     expect(out.sent).toEqual([{ model: 'stories260K', prompt: 'Once upon a time', temperature: 0, stop: ['.'], max_tokens: 32 }]);
     expect(out.body).toEqual({
-      id: 'cmpl-knGroNv9ulnZaLPUvriTkm3xfLbi5nyR', object: 'text_completion', created: 1795956885, model: 'stories260K',
+      id: 'cmpl-knGroNv9ulnZaLPUvriTkm3xfLbi5nyR',
+      object: 'text_completion',
+      created: 1795956885,
+      model: 'stories260K',
       choices: [{ index: 0, text: ', there was a little girl named Lily', logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 5, completion_tokens: 11, total_tokens: 16, prompt_tokens_details: { cached_tokens: 4 } },
     });
@@ -212,33 +246,60 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     // echo: false is the default and changes nothing: not sent.
     expect(out.sent).toEqual([{ model: 'stories260K', prompt: 'Once upon a time', temperature: 0, max_tokens: 16, logprobs: 3 }]);
     expectCompletion(out.body, { top: 3 });
-    expect(out.body.choices[0].logprobs.top_logprobs[0]).toEqual({ ',': -0.031780876219272614, ' there': -3.5473029613494873, ' in': -8.119460105895996 });
+    expect(out.body.choices[0].logprobs.top_logprobs[0]).toEqual({
+      ',': -0.031780876219272614,
+      ' there': -3.5473029613494873,
+      ' in': -8.119460105895996,
+    });
     expect(out.body.choices[0].logprobs.token_ids.slice(0, 3)).toEqual([432, 383, 286]);
   });
 
   test('cmpl_n2_seed42 and chat_n2: usage over both choices (llama-server counts the first only)', async () => {
     const completion = await replay('cmpl_n2_seed42');
-    expect(completion.sent).toEqual([{ model: 'stories260K', prompt: 'Once upon a time', temperature: 0.8, seed: 42, n: 2, max_tokens: 16 }]);
+    expect(completion.sent).toEqual([
+      { model: 'stories260K', prompt: 'Once upon a time', temperature: 0.8, seed: 42, n: 2, max_tokens: 16 },
+    ]);
     expectCompletion(completion.body);
     expect(completion.body.choices.map((choice: Json) => choice.index)).toEqual([0, 1]);
-    expect(completion.body.usage).toEqual({ prompt_tokens: 5, completion_tokens: 32, total_tokens: 37, prompt_tokens_details: { cached_tokens: 4 } });
+    expect(completion.body.usage).toEqual({
+      prompt_tokens: 5,
+      completion_tokens: 32,
+      total_tokens: 37,
+      prompt_tokens_details: { cached_tokens: 4 },
+    });
 
     const chat = await replay('chat_n2');
     expectChat(chat.body);
     expect(chat.body.choices.map((choice: Json) => choice.message.content)).toEqual(['But as they were a', 'He was very dirty']);
-    expect(chat.body.usage).toEqual({ prompt_tokens: 50, completion_tokens: 16, total_tokens: 66, prompt_tokens_details: { cached_tokens: 49 } });
+    expect(chat.body.usage).toEqual({
+      prompt_tokens: 50,
+      completion_tokens: 16,
+      total_tokens: 66,
+      prompt_tokens_details: { cached_tokens: 49 },
+    });
   });
 
   test("cmpl_prompt_array: one choice per prompt; the upstream's first-choice usage stays (prompt 2 is uncounted)", async () => {
     const out = await replay('cmpl_prompt_array');
     expect(out.sent[0].prompt).toEqual(['Once upon a time', 'The little dog']);
     expectCompletion(out.body);
-    expect(out.body.choices.map((choice: Json) => [choice.index, choice.text.slice(0, 5)])).toEqual([[0, ', the'], [1, ' was ']]);
-    expect(out.body.usage).toEqual({ prompt_tokens: 5, completion_tokens: 16, total_tokens: 21, prompt_tokens_details: { cached_tokens: 4 } });
+    expect(out.body.choices.map((choice: Json) => [choice.index, choice.text.slice(0, 5)])).toEqual([
+      [0, ', the'],
+      [1, ' was '],
+    ]);
+    expect(out.body.usage).toEqual({
+      prompt_tokens: 5,
+      completion_tokens: 16,
+      total_tokens: 21,
+      prompt_tokens_details: { cached_tokens: 4 },
+    });
   });
 
   test('cmpl_prompt_token_ids(_no_bos): token ids go verbatim (llama.cpp adds no BOS to them)', async () => {
-    for (const [name, prompt, promptTokens] of [['cmpl_prompt_token_ids', [1, 403, 407, 261, 378], 5], ['cmpl_prompt_token_ids_no_bos', [403, 407, 261, 378], 4]] as const) {
+    for (const [name, prompt, promptTokens] of [
+      ['cmpl_prompt_token_ids', [1, 403, 407, 261, 378], 5],
+      ['cmpl_prompt_token_ids_no_bos', [403, 407, 261, 378], 4],
+    ] as const) {
       const out = await replay(name);
       expect(out.sent[0].prompt).toEqual(prompt);
       expectCompletion(out.body);
@@ -257,13 +318,20 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
   });
 
   test("error_cmpl_n_over_slots: llama.cpp's numeric-code 400 becomes an OpenAI error naming `n`, streamed or not", async () => {
-    const expected = { message: "Field 'n': Value must be between 1 <= value <= 4, but got 8", type: 'invalid_request_error', param: 'n', code: null };
+    const expected = {
+      message: "Field 'n': Value must be between 1 <= value <= 4, but got 8",
+      type: 'invalid_request_error',
+      param: 'n',
+      code: null,
+    };
     const out = await replay('error_cmpl_n_over_slots');
     expect(out.sent[0].n).toBe(8);
     expect(out.status).toBe(400);
     expect(out.body).toEqual({ error: expected, detail: [{ loc: ['body', 'n'], msg: expected.message, type: 'invalid_request_error' }] });
     // A stream's first error comes back as a plain HTTP error, before any SSE byte.
-    const streamed = await replay('error_cmpl_n_over_slots', (body) => { body.stream = true; });
+    const streamed = await replay('error_cmpl_n_over_slots', (body) => {
+      body.stream = true;
+    });
     expect(streamed.status).toBe(400);
     expect(streamed.body.error).toEqual(expected);
   });
@@ -275,8 +343,13 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     const [choice] = out.body.choices;
     expect(choice.logprobs.content.map((entry: Json) => entry.token).join('')).toBe(choice.message.content);
     expect(choice.logprobs.content[0]).toEqual({
-      token: '"', logprob: -1.205102801322937, bytes: [34],
-      top_logprobs: [{ token: '"', logprob: -1.205102801322937, bytes: [34] }, { token: 'H', logprob: -2.3765790462493896, bytes: [72] }],
+      token: '"',
+      logprob: -1.205102801322937,
+      bytes: [34],
+      top_logprobs: [
+        { token: '"', logprob: -1.205102801322937, bytes: [34] },
+        { token: 'H', logprob: -2.3765790462493896, bytes: [72] },
+      ],
     });
     expect(choice.logprobs.refusal).toBeNull();
   });
@@ -297,7 +370,13 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     const chunks = expectStream(out.frames, 'text_completion', 1);
     expect(textOf(chunks)).toBe(', there was a little girl named Lily. She loved to play');
     expect(chunks.filter((chunk) => chunk.choices.some((choice: Json) => choice.finish_reason))[0].usage).toBeUndefined();
-    expect(usageChunks(chunks)).toEqual([{ ...chunks[0], choices: [], usage: { prompt_tokens: 5, completion_tokens: 16, total_tokens: 21, prompt_tokens_details: { cached_tokens: 4 } } }]);
+    expect(usageChunks(chunks)).toEqual([
+      {
+        ...chunks[0],
+        choices: [],
+        usage: { prompt_tokens: 5, completion_tokens: 16, total_tokens: 21, prompt_tokens_details: { cached_tokens: 4 } },
+      },
+    ]);
     expect(chunks.at(-1)?.usage).toBeDefined();
   });
 
@@ -322,14 +401,19 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
     const out = await replay('cmpl_n2_stream');
     const chunks = expectStream(out.frames, 'text_completion', 2);
     expect([textOf(chunks, 0), textOf(chunks, 1)]).toEqual([', there was a', ', there was a']);
-    expect(usageChunks(chunks).map((chunk) => chunk.usage)).toEqual([{ prompt_tokens: 5, completion_tokens: 8, total_tokens: 13, prompt_tokens_details: { cached_tokens: 4 } }]);
+    expect(usageChunks(chunks).map((chunk) => chunk.usage)).toEqual([
+      { prompt_tokens: 5, completion_tokens: 8, total_tokens: 13, prompt_tokens_details: { cached_tokens: 4 } },
+    ]);
   });
 
   test('chat_stream_usage: role first, usage chunk with empty choices last, [DONE]', async () => {
     const out = await replay('chat_stream_usage');
     const chunks = expectStream(out.frames, 'chat.completion.chunk', 1);
     expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: '' });
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 50, completion_tokens: 16, total_tokens: 66, prompt_tokens_details: { cached_tokens: 49 } } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 50, completion_tokens: 16, total_tokens: 66, prompt_tokens_details: { cached_tokens: 49 } },
+    });
   });
 
   test('chat_stream_no_usage: no include_usage asked, none given', async () => {
@@ -341,7 +425,9 @@ withCaptures('llama-server contract: every capture through the proxy', () => {
 
   test('chat_stream_logprobs: each delta carries its logprobs in OpenAI shape', async () => {
     const out = await replay('chat_stream_logprobs');
-    const deltas = expectStream(out.frames, 'chat.completion.chunk', 1).flatMap((chunk) => chunk.choices).filter((choice: Json) => choice.delta.content);
+    const deltas = expectStream(out.frames, 'chat.completion.chunk', 1)
+      .flatMap((chunk) => chunk.choices)
+      .filter((choice: Json) => choice.delta.content);
     expect(deltas).toHaveLength(4);
     for (const choice of deltas) {
       expect(choice.logprobs.content.map((entry: Json) => entry.token).join('')).toBe(choice.delta.content);

@@ -9,11 +9,20 @@ import { createLlamaServerAdapter } from '../../../adapters/llama-server/llama-s
 import { startMockUpstream, type MockReply, type MockUpstream, type RecordedRequest } from '../../helpers/mock-upstream.js';
 import { startProxyFor } from '../../helpers/start-proxy.js';
 
-const chatAnswer = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+const chatAnswer = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
 const withTools = {
   model: 'm',
   messages: [{ role: 'user', content: 'Weather in Paris?' }],
-  tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  tools: [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ],
   tool_choice: 'required',
 };
 
@@ -22,7 +31,9 @@ function llamaServer(caps: () => Record<string, unknown> | undefined): (request:
   return (request) => {
     if (request.path === '/props') {
       const chatTemplateCaps = caps();
-      return chatTemplateCaps ? { json: { chat_template: '{{ messages }}', chat_template_caps: chatTemplateCaps, build_info: 'b0' } } : { status: 404, json: { error: { message: 'File Not Found', code: 404 } } };
+      return chatTemplateCaps
+        ? { json: { chat_template: '{{ messages }}', chat_template_caps: chatTemplateCaps, build_info: 'b0' } }
+        : { status: 404, json: { error: { message: 'File Not Found', code: 404 } } };
     }
     return { json: chatAnswer };
   };
@@ -43,8 +54,12 @@ describe('llama-server /props: chat_template_caps.supports_tools', () => {
   });
 
   async function send(): Promise<{ status: number; body: { error?: { param: string; message: string } } }> {
-    const response = await fetch(`${proxy?.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(withTools) });
-    return { status: response.status, body: await response.json() as { error?: { param: string; message: string } } };
+    const response = await fetch(`${proxy?.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(withTools),
+    });
+    return { status: response.status, body: (await response.json()) as { error?: { param: string; message: string } } };
   }
 
   test('a template that cannot take tools: a 400 naming tools, nothing sent', async () => {
@@ -60,7 +75,10 @@ describe('llama-server /props: chat_template_caps.supports_tools', () => {
     caps = { supports_tools: true, supports_tool_calls: true };
     proxy = await startProxyFor(upstream.url, { kind: 'llama-server', jinja: true, speaks: ['chat'] });
     expect((await send()).status).toBe(200);
-    expect(upstream.requests.at(-1)?.body).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather' } }], tool_choice: 'required' });
+    expect(upstream.requests.at(-1)?.body).toMatchObject({
+      tools: [{ type: 'function', function: { name: 'get_weather' } }],
+      tool_choice: 'required',
+    });
   });
 
   test('a server without /props: the configured jinja stands', async () => {
@@ -76,7 +94,10 @@ describe('llama-server /props: chat_template_caps.supports_tools', () => {
     expect(supports(adapter.capabilities, 'tools')).toBe(true);
     caps = { supports_tools: false };
     const context = { signal: new AbortController().signal, requestId: 'r' };
-    await adapter.complete({ ...(await import('../../../src/model/request.js')).emptyRequest('chat', 'm'), messages: [{ role: 'user', content: 'Hi' }] }, context);
+    await adapter.complete(
+      { ...(await import('../../../src/model/request.js')).emptyRequest('chat', 'm'), messages: [{ role: 'user', content: 'Hi' }] },
+      context,
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(supports(adapter.capabilities, 'tools')).toBe(false);
     await adapter.close?.();

@@ -7,22 +7,45 @@ import { capture, withCaptures } from './capture-request.js';
 const KEY = 'sk-proj-SECRETSECRET';
 
 /** The parts of a ProxyError a caller sees. */
-const seen = (error: ProxyError) => ({ status: error.status, type: error.type, param: error.param, code: error.code, message: error.message, ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}) });
+const seen = (error: ProxyError) => ({
+  status: error.status,
+  type: error.type,
+  param: error.param,
+  code: error.code,
+  message: error.message,
+  ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+});
 
 describe('mapUpstreamError', () => {
   test('400 keeps the upstream message, param and code', () => {
-    const body = JSON.stringify({ error: { message: "Invalid 'max_completion_tokens': too large.", type: 'invalid_request_error', param: 'max_completion_tokens', code: 'integer_above_max_value' } });
+    const body = JSON.stringify({
+      error: {
+        message: "Invalid 'max_completion_tokens': too large.",
+        type: 'invalid_request_error',
+        param: 'max_completion_tokens',
+        code: 'integer_above_max_value',
+      },
+    });
     expect(seen(mapUpstreamError({ status: 400, body }))).toEqual({
-      status: 400, type: 'invalid_request_error', param: 'max_completion_tokens', code: 'integer_above_max_value', message: "Invalid 'max_completion_tokens': too large.",
+      status: 400,
+      type: 'invalid_request_error',
+      param: 'max_completion_tokens',
+      code: 'integer_above_max_value',
+      message: "Invalid 'max_completion_tokens': too large.",
     });
   });
 
   test('401/403: the proxy credentials failed: 502, and the key never shows', () => {
-    const body = JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+    const body = JSON.stringify({
+      error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', code: 'invalid_api_key' },
+    });
     for (const status of [401, 403]) {
       const error = mapUpstreamError({ status, body, secrets: [KEY] });
       expect(seen(error)).toEqual({
-        status: 502, type: 'upstream_error', param: null, code: 'upstream_auth_failed',
+        status: 502,
+        type: 'upstream_error',
+        param: null,
+        code: 'upstream_auth_failed',
         message: `The upstream backend rejected the proxy's credentials (HTTP ${status}); check the backend's apiKey.`,
       });
       expect(JSON.stringify(error.toBody())).not.toContain('SECRET');
@@ -37,7 +60,12 @@ describe('mapUpstreamError', () => {
   test('429 with retry-after (seconds, HTTP date, or retry-after-ms)', () => {
     const body = JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } });
     expect(seen(mapUpstreamError({ status: 429, headers: { 'retry-after': '7' }, body }))).toEqual({
-      status: 429, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded', message: 'Rate limit reached', retryAfterSeconds: 7,
+      status: 429,
+      type: 'rate_limit_error',
+      param: null,
+      code: 'rate_limit_exceeded',
+      message: 'Rate limit reached',
+      retryAfterSeconds: 7,
     });
     expect(mapUpstreamError({ status: 429, headers: { 'retry-after-ms': '1500' }, body }).retryAfterSeconds).toBe(2);
     const date = new Date(Date.now() + 30_000).toUTCString();
@@ -46,31 +74,72 @@ describe('mapUpstreamError', () => {
   });
 
   test('404, 413, 422 (FastAPI detail kept), 408/504 timeouts', () => {
-    expect(seen(mapUpstreamError({ status: 404, body: JSON.stringify({ error: { message: 'The model `x` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }) }))).toEqual({
-      status: 404, type: 'not_found_error', param: null, code: 'model_not_found', message: 'The model `x` does not exist',
+    expect(
+      seen(
+        mapUpstreamError({
+          status: 404,
+          body: JSON.stringify({
+            error: { message: 'The model `x` does not exist', type: 'invalid_request_error', code: 'model_not_found' },
+          }),
+        }),
+      ),
+    ).toEqual({
+      status: 404,
+      type: 'not_found_error',
+      param: null,
+      code: 'model_not_found',
+      message: 'The model `x` does not exist',
     });
     expect(seen(mapUpstreamError({ status: 413, body: '<html>Request Entity Too Large</html>' }))).toEqual({
-      status: 400, type: 'invalid_request_error', param: null, code: 'request_too_large', message: 'The upstream backend found the request too large: <html>Request Entity Too Large</html>',
+      status: 400,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'request_too_large',
+      message: 'The upstream backend found the request too large: <html>Request Entity Too Large</html>',
     });
     const detail = [{ loc: ['body', 'top_k'], msg: 'Input should be less than or equal to 100', type: 'less_than_equal' }];
     const unprocessable = mapUpstreamError({ status: 422, body: JSON.stringify({ detail }) });
-    expect(seen(unprocessable)).toEqual({ status: 422, type: 'invalid_request_error', param: 'top_k', code: null, message: 'body.top_k: Input should be less than or equal to 100' });
+    expect(seen(unprocessable)).toEqual({
+      status: 422,
+      type: 'invalid_request_error',
+      param: 'top_k',
+      code: null,
+      message: 'body.top_k: Input should be less than or equal to 100',
+    });
     expect(unprocessable.details).toEqual(detail);
     expect(mapUpstreamError({ status: 504, body: 'gateway timeout' })).toMatchObject({ status: 504, type: 'timeout_error' });
   });
 
   test('5xx is a 502 naming the upstream status and message; bodies that are not JSON are handled', () => {
     expect(seen(mapUpstreamError({ status: 503, body: 'Service Unavailable' }))).toEqual({
-      status: 502, type: 'upstream_error', param: null, code: 'upstream_error', message: 'The upstream backend failed with HTTP 503: Service Unavailable',
+      status: 502,
+      type: 'upstream_error',
+      param: null,
+      code: 'upstream_error',
+      message: 'The upstream backend failed with HTTP 503: Service Unavailable',
     });
-    expect(mapUpstreamError({ status: 500, body: '' }).message).toBe('The upstream backend failed with HTTP 500: HTTP 500 with no error message');
-    expect(mapUpstreamError({ status: 502, body: JSON.stringify({ error: 'bad gateway' }) }).message).toBe('The upstream backend failed with HTTP 502: bad gateway');
+    expect(mapUpstreamError({ status: 500, body: '' }).message).toBe(
+      'The upstream backend failed with HTTP 500: HTTP 500 with no error message',
+    );
+    expect(mapUpstreamError({ status: 502, body: JSON.stringify({ error: 'bad gateway' }) }).message).toBe(
+      'The upstream backend failed with HTTP 502: bad gateway',
+    );
   });
 
   test('an error frame inside a body takes its status from error.code', () => {
-    expect(seen(mapErrorFrame({ error: { code: 400, message: 'bad n', type: 'invalid_request_error' } }))).toEqual({ status: 400, type: 'invalid_request_error', param: null, code: null, message: 'bad n' });
+    expect(seen(mapErrorFrame({ error: { code: 400, message: 'bad n', type: 'invalid_request_error' } }))).toEqual({
+      status: 400,
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+      message: 'bad n',
+    });
     // A frame comes inside a 200 answer: its message claims no HTTP status.
-    expect(mapErrorFrame({ error: { message: 'boom', code: 'internal' } })).toMatchObject({ status: 502, code: 'upstream_error', message: 'The upstream backend answered with an error: boom' });
+    expect(mapErrorFrame({ error: { message: 'boom', code: 'internal' } })).toMatchObject({
+      status: 502,
+      code: 'upstream_error',
+      message: 'The upstream backend answered with an error: boom',
+    });
     expect(mapErrorFrame({ error: { code: 503 } }).message).toBe('The upstream backend answered with an error: an error with no message');
     expect(mapErrorFrame({ error: { code: 504, message: 'slow' } }).message).toBe('The upstream backend timed out: slow');
   });
@@ -81,22 +150,37 @@ describe('mapTransportError', () => {
   test('refused, DNS, reset: 502 naming the host only', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     expect(seen(mapTransportError(refused, { url }))).toEqual({
-      status: 502, type: 'upstream_error', param: null, code: 'upstream_unreachable', message: 'Could not reach the upstream backend api.example.com: connection refused.',
+      status: 502,
+      type: 'upstream_error',
+      param: null,
+      code: 'upstream_unreachable',
+      message: 'Could not reach the upstream backend api.example.com: connection refused.',
     });
-    expect(mapTransportError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }), { url }).message).toBe('Could not reach the upstream backend api.example.com: host name not found.');
+    expect(mapTransportError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }), { url }).message).toBe(
+      'Could not reach the upstream backend api.example.com: host name not found.',
+    );
     expect(mapTransportError(new Error('other side closed', { cause: { code: 'UND_ERR_SOCKET' } }), { url }).status).toBe(502);
   });
 
   test('timeouts: 504', () => {
-    expect(seen(mapTransportError(Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), { url }))).toEqual({
-      status: 504, type: 'timeout_error', param: null, code: 'upstream_timeout', message: 'The upstream backend api.example.com timed out: no response headers in time.',
+    expect(
+      seen(mapTransportError(Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), { url })),
+    ).toEqual({
+      status: 504,
+      type: 'timeout_error',
+      param: null,
+      code: 'upstream_timeout',
+      message: 'The upstream backend api.example.com timed out: no response headers in time.',
     });
   });
 
   test("aborts: the caller's (499) or a deadline's (504)", () => {
     const caller = new AbortController();
     caller.abort();
-    expect(mapTransportError(new Error('aborted'), { url, signal: caller.signal })).toMatchObject({ status: 499, code: 'client_closed_request' });
+    expect(mapTransportError(new Error('aborted'), { url, signal: caller.signal })).toMatchObject({
+      status: 499,
+      code: 'client_closed_request',
+    });
     const deadline = new AbortController();
     deadline.abort(new DOMException('timed out', 'TimeoutError'));
     expect(mapTransportError(new Error('aborted'), { url, signal: deadline.signal })).toMatchObject({ status: 504, type: 'timeout_error' });
@@ -106,10 +190,18 @@ describe('mapTransportError', () => {
 withCaptures('mapUpstreamError on real llama-server error bodies', () => {
   test('numeric error codes are statuses, not codes', () => {
     expect(seen(mapUpstreamError({ status: 400, body: capture('error_cmpl_n_over_slots.response.json') }))).toEqual({
-      status: 400, type: 'invalid_request_error', param: null, code: null, message: "Field 'n': Value must be between 1 <= value <= 4, but got 8",
+      status: 400,
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+      message: "Field 'n': Value must be between 1 <= value <= 4, but got 8",
     });
     expect(seen(mapUpstreamError({ status: 500, body: capture('chat_tools_auto.response.json') }))).toEqual({
-      status: 502, type: 'upstream_error', param: null, code: 'upstream_error', message: 'The upstream backend failed with HTTP 500: tools param requires --jinja flag',
+      status: 502,
+      type: 'upstream_error',
+      param: null,
+      code: 'upstream_error',
+      message: 'The upstream backend failed with HTTP 500: tools param requires --jinja flag',
     });
   });
 });

@@ -6,8 +6,18 @@ import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js
 import type { StreamEvent } from '../../../src/model/stream-event.js';
 import { capture, captureRequest, withCaptures } from './capture-request.js';
 
-const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'gpt-4o'), messages: [], stream: { includeUsage: true, tokenIds: false }, ...extra });
-const textRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', 'm'), prompt: 'Once', stream: { includeUsage: true, tokenIds: false }, ...extra });
+const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('chat', 'gpt-4o'),
+  messages: [],
+  stream: { includeUsage: true, tokenIds: false },
+  ...extra,
+});
+const textRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('text', 'm'),
+  prompt: 'Once',
+  stream: { includeUsage: true, tokenIds: false },
+  ...extra,
+});
 
 const encoder = new TextEncoder();
 
@@ -16,7 +26,8 @@ async function* bytes(...pieces: Uint8Array[]): AsyncGenerator<Uint8Array> {
 }
 
 /** An SSE transcript of these chunk objects, ended by [DONE]. */
-const sse = (...chunks: unknown[]) => chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
+const sse = (...chunks: unknown[]) =>
+  chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
 
 async function events(transcript: string | Uint8Array[], request: NeutralRequest): Promise<StreamEvent[]> {
   const pieces = typeof transcript === 'string' ? [encoder.encode(transcript)] : transcript;
@@ -26,7 +37,10 @@ async function events(transcript: string | Uint8Array[], request: NeutralRequest
 }
 
 const head = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 10, model: 'gpt-4o', system_fingerprint: 'fp_1' };
-const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ ...head, choices: [{ index: 0, delta: d, logprobs: null, finish_reason: null, ...extra }] });
+const delta = (d: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  ...head,
+  choices: [{ index: 0, delta: d, logprobs: null, finish_reason: null, ...extra }],
+});
 
 describe('openai chunk reader', () => {
   test('text, tool calls, finish, then usage from the trailing chunk with no choices', async () => {
@@ -37,7 +51,11 @@ describe('openai chunk reader', () => {
       delta({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'look', arguments: '' } }] }),
       delta({ tool_calls: [{ index: 0, function: { arguments: '{"q":1}' } }] }),
       delta({}, { finish_reason: 'tool_calls' }),
-      { ...head, choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 0 } } },
+      {
+        ...head,
+        choices: [],
+        usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8, completion_tokens_details: { reasoning_tokens: 0 } },
+      },
     );
     expect(await events(transcript, chatRequest())).toEqual([
       { type: 'response-start', id: 'chatcmpl-1', model: 'gpt-4o', created: 10, systemFingerprint: 'fp_1' },
@@ -70,28 +88,50 @@ describe('openai chunk reader', () => {
   });
 
   test('an error frame mid-stream ends the stream with an error event', async () => {
-    const transcript = sse(delta({ content: 'a' }), { error: { code: 500, message: 'slot crashed', type: 'server_error' } }, delta({ content: 'never' }));
+    const transcript = sse(
+      delta({ content: 'a' }),
+      { error: { code: 500, message: 'slot crashed', type: 'server_error' } },
+      delta({ content: 'never' }),
+    );
     const out = await events(transcript, chatRequest());
     expect(out.map((event) => event.type)).toEqual(['response-start', 'text-delta', 'error']);
-    expect(out[2]).toMatchObject({ error: { status: 502, type: 'upstream_error', message: 'The upstream backend answered with an error: slot crashed' } });
+    expect(out[2]).toMatchObject({
+      error: { status: 502, type: 'upstream_error', message: 'The upstream backend answered with an error: slot crashed' },
+    });
   });
 
   test('an `event: error` frame, before anything else', async () => {
     const out = await events('event: error\ndata: {"message":"rate limited","type":"rate_limit_error","code":429}\n\n', chatRequest());
-    expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ status: 429, type: 'rate_limit_error', message: 'rate limited' }) }]);
+    expect(out).toEqual([
+      { type: 'error', error: expect.objectContaining({ status: 429, type: 'rate_limit_error', message: 'rate limited' }) },
+    ]);
   });
 
   test('a stream that ends before its finish reason, an empty stream, and data that is not JSON are errors', async () => {
     expect((await events('data: ' + JSON.stringify(delta({ content: 'a' })) + '\n\n', chatRequest())).at(-1)).toMatchObject({
-      type: 'error', error: { status: 502, code: 'upstream_stream_truncated', message: 'The upstream stream ended before choice 0 finished.' },
+      type: 'error',
+      error: { status: 502, code: 'upstream_stream_truncated', message: 'The upstream stream ended before choice 0 finished.' },
     });
-    expect(await events('', chatRequest())).toEqual([{ type: 'error', error: expect.objectContaining({ message: 'The upstream stream ended without sending any chunk.' }) }]);
-    expect(await events('data: {oops\n\n', chatRequest())).toEqual([{ type: 'error', error: expect.objectContaining({ code: 'upstream_bad_response' }) }]);
+    expect(await events('', chatRequest())).toEqual([
+      { type: 'error', error: expect.objectContaining({ message: 'The upstream stream ended without sending any chunk.' }) },
+    ]);
+    expect(await events('data: {oops\n\n', chatRequest())).toEqual([
+      { type: 'error', error: expect.objectContaining({ code: 'upstream_bad_response' }) },
+    ]);
   });
 
   test('completions with echo: the echoed prompt is a text-delta marked echo', async () => {
-    const chunk = (text: string, finish: string | null = null) => ({ id: 'cmpl-1', object: 'text_completion', created: 5, model: 'm', choices: [{ index: 0, text, logprobs: null, finish_reason: finish }] });
-    const out = await events(sse(chunk('Once upon'), chunk(' a'), chunk('', 'length')), textRequest({ prompt: 'Once up', echo: { all: true } }));
+    const chunk = (text: string, finish: string | null = null) => ({
+      id: 'cmpl-1',
+      object: 'text_completion',
+      created: 5,
+      model: 'm',
+      choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+    });
+    const out = await events(
+      sse(chunk('Once upon'), chunk(' a'), chunk('', 'length')),
+      textRequest({ prompt: 'Once up', echo: { all: true } }),
+    );
     expect(out).toEqual([
       { type: 'response-start', id: 'cmpl-1', model: 'm', created: 5 },
       { type: 'text-delta', choice: 0, delta: 'Once up', echo: true },
@@ -104,11 +144,21 @@ describe('openai chunk reader', () => {
 
 withCaptures('openai chunk reader on real llama-server streams', () => {
   const replay = (name: string) => events(capture(`${name}.response.sse`), captureRequest(name));
-  const textOf = (out: StreamEvent[], choice = 0) => out.filter((e): e is Extract<StreamEvent, { type: 'text-delta' }> => e.type === 'text-delta' && e.choice === choice).map((e) => e.delta).join('');
+  const textOf = (out: StreamEvent[], choice = 0) =>
+    out
+      .filter((e): e is Extract<StreamEvent, { type: 'text-delta' }> => e.type === 'text-delta' && e.choice === choice)
+      .map((e) => e.delta)
+      .join('');
 
   test('chat_stream_usage: usage from the chunk with empty choices, timings as perf', async () => {
     const out = await replay('chat_stream_usage');
-    expect(out[0]).toEqual({ type: 'response-start', id: 'chatcmpl-096fxoNEX95PWIK26F31dlTzYXF0zbmM', model: 'stories260K', created: 1795956883, systemFingerprint: 'b0-de3ff815' });
+    expect(out[0]).toEqual({
+      type: 'response-start',
+      id: 'chatcmpl-096fxoNEX95PWIK26F31dlTzYXF0zbmM',
+      model: 'stories260K',
+      created: 1795956883,
+      systemFingerprint: 'b0-de3ff815',
+    });
     expect(out.slice(-3)).toEqual([
       { type: 'choice-end', choice: 0, finishReason: 'length' },
       { type: 'usage', usage: { promptTokens: 50, completionTokens: 16, totalTokens: 66, cachedPromptTokens: 49 } },
@@ -119,7 +169,15 @@ withCaptures('openai chunk reader on real llama-server streams', () => {
 
   test('chat_stream_no_usage: no usage without include_usage (llama.cpp sends none)', async () => {
     const out = await replay('chat_stream_no_usage');
-    expect(out.map((e) => e.type)).toEqual(['response-start', 'text-delta', 'text-delta', 'text-delta', 'text-delta', 'choice-end', 'perf']);
+    expect(out.map((e) => e.type)).toEqual([
+      'response-start',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'text-delta',
+      'choice-end',
+      'perf',
+    ]);
     expect(textOf(out)).toBe('"Here');
   });
 
@@ -135,8 +193,12 @@ withCaptures('openai chunk reader on real llama-server streams', () => {
   });
 
   test('cmpl_stream_usage and include_usage false: usage rides the finish chunk (llama.cpp)', async () => {
-    expect((await replay('cmpl_stream_usage')).filter((e) => e.type === 'usage')).toEqual([{ type: 'usage', usage: { promptTokens: 5, completionTokens: 16, totalTokens: 21, cachedPromptTokens: 4 } }]);
-    expect((await replay('cmpl_stream_include_usage_false')).filter((e) => e.type === 'usage')).toEqual([{ type: 'usage', usage: { promptTokens: 5, completionTokens: 4, totalTokens: 9, cachedPromptTokens: 4 } }]);
+    expect((await replay('cmpl_stream_usage')).filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', usage: { promptTokens: 5, completionTokens: 16, totalTokens: 21, cachedPromptTokens: 4 } },
+    ]);
+    expect((await replay('cmpl_stream_include_usage_false')).filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', usage: { promptTokens: 5, completionTokens: 4, totalTokens: 9, cachedPromptTokens: 4 } },
+    ]);
   });
 
   test('cmpl_n2_stream: interleaved choices, each ended; their usages added up once at the end', async () => {
@@ -146,7 +208,9 @@ withCaptures('openai chunk reader on real llama-server streams', () => {
       { type: 'choice-end', choice: 0, finishReason: 'length' },
     ]);
     expect(textOf(out, 0)).toBe(', there was a');
-    expect(out.filter((e) => e.type === 'usage')).toEqual([{ type: 'usage', usage: { promptTokens: 10, completionTokens: 8, totalTokens: 18, cachedPromptTokens: 8 } }]);
+    expect(out.filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', usage: { promptTokens: 10, completionTokens: 8, totalTokens: 18, cachedPromptTokens: 8 } },
+    ]);
   });
 
   test('the same events however the bytes are split', async () => {

@@ -3,8 +3,16 @@ import { toWireBody } from '../../../adapters/openai/to-wire-body.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 
-const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'gpt-4o'), messages: [{ role: 'user', content: 'Hi' }], ...extra });
-const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', 'gpt-3.5-turbo-instruct'), prompt: 'Once', ...extra });
+const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('chat', 'gpt-4o'),
+  messages: [{ role: 'user', content: 'Hi' }],
+  ...extra,
+});
+const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('text', 'gpt-3.5-turbo-instruct'),
+  prompt: 'Once',
+  ...extra,
+});
 
 function rejection(request: NeutralRequest): { status: number; param: string | null; message: string } {
   try {
@@ -26,13 +34,29 @@ describe('openai toWireBody: chat', () => {
       sampling: { temperature: 0.5, topP: 0.9, presencePenalty: 0.1, frequencyPenalty: 0.2, logitBias: { '50256': -100 }, seed: 7 },
       limits: { maxTokens: 16, stop: ['\n'], onContextOverflow: 'truncate' },
       choices: 2,
-      user: 'u1', metadata: { team: 'a' }, store: true, serviceTier: 'flex', promptCacheKey: 'k1',
+      user: 'u1',
+      metadata: { team: 'a' },
+      store: true,
+      serviceTier: 'flex',
+      promptCacheKey: 'k1',
     });
     expect(toWireBody(request)).toEqual({
-      model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }],
-      temperature: 0.5, top_p: 0.9, presence_penalty: 0.1, frequency_penalty: 0.2, logit_bias: { '50256': -100 }, seed: 7,
-      max_completion_tokens: 16, stop: ['\n'], n: 2,
-      user: 'u1', metadata: { team: 'a' }, store: true, service_tier: 'flex', prompt_cache_key: 'k1',
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hi' }],
+      temperature: 0.5,
+      top_p: 0.9,
+      presence_penalty: 0.1,
+      frequency_penalty: 0.2,
+      logit_bias: { '50256': -100 },
+      seed: 7,
+      max_completion_tokens: 16,
+      stop: ['\n'],
+      n: 2,
+      user: 'u1',
+      metadata: { team: 'a' },
+      store: true,
+      service_tier: 'flex',
+      prompt_cache_key: 'k1',
     });
   });
 
@@ -55,7 +79,12 @@ describe('openai toWireBody: chat', () => {
           ],
           name: 'ann',
         },
-        { role: 'assistant', content: null, toolCalls: [{ id: 'call_1', name: 'look', arguments: '{"q":1}' }], extra: { audio: { id: 'audio_1' } } },
+        {
+          role: 'assistant',
+          content: null,
+          toolCalls: [{ id: 'call_1', name: 'look', arguments: '{"q":1}' }],
+          extra: { audio: { id: 'audio_1' } },
+        },
         { role: 'tool', content: 'a cat', toolCallId: 'call_1' },
         { role: 'function', content: '42', name: 'answer', toolCallId: 'call_4' },
       ],
@@ -72,7 +101,12 @@ describe('openai toWireBody: chat', () => {
         ],
         name: 'ann',
       },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'look', arguments: '{"q":1}' } }], audio: { id: 'audio_1' } },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'look', arguments: '{"q":1}' } }],
+        audio: { id: 'audio_1' },
+      },
       { role: 'tool', content: 'a cat', tool_call_id: 'call_1' },
       // A legacy function result answers a call sent as a tool call, so it goes as a tool message.
       { role: 'tool', content: '42', tool_call_id: 'call_4' },
@@ -80,8 +114,16 @@ describe('openai toWireBody: chat', () => {
   });
 
   test('earlier reasoning is not sent to OpenAI, with a warning', () => {
-    const request = chat({ messages: [{ role: 'assistant', content: 'Yes.', reasoning: 'thinking...' }, { role: 'user', content: 'Sure?' }] });
-    expect(toWireBody(request).messages).toEqual([{ role: 'assistant', content: 'Yes.' }, { role: 'user', content: 'Sure?' }]);
+    const request = chat({
+      messages: [
+        { role: 'assistant', content: 'Yes.', reasoning: 'thinking...' },
+        { role: 'user', content: 'Sure?' },
+      ],
+    });
+    expect(toWireBody(request).messages).toEqual([
+      { role: 'assistant', content: 'Yes.' },
+      { role: 'user', content: 'Sure?' },
+    ]);
     expect(request.warnings).toEqual(['messages[0].reasoning_content not sent: OpenAI takes no reasoning on input messages']);
   });
 
@@ -105,11 +147,17 @@ describe('openai toWireBody: chat', () => {
   test('response formats; a json_schema without a name gets "response" (OpenAI requires one)', () => {
     expect(toWireBody(chat({ responseFormat: { type: 'text' } })).response_format).toEqual({ type: 'text' });
     expect(toWireBody(chat({ responseFormat: { type: 'json_object' } })).response_format).toEqual({ type: 'json_object' });
-    expect(toWireBody(chat({ responseFormat: { type: 'json_schema', name: 'pet', schema: { type: 'object' }, strict: true, description: 'A pet' } })).response_format).toEqual({
-      type: 'json_schema', json_schema: { name: 'pet', schema: { type: 'object' }, strict: true, description: 'A pet' },
+    expect(
+      toWireBody(
+        chat({ responseFormat: { type: 'json_schema', name: 'pet', schema: { type: 'object' }, strict: true, description: 'A pet' } }),
+      ).response_format,
+    ).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'pet', schema: { type: 'object' }, strict: true, description: 'A pet' },
     });
     expect(toWireBody(chat({ responseFormat: { type: 'json_schema', schema: { type: 'object' } } })).response_format).toEqual({
-      type: 'json_schema', json_schema: { name: 'response', schema: { type: 'object' } },
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: { type: 'object' } },
     });
   });
 
@@ -120,52 +168,96 @@ describe('openai toWireBody: chat', () => {
       passthrough: { verbosity: 'low', web_search_options: {}, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } },
     });
     expect(toWireBody(request)).toEqual({
-      model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }],
-      reasoning_effort: 'low', prediction: { type: 'content', content: 'old code' },
-      verbosity: 'low', web_search_options: {}, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' },
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hi' }],
+      reasoning_effort: 'low',
+      prediction: { type: 'content', content: 'old code' },
+      verbosity: 'low',
+      web_search_options: {},
+      modalities: ['text', 'audio'],
+      audio: { voice: 'alloy', format: 'wav' },
     });
   });
 
   test('a stream always asks for usage', () => {
     const request = chat({ stream: { includeUsage: false, tokenIds: false } });
-    expect(toWireBody(request)).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+    expect(toWireBody(request)).toEqual({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(toWireBody(request, { stream: false })).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
   });
 
   test('what OpenAI has no field for is a 400 naming the caller field', () => {
     expect(rejection(chat({ sampling: { topK: 40 }, origins: { 'sampling.topK': 'top_k' } }))).toEqual({
-      status: 400, param: 'top_k', message: 'top_k is not supported by the OpenAI chat API: OpenAI has no top-k sampling.',
+      status: 400,
+      param: 'top_k',
+      message: 'top_k is not supported by the OpenAI chat API: OpenAI has no top-k sampling.',
     });
-    expect(rejection(chat({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })).param).toBe('mirostat_target');
-    expect(rejection(chat({ reasoning: { budgetTokens: 2048 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } })).param).toBe('reasoning_effort');
+    expect(
+      rejection(chat({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })).param,
+    ).toBe('mirostat_target');
+    expect(rejection(chat({ reasoning: { budgetTokens: 2048 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } })).param).toBe(
+      'reasoning_effort',
+    );
     expect(rejection(chat({ prediction: [1, 2], origins: { prediction: 'speculation' } })).param).toBe('speculation');
     expect(rejection(chat({ echo: { all: true }, origins: { echo: 'echo' } })).param).toBe('echo');
-    expect(rejection(chat({ responseFormat: { type: 'grammar', grammar: 'root ::= "a"' }, origins: { responseFormat: 'response_format' } }))).toEqual({
-      status: 400, param: 'response_format', message: 'response_format is not supported by the OpenAI chat API: grammar-constrained output.',
+    expect(
+      rejection(chat({ responseFormat: { type: 'grammar', grammar: 'root ::= "a"' }, origins: { responseFormat: 'response_format' } })),
+    ).toEqual({
+      status: 400,
+      param: 'response_format',
+      message: 'response_format is not supported by the OpenAI chat API: grammar-constrained output.',
     });
     expect(rejection(chat({ responseFormat: { type: 'json_object', schema: {} } })).param).toBe('response_format');
     expect(rejection(chat({ passthrough: { prompt_truncate_len: 100 } })).param).toBe('prompt_truncate_len');
-    expect(rejection(chat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'https://x/v.mp4' }] }] })).param).toBe('messages[0].content[0].type');
+    expect(rejection(chat({ messages: [{ role: 'user', content: [{ type: 'video', url: 'https://x/v.mp4' }] }] })).param).toBe(
+      'messages[0].content[0].type',
+    );
   });
 });
 
 describe('openai toWireBody: legacy completions', () => {
   test('prompt, max_tokens and the integer logprobs', () => {
-    const request = text({ limits: { maxTokens: 8, stop: ['.'], onContextOverflow: 'truncate' }, logprobs: { top: 2, shape: 'chat' }, sampling: { temperature: 0 }, echo: { all: true } });
-    expect(toWireBody(request)).toEqual({ model: 'gpt-3.5-turbo-instruct', prompt: 'Once', temperature: 0, stop: ['.'], max_tokens: 8, logprobs: 2, echo: true });
+    const request = text({
+      limits: { maxTokens: 8, stop: ['.'], onContextOverflow: 'truncate' },
+      logprobs: { top: 2, shape: 'chat' },
+      sampling: { temperature: 0 },
+      echo: { all: true },
+    });
+    expect(toWireBody(request)).toEqual({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'Once',
+      temperature: 0,
+      stop: ['.'],
+      max_tokens: 8,
+      logprobs: 2,
+      echo: true,
+    });
   });
 
   test('a token-id prompt with echo and no logprobs asks for logprobs 0, to find where the echo ends', () => {
     expect(toWireBody(text({ prompt: [1, 2, 3], echo: { all: true }, stream: { includeUsage: false, tokenIds: false } }))).toEqual({
-      model: 'gpt-3.5-turbo-instruct', prompt: [1, 2, 3], logprobs: 0, echo: true, stream: true, stream_options: { include_usage: true },
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: [1, 2, 3],
+      logprobs: 0,
+      echo: true,
+      stream: true,
+      stream_options: { include_usage: true },
     });
   });
 
   test('chat-only features and echo_last are rejected', () => {
     expect(rejection(text({ echo: { all: false, lastTokens: 3 }, origins: { echo: 'echo_last' } }))).toEqual({
-      status: 400, param: 'echo_last', message: 'echo_last is not supported by the OpenAI completions API: OpenAI echoes the whole prompt or nothing.',
+      status: 400,
+      param: 'echo_last',
+      message: 'echo_last is not supported by the OpenAI completions API: OpenAI echoes the whole prompt or nothing.',
     });
-    expect(rejection(text({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } })).param).toBe('response_format');
+    expect(rejection(text({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } })).param).toBe(
+      'response_format',
+    );
     expect(rejection(text({ promptCacheKey: 'k', origins: { promptCacheKey: 'prompt_cache_key' } })).param).toBe('prompt_cache_key');
     expect(toWireBody(text({ responseFormat: { type: 'text' } }))).toEqual({ model: 'gpt-3.5-turbo-instruct', prompt: 'Once' });
   });

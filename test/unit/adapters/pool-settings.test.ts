@@ -1,13 +1,27 @@
 /** The pool settings of a remote backend (`urls`, `health`, `ejection`): each mistake names its key. */
 import { loadConfig } from '../../../src/runtime/configuration.js';
 
-const config = (backend: Record<string, unknown>) => ({ backends: { pool: { kind: 'vllm', ...backend } }, routes: [{ model: '*', backend: 'pool' }] });
+const config = (backend: Record<string, unknown>) => ({
+  backends: { pool: { kind: 'vllm', ...backend } },
+  routes: [{ model: '*', backend: 'pool' }],
+});
 const urls = ['http://10.0.0.1:8000/v1', 'http://10.0.0.2:8000/v1'];
 
 describe('pool settings', () => {
   it('takes urls with health and ejection, integers from the environment as numbers', () => {
-    const loaded = loadConfig(config({ urls, health: { path: '/health', intervalMs: '${EVERY}', failures: 3 }, ejection: { failures: 0, baseMs: 100, maxMs: 100 } }), { EVERY: '2000' });
-    expect(loaded.backends.pool).toMatchObject({ urls, health: { path: '/health', intervalMs: 2000, failures: 3 }, ejection: { failures: 0 } });
+    const loaded = loadConfig(
+      config({
+        urls,
+        health: { path: '/health', intervalMs: '${EVERY}', failures: 3 },
+        ejection: { failures: 0, baseMs: 100, maxMs: 100 },
+      }),
+      { EVERY: '2000' },
+    );
+    expect(loaded.backends.pool).toMatchObject({
+      urls,
+      health: { path: '/health', intervalMs: 2000, failures: 3 },
+      ejection: { failures: 0 },
+    });
   });
 
   test.each([
@@ -37,6 +51,9 @@ describe('pool settings', () => {
 
 describe('config/examples/pool.yaml', () => {
   it('loads', () => {
-    expect(loadConfig('config/examples/pool.yaml', {}).backends.gpus).toMatchObject({ kind: 'vllm', urls: ['http://127.0.0.1:8001/v1', 'http://127.0.0.1:8002/v1', 'http://127.0.0.1:8003/v1'] });
+    expect(loadConfig('config/examples/pool.yaml', {}).backends.gpus).toMatchObject({
+      kind: 'vllm',
+      urls: ['http://127.0.0.1:8001/v1', 'http://127.0.0.1:8002/v1', 'http://127.0.0.1:8003/v1'],
+    });
   });
 });

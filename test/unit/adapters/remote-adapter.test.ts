@@ -18,10 +18,28 @@ import { eachEvent } from '../../../src/streaming/stream-batches.js';
 import { startMockUpstream, type MockUpstream } from '../../helpers/mock-upstream.js';
 
 const KEY = 'sk-test-KEY123';
-const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'gpt-4o'), messages: [{ role: 'user', content: 'Hi' }], ...extra });
-const completion = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-const chunk = (content: string, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
-const streamed = [chunk('Hel'), chunk('lo'), chunk('', 'stop'), `data: ${JSON.stringify({ id: 'c1', created: 1, model: 'gpt-4o', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })}\n\n`, 'data: [DONE]\n\n'];
+const chatRequest = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('chat', 'gpt-4o'),
+  messages: [{ role: 'user', content: 'Hi' }],
+  ...extra,
+});
+const completion = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+};
+const chunk = (content: string, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`;
+const streamed = [
+  chunk('Hel'),
+  chunk('lo'),
+  chunk('', 'stop'),
+  `data: ${JSON.stringify({ id: 'c1', created: 1, model: 'gpt-4o', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })}\n\n`,
+  'data: [DONE]\n\n',
+];
 
 function context(extra: Partial<AdapterContext> = {}): AdapterContext {
   return { signal: new AbortController().signal, requestId: 'req-1', ...extra };
@@ -64,15 +82,23 @@ describe('remote adapters over HTTP', () => {
 
   test('complete: the exact body and headers sent, and the result read back', async () => {
     upstream.reply({ json: completion });
-    const result = await adapter.complete(chatRequest({ limits: { maxTokens: 5, stop: [], onContextOverflow: 'truncate' } }), context({ headers: { 'x-session-affinity': 'sess-9', 'x-multi-turn-session-id': 'turns-3', cookie: 'no' } }));
+    const result = await adapter.complete(
+      chatRequest({ limits: { maxTokens: 5, stop: [], onContextOverflow: 'truncate' } }),
+      context({ headers: { 'x-session-affinity': 'sess-9', 'x-multi-turn-session-id': 'turns-3', cookie: 'no' } }),
+    );
     expect(result.choices).toEqual([{ index: 0, text: 'Hello', finishReason: 'stop' }]);
     const [sent] = upstream.requests;
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.body).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 5 });
     expect(sent.headers).toMatchObject({
-      authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json', 'x-request-id': 'req-1',
-      'x-session-affinity': 'sess-9', 'x-multi-turn-session-id': 'turns-3', 'openai-organization': 'org-1',
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-request-id': 'req-1',
+      'x-session-affinity': 'sess-9',
+      'x-multi-turn-session-id': 'turns-3',
+      'openai-organization': 'org-1',
     });
     expect(sent.headers.cookie).toBeUndefined();
   });
@@ -80,7 +106,12 @@ describe('remote adapters over HTTP', () => {
   test('stream: stream + include_usage sent; events read back', async () => {
     upstream.reply({ sse: streamed });
     const events = await collect(adapter.stream(chatRequest({ stream: { includeUsage: false, tokenIds: false } }), context()));
-    expect(upstream.requests[0].body).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+    expect(upstream.requests[0].body).toEqual({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(upstream.requests[0].headers.accept).toBe('text/event-stream');
     expect(events).toEqual([
       { type: 'response-start', id: 'c1', model: 'gpt-4o', created: 1 },
@@ -92,13 +123,26 @@ describe('remote adapters over HTTP', () => {
   });
 
   test('429 with retry-after, 500, and 401 (without the key) map to ProxyErrors; a stream fails before its first event', async () => {
-    upstream.reply({ status: 429, headers: { 'retry-after': '12' }, json: { error: { message: 'Slow down', type: 'requests', code: 'rate_limit_exceeded' } } });
-    expect(await rejection(adapter.complete(chatRequest(), context()))).toMatchObject({ status: 429, type: 'rate_limit_error', retryAfterSeconds: 12, message: 'Slow down' });
+    upstream.reply({
+      status: 429,
+      headers: { 'retry-after': '12' },
+      json: { error: { message: 'Slow down', type: 'requests', code: 'rate_limit_exceeded' } },
+    });
+    expect(await rejection(adapter.complete(chatRequest(), context()))).toMatchObject({
+      status: 429,
+      type: 'rate_limit_error',
+      retryAfterSeconds: 12,
+      message: 'Slow down',
+    });
     const iterator = adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context())[Symbol.asyncIterator]();
     expect(await rejection(iterator.next())).toMatchObject({ status: 429, retryAfterSeconds: 12 });
 
     upstream.reply({ status: 500, json: { error: { message: 'kaboom', type: 'server_error' } } });
-    expect(await rejection(adapter.complete(chatRequest(), context()))).toMatchObject({ status: 502, type: 'upstream_error', message: 'The upstream backend failed with HTTP 500: kaboom' });
+    expect(await rejection(adapter.complete(chatRequest(), context()))).toMatchObject({
+      status: 502,
+      type: 'upstream_error',
+      message: 'The upstream backend failed with HTTP 500: kaboom',
+    });
 
     upstream.reply({ status: 401, json: { error: { message: `Incorrect API key provided: ${KEY}`, code: 'invalid_api_key' } } });
     const auth = await rejection(adapter.complete(chatRequest(), context()));
@@ -124,9 +168,16 @@ describe('remote adapters over HTTP', () => {
   test('aborting mid-stream closes the upstream request; so does a consumer that stops reading', async () => {
     upstream.reply({ sse: [chunk('a'), chunk('b'), chunk('c'), chunk('', 'stop'), 'data: [DONE]\n\n'], delayMs: 300 });
     const controller = new AbortController();
-    const iterator = adapter.stream(chatRequest({ stream: { includeUsage: true, tokenIds: false } }), context({ signal: controller.signal }))[Symbol.asyncIterator]();
+    const batches = adapter.stream(
+      chatRequest({ stream: { includeUsage: true, tokenIds: false } }),
+      context({ signal: controller.signal }),
+    );
+    const iterator = batches[Symbol.asyncIterator]();
     // The first packet's events come together: the response's start and the first chunk's text.
-    expect((await iterator.next()).value).toEqual([{ type: 'response-start', id: 'c1', model: 'gpt-4o', created: 1 }, { type: 'text-delta', choice: 0, delta: 'a' }]);
+    expect((await iterator.next()).value).toEqual([
+      { type: 'response-start', id: 'c1', model: 'gpt-4o', created: 1 },
+      { type: 'text-delta', choice: 0, delta: 'a' },
+    ]);
     controller.abort();
     const rest: StreamEvent[][] = [];
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value);
@@ -158,7 +209,10 @@ describe('remote adapters over HTTP', () => {
     const dead = createOpenAIAdapter({ kind: 'openai', url: `http://127.0.0.1:${port}/v1` });
     try {
       expect(await rejection(dead.complete(chatRequest(), context()))).toMatchObject({
-        status: 502, type: 'upstream_error', code: 'upstream_unreachable', message: `Could not reach the upstream backend 127.0.0.1:${port}: connection refused.`,
+        status: 502,
+        type: 'upstream_error',
+        code: 'upstream_unreachable',
+        message: `Could not reach the upstream backend 127.0.0.1:${port}: connection refused.`,
       });
     } finally {
       await dead.close?.();
@@ -167,11 +221,22 @@ describe('remote adapters over HTTP', () => {
 
   test('fireworks: completions go to /completions with the Fireworks body', async () => {
     const fireworks = createFireworksAdapter({ kind: 'fireworks', url: upstream.url, apiKey: KEY });
-    upstream.reply({ json: { id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [{ index: 0, text: ' there', finish_reason: 'length' }] } });
+    upstream.reply({
+      json: {
+        id: 'cmpl-1',
+        object: 'text_completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, text: ' there', finish_reason: 'length' }],
+      },
+    });
     try {
       const request: NeutralRequest = { ...emptyRequest('text', 'accounts/fireworks/models/m'), prompt: 'Hi', sampling: { topK: 5 } };
       expect((await fireworks.complete(request, context())).choices).toEqual([{ index: 0, text: ' there', finishReason: 'length' }]);
-      expect(upstream.requests[0]).toMatchObject({ path: '/v1/completions', body: { model: 'accounts/fireworks/models/m', prompt: 'Hi', top_k: 5 } });
+      expect(upstream.requests[0]).toMatchObject({
+        path: '/v1/completions',
+        body: { model: 'accounts/fireworks/models/m', prompt: 'Hi', top_k: 5 },
+      });
     } finally {
       await fireworks.close?.();
     }
@@ -208,7 +273,9 @@ describe('keep-alive', () => {
         }
       });
     });
-    server.on('connection', () => { connections += 1; });
+    server.on('connection', () => {
+      connections += 1;
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   });
@@ -258,14 +325,39 @@ describe('capabilities', () => {
     const chatOnly = openAICapabilities({ kind: 'openai', url: 'https://api.openai.com/v1' });
     expect(chatOnly.speaks).toEqual(['chat']);
     expect(unsupportedFields(chatOnly)).toEqual([
-      'echo', 'echo.lastTokens', 'images', 'limits.ignoreEos', 'prompt:tokenIds', 'promptCacheIsolationKey', 'rawOutput',
-      'reasoning.budgetEndText', 'reasoning.budgetTokens', 'reasoning.history', 'responseFormat:grammar', 'returnTokenIds',
-      'sampling.minP', 'sampling.mirostat', 'sampling.repetitionPenalty', 'sampling.topK', 'sampling.typicalP', 'samplingMask', 'stream.tokenIds',
+      'echo',
+      'echo.lastTokens',
+      'images',
+      'limits.ignoreEos',
+      'prompt:tokenIds',
+      'promptCacheIsolationKey',
+      'rawOutput',
+      'reasoning.budgetEndText',
+      'reasoning.budgetTokens',
+      'reasoning.history',
+      'responseFormat:grammar',
+      'returnTokenIds',
+      'sampling.minP',
+      'sampling.mirostat',
+      'sampling.repetitionPenalty',
+      'sampling.topK',
+      'sampling.typicalP',
+      'samplingMask',
+      'stream.tokenIds',
     ]);
     expect(chatOnly.maxTopLogprobs).toBe(20);
     expect(choicesAreNative(chatOnly)).toBe(true);
     expect([...chatOnly.efforts]).toEqual(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
-    expect([...chatOnly.relayed.chat].sort()).toEqual(['audio', 'modalities', 'moderation', 'prompt_cache_options', 'prompt_cache_retention', 'safety_identifier', 'verbosity', 'web_search_options']);
+    expect([...chatOnly.relayed.chat].sort()).toEqual([
+      'audio',
+      'modalities',
+      'moderation',
+      'prompt_cache_options',
+      'prompt_cache_retention',
+      'safety_identifier',
+      'verbosity',
+      'web_search_options',
+    ]);
     expect(chatOnly.relayed.text.size).toBe(0);
     const both = openAICapabilities({ kind: 'openai', url: 'http://llama:8089/v1', speaks: ['completions', 'chat'], maxTopLogprobs: 10 });
     expect((['echo', 'prompt:tokenIds'] as const).every((field) => supports(both, field))).toBe(true);

@@ -18,9 +18,12 @@ function poolWithClock(options: ConstructorParameters<typeof ReplicaPool>[1] = {
 }
 
 describe('ReplicaPool choices', () => {
-  it('follows the key\'s rendezvous rank, skipping replicas tried or out of service', () => {
+  it("follows the key's rendezvous rank, skipping replicas tried or out of service", () => {
     const { pool } = poolWithClock();
-    const rank = rankReplicas('k', pool.replicas.map(({ base }) => base));
+    const rank = rankReplicas(
+      'k',
+      pool.replicas.map(({ base }) => base),
+    );
     const plan = pool.plan('k');
     const first = plan.next();
     const second = plan.next();

@@ -5,7 +5,10 @@ import { clientClosedRequest, ProxyError } from '../../../src/errors/proxy-error
 import { mapUpstreamError } from '../../../adapters/map-upstream-error.js';
 
 const RETRIES = { attempts: 3, initialDelayMs: 100, maxDelayMs: 1000 };
-const http = (status: number, headers: Record<string, string> = {}): FailedTry => ({ status, error: mapUpstreamError({ status, headers, body: '{"error":{"message":"x"}}' }) });
+const http = (status: number, headers: Record<string, string> = {}): FailedTry => ({
+  status,
+  error: mapUpstreamError({ status, headers, body: '{"error":{"message":"x"}}' }),
+});
 const HIGH = () => 0.999999;
 
 describe('retryDelay: what is retried', () => {
@@ -24,7 +27,14 @@ describe('retryDelay: what is retried', () => {
 
   test("no response: the caller's abort or an error of the proxy's own is not", () => {
     expect(retryDelay({ error: clientClosedRequest() }, 0, RETRIES, HIGH)).toBeUndefined();
-    expect(retryDelay({ error: new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: 'bug' }) }, 0, RETRIES, HIGH)).toBeUndefined();
+    expect(
+      retryDelay(
+        { error: new ProxyError({ status: 500, type: 'server_error', code: 'internal_error', message: 'bug' }) },
+        0,
+        RETRIES,
+        HIGH,
+      ),
+    ).toBeUndefined();
   });
 
   test('`attempts` tries after the first, then none', () => {
@@ -36,7 +46,9 @@ describe('retryDelay: what is retried', () => {
 
 describe('retryDelay: how long', () => {
   test('exponential steps with full jitter: a random wait in [0, step), the step doubling up to maxDelayMs', () => {
-    expect([0, 1, 2, 3, 4, 5].map((attempt) => retryDelay(http(503), attempt, { ...RETRIES, attempts: 10 }, HIGH))).toEqual([99, 199, 399, 799, 999, 999]);
+    expect([0, 1, 2, 3, 4, 5].map((attempt) => retryDelay(http(503), attempt, { ...RETRIES, attempts: 10 }, HIGH))).toEqual([
+      99, 199, 399, 799, 999, 999,
+    ]);
     expect(retryDelay(http(503), 2, RETRIES, () => 0)).toBe(0);
     expect(retryDelay(http(503), 1, RETRIES, () => 0.5)).toBe(100);
   });

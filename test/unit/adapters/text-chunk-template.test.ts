@@ -18,18 +18,24 @@ async function* messagesOf(data: readonly string[], named: boolean): AsyncGenera
   for (const item of data) yield named ? { data: item, event: 'message' } : { data: item };
 }
 
-async function read(data: readonly string[], request: NeutralRequest, extras: WireExtras | undefined, named: boolean): Promise<StreamEvent[]> {
+async function read(
+  data: readonly string[],
+  request: NeutralRequest,
+  extras: WireExtras | undefined,
+  named: boolean,
+): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
   for await (const event of readMessages(new OpenAIChunkReader(request, extras), messagesOf(data, named))) out.push(event);
   return out;
 }
 
-const request = (logprobs: boolean, endpoint: 'chat' | 'text'): NeutralRequest => ({
-  ...emptyRequest(endpoint, 'm'),
-  ...(endpoint === 'chat' ? { messages: [] } : { prompt: 'Once' }),
-  stream: { includeUsage: true, tokenIds: false },
-  ...(logprobs ? { logprobs: { topLogprobs: 0 } } : {}),
-} as NeutralRequest);
+const request = (logprobs: boolean, endpoint: 'chat' | 'text'): NeutralRequest =>
+  ({
+    ...emptyRequest(endpoint, 'm'),
+    ...(endpoint === 'chat' ? { messages: [] } : { prompt: 'Once' }),
+    stream: { includeUsage: true, tokenIds: false },
+    ...(logprobs ? { logprobs: { topLogprobs: 0 } } : {}),
+  }) as NeutralRequest;
 
 /** Texts with what JSON escapes differently: quotes, backslashes, controls, U+2028, astral and lone surrogates. */
 const text = fc.oneof(
@@ -38,11 +44,29 @@ const text = fc.oneof(
 );
 
 /** How one upstream writes its chunks: the same for a whole stream. */
-const spelling = fc.record({ id: fc.constantFrom('c1', 'c2'), form: fc.constantFrom('chat', 'completions'), escaped: fc.boolean(), spaced: fc.boolean() });
+const spelling = fc.record({
+  id: fc.constantFrom('c1', 'c2'),
+  form: fc.constantFrom('chat', 'completions'),
+  escaped: fc.boolean(),
+  spaced: fc.boolean(),
+});
 type Spelling = { id: string; form: string; escaped: boolean; spaced: boolean };
 
 /** The plain shape and near misses: other keys the reader acts on, the text elsewhere too. */
-const extras = ['none', 'refusal', 'reasoning', 'finish', 'usage', 'logprobs', 'echoed-elsewhere', 'token-ids', 'perf', 'two-choices', 'index-1', 'other-id'] as const;
+const extras = [
+  'none',
+  'refusal',
+  'reasoning',
+  'finish',
+  'usage',
+  'logprobs',
+  'echoed-elsewhere',
+  'token-ids',
+  'perf',
+  'two-choices',
+  'index-1',
+  'other-id',
+] as const;
 const piece = fc.record({ text, extra: fc.constantFrom(...extras, 'none', 'none') });
 
 function chunkData({ id, form, escaped, spaced }: Spelling, { text: value, extra }: { text: string; extra: string }): string {
@@ -53,10 +77,19 @@ function chunkData({ id, form, escaped, spaced }: Spelling, { text: value, extra
     if (extra === 'reasoning') delta.reasoning_content = 'hmm';
     choice.delta = delta;
   } else choice.text = value;
-  choice.logprobs = extra === 'logprobs' ? { content: [{ token: 'a', logprob: -1, bytes: [97], top_logprobs: [] }], tokens: ['a'], token_logprobs: [-1] } : null;
+  choice.logprobs =
+    extra === 'logprobs'
+      ? { content: [{ token: 'a', logprob: -1, bytes: [97], top_logprobs: [] }], tokens: ['a'], token_logprobs: [-1] }
+      : null;
   choice.finish_reason = extra === 'finish' ? 'stop' : null;
   if (extra === 'token-ids') choice.token_ids = [5];
-  const body: Record<string, unknown> = { id: extra === 'other-id' ? 'c3' : id, object: 'x', created: 1, model: 'm', choices: extra === 'two-choices' ? [choice, { ...choice, index: 1 }] : [choice] };
+  const body: Record<string, unknown> = {
+    id: extra === 'other-id' ? 'c3' : id,
+    object: 'x',
+    created: 1,
+    model: 'm',
+    choices: extra === 'two-choices' ? [choice, { ...choice, index: 1 }] : [choice],
+  };
   if (extra === 'usage') body.usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
   if (extra === 'perf') body.perf_metrics = { 'server-time-to-first-token': 0.1 };
   if (extra === 'echoed-elsewhere') body.note = { content: value };
@@ -66,28 +99,31 @@ function chunkData({ id, form, escaped, spaced }: Spelling, { text: value, extra
 }
 
 /** A stream: its pieces, then each choice's finish (where a held refusal shows). */
-const stream = fc.tuple(spelling, fc.array(piece, { maxLength: 12 })).map(([how, pieces]) => [
-  ...pieces.map((item) => chunkData(how, item)),
-  chunkData(how, { text: '', extra: 'finish' }),
-  chunkData(how, { text: '', extra: 'index-1' }).replace('"finish_reason":null', '"finish_reason":"stop"'),
-]);
+const stream = fc
+  .tuple(spelling, fc.array(piece, { maxLength: 12 }))
+  .map(([how, pieces]) => [
+    ...pieces.map((item) => chunkData(how, item)),
+    chunkData(how, { text: '', extra: 'finish' }),
+    chunkData(how, { text: '', extra: 'index-1' }).replace('"finish_reason":null', '"finish_reason":"stop"'),
+  ]);
 
 describe('text-chunk template', () => {
-  it('gives the full reader\'s events for any stream, whichever chunks it reads itself', async () => {
-    await fc.assert(fc.asyncProperty(
-      stream, fc.boolean(), fc.constantFrom('chat', 'text'), fc.boolean(),
-      async (data, logprobs, endpoint, fireworks) => {
+  it("gives the full reader's events for any stream, whichever chunks it reads itself", async () => {
+    await fc.assert(
+      fc.asyncProperty(stream, fc.boolean(), fc.constantFrom('chat', 'text'), fc.boolean(), async (data, logprobs, endpoint, fireworks) => {
         const req = request(logprobs, endpoint as 'chat' | 'text');
         const extras = fireworks ? fireworksExtras : undefined;
         expect(await read(data, req, extras, false)).toEqual(await read(data, req, extras, true));
-      },
-    ), { numRuns: 600 });
+      }),
+      { numRuns: 600 },
+    );
   });
 
   it('reads the text of a chunk shaped as the one it learned, and nothing else', () => {
     const template = new TextChunkTemplate();
-    const readText = (value: unknown) => ((value as { choices: { delta: { content: string } }[] }).choices[0].delta.content);
-    const data = (content: string) => `{"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
+    const readText = (value: unknown) => (value as { choices: { delta: { content: string } }[] }).choices[0].delta.content;
+    const data = (content: string) =>
+      `{"id":"c","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"finish_reason":null}]}`;
     expect(template.textOf(data(' a'))).toBeUndefined(); // nothing learned yet
     template.learn(data(' a'), 0, ' a', readText);
     expect(template.textOf(data(' word'))).toBe(' word');
@@ -106,7 +142,7 @@ describe('text-chunk template', () => {
 
   it('learns nothing when the text token it finds is not the one the reader reads', () => {
     const template = new TextChunkTemplate();
-    const readText = (value: unknown) => ((value as { choices: { delta: { content: string } }[] }).choices[0].delta.content);
+    const readText = (value: unknown) => (value as { choices: { delta: { content: string } }[] }).choices[0].delta.content;
     // The reader's token is escaped (\u0061 = "a"); the plain "a" is another key's value.
     const data = '{"note":{"content":"a"},"choices":[{"index":0,"delta":{"content":"\\u0061"}}]}';
     template.learn(data, 0, 'a', readText);

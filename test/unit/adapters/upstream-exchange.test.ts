@@ -87,7 +87,9 @@ describe('UpstreamExchange', () => {
     handle = (res) => {
       res.writeHead(200);
       res.write('first');
-      res.on('close', () => { closed = true; });
+      res.on('close', () => {
+        closed = true;
+      });
     };
     const controller = new AbortController();
     const exchange = send(controller.signal);

@@ -15,8 +15,20 @@ describe('vllm capabilities', () => {
     const capabilities = vllmCapabilities({ url: 'http://gpu:8000/v1' });
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
     expect(unsupportedFields(capabilities)).toEqual([
-      'echo.lastTokens', 'images', 'metadata', 'prediction', 'promptCacheKey', 'rawOutput', 'reasoning.budgetEndText', 'reasoning.budgetTokens',
-      'reasoning.history', 'sampling.mirostat', 'sampling.typicalP', 'samplingMask', 'serviceTier', 'store',
+      'echo.lastTokens',
+      'images',
+      'metadata',
+      'prediction',
+      'promptCacheKey',
+      'rawOutput',
+      'reasoning.budgetEndText',
+      'reasoning.budgetTokens',
+      'reasoning.history',
+      'sampling.mirostat',
+      'sampling.typicalP',
+      'samplingMask',
+      'serviceTier',
+      'store',
     ]);
     expect(handlingOf(capabilities.fields, 'prompt:batch', 'text').kind).toBe('native');
     expect(capabilities.maxTopLogprobs).toBe(20);
@@ -44,8 +56,21 @@ describe('vllm adapter against a mock upstream', () => {
   test('completions with return_token_ids: token ids and the prompt ids come back per choice', async () => {
     upstream.reply({
       json: {
-        id: 'cmpl-1', object: 'text_completion', created: 7, model: 'qwen',
-        choices: [{ index: 0, text: ' there', logprobs: null, finish_reason: 'length', stop_reason: null, token_ids: [383], prompt_token_ids: [1, 403] }],
+        id: 'cmpl-1',
+        object: 'text_completion',
+        created: 7,
+        model: 'qwen',
+        choices: [
+          {
+            index: 0,
+            text: ' there',
+            logprobs: null,
+            finish_reason: 'length',
+            stop_reason: null,
+            token_ids: [383],
+            prompt_token_ids: [1, 403],
+          },
+        ],
         usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3, prompt_tokens_details: null },
       },
     });
@@ -53,11 +78,16 @@ describe('vllm adapter against a mock upstream', () => {
     const request: NeutralRequest = { ...emptyRequest('text', 'qwen'), prompt: [1, 403], returnTokenIds: true };
     try {
       expect(await adapter.complete(request, context())).toEqual({
-        id: 'cmpl-1', model: 'qwen', created: 7,
+        id: 'cmpl-1',
+        model: 'qwen',
+        created: 7,
         choices: [{ index: 0, text: ' there', finishReason: 'length', tokenIds: [383], promptTokenIds: [1, 403] }],
         usage: { promptTokens: 2, completionTokens: 1, totalTokens: 3 },
       });
-      expect(upstream.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { model: 'qwen', prompt: [1, 403], return_token_ids: true } });
+      expect(upstream.requests.at(-1)).toMatchObject({
+        path: '/v1/completions',
+        body: { model: 'qwen', prompt: [1, 403], return_token_ids: true },
+      });
     } finally {
       await adapter.close?.();
     }
@@ -66,14 +96,22 @@ describe('vllm adapter against a mock upstream', () => {
   test("a chat stream: vLLM's `reasoning` deltas, prompt ids on the first chunk, usage in the trailing chunk", async () => {
     const head = { id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 8, model: 'qwen' };
     const frames = [
-      { ...head, prompt_token_ids: [5, 6], choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] },
+      {
+        ...head,
+        prompt_token_ids: [5, 6],
+        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+      },
       { ...head, choices: [{ index: 0, delta: { reasoning: 'hmm' }, logprobs: null, finish_reason: null, token_ids: [9] }] },
       { ...head, choices: [{ index: 0, delta: { content: 'Hi' }, logprobs: null, finish_reason: 'stop', token_ids: [10] }] },
       { ...head, choices: [], usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } },
     ];
     upstream.reply({ sse: frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join('') + 'data: [DONE]\n\n' });
     const adapter = createVllmAdapter({ kind: 'vllm', url: upstream.url });
-    const request: NeutralRequest = { ...emptyRequest('chat', 'qwen'), messages: [{ role: 'user', content: 'Hi' }], stream: { includeUsage: true, tokenIds: true } };
+    const request: NeutralRequest = {
+      ...emptyRequest('chat', 'qwen'),
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: { includeUsage: true, tokenIds: true },
+    };
     const out: StreamEvent[] = [];
     try {
       for await (const event of eachEvent(adapter.stream(request, context()))) out.push(event);
@@ -90,7 +128,13 @@ describe('vllm adapter against a mock upstream', () => {
     ]);
     expect(upstream.requests.at(-1)).toMatchObject({
       path: '/v1/chat/completions',
-      body: { model: 'qwen', messages: [{ role: 'user', content: 'Hi' }], return_token_ids: true, stream: true, stream_options: { include_usage: true } },
+      body: {
+        model: 'qwen',
+        messages: [{ role: 'user', content: 'Hi' }],
+        return_token_ids: true,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
     });
   });
 });

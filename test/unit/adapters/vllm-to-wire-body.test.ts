@@ -5,7 +5,11 @@ import { rejection } from '../../helpers/rejection.js';
 
 const MODEL = 'Qwen/Qwen3-8B';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
-const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', MODEL), messages: [{ role: 'user', content: 'Hi' }], ...extra });
+const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('chat', MODEL),
+  messages: [{ role: 'user', content: 'Hi' }],
+  ...extra,
+});
 const messages = [{ role: 'user', content: 'Hi' }];
 
 describe('vllm toWireBody: completions', () => {
@@ -16,16 +20,41 @@ describe('vllm toWireBody: completions', () => {
   test("every sampling parameter vLLM declares, under vLLM's names", () => {
     const request = text({
       prompt: ['a', 'b'],
-      sampling: { temperature: 0.7, topP: 0.9, topK: 40, minP: 0.05, frequencyPenalty: 0.1, presencePenalty: 0.2, repetitionPenalty: 1.1, seed: 42, logitBias: { '13': 5 } },
+      sampling: {
+        temperature: 0.7,
+        topP: 0.9,
+        topK: 40,
+        minP: 0.05,
+        frequencyPenalty: 0.1,
+        presencePenalty: 0.2,
+        repetitionPenalty: 1.1,
+        seed: 42,
+        logitBias: { '13': 5 },
+      },
       limits: { maxTokens: 32, stop: ['\n\n'], ignoreEos: true, onContextOverflow: 'error' },
       choices: 3,
-      user: 'u', promptCacheKey: 'pk', promptCacheIsolationKey: 'tenant-7',
+      user: 'u',
+      promptCacheKey: 'pk',
+      promptCacheIsolationKey: 'tenant-7',
     });
     expect(toWireBody(request)).toEqual({
-      model: MODEL, prompt: ['a', 'b'],
-      temperature: 0.7, top_p: 0.9, top_k: 40, min_p: 0.05, frequency_penalty: 0.1, presence_penalty: 0.2, repetition_penalty: 1.1, seed: 42, logit_bias: { '13': 5 },
-      n: 3, stop: ['\n\n'], max_tokens: 32, ignore_eos: true,
-      user: 'u', cache_salt: 'tenant-7',
+      model: MODEL,
+      prompt: ['a', 'b'],
+      temperature: 0.7,
+      top_p: 0.9,
+      top_k: 40,
+      min_p: 0.05,
+      frequency_penalty: 0.1,
+      presence_penalty: 0.2,
+      repetition_penalty: 1.1,
+      seed: 42,
+      logit_bias: { '13': 5 },
+      n: 3,
+      stop: ['\n\n'],
+      max_tokens: 32,
+      ignore_eos: true,
+      user: 'u',
+      cache_salt: 'tenant-7',
     });
   });
 
@@ -36,58 +65,116 @@ describe('vllm toWireBody: completions', () => {
 
   test('echo; on token ids without logprobs, logprobs 0 to find where the echo ends', () => {
     expect(toWireBody(text({ echo: { all: true } }))).toEqual({ model: MODEL, prompt: 'Once', echo: true });
-    expect(toWireBody(text({ prompt: [1, 2, 3], echo: { all: true } }))).toEqual({ model: MODEL, prompt: [1, 2, 3], logprobs: 0, echo: true });
+    expect(toWireBody(text({ prompt: [1, 2, 3], echo: { all: true } }))).toEqual({
+      model: MODEL,
+      prompt: [1, 2, 3],
+      logprobs: 0,
+      echo: true,
+    });
   });
 
   test('structured output: response_format, or structured_outputs for a json_object schema and a grammar', () => {
     const schema = { type: 'object' };
-    expect(toWireBody(text({ responseFormat: { type: 'json_object' } }))).toEqual({ model: MODEL, prompt: 'Once', response_format: { type: 'json_object' } });
-    expect(toWireBody(text({ responseFormat: { type: 'json_object', schema } }))).toEqual({ model: MODEL, prompt: 'Once', structured_outputs: { json: schema } });
-    expect(toWireBody(text({ responseFormat: { type: 'json_schema', schema } }))).toEqual({
-      model: MODEL, prompt: 'Once', response_format: { type: 'json_schema', json_schema: { name: 'response', schema } },
+    expect(toWireBody(text({ responseFormat: { type: 'json_object' } }))).toEqual({
+      model: MODEL,
+      prompt: 'Once',
+      response_format: { type: 'json_object' },
     });
-    expect(toWireBody(text({ responseFormat: { type: 'grammar', grammar: 'root ::= "yes"' } }))).toEqual({ model: MODEL, prompt: 'Once', structured_outputs: { grammar: 'root ::= "yes"' } });
+    expect(toWireBody(text({ responseFormat: { type: 'json_object', schema } }))).toEqual({
+      model: MODEL,
+      prompt: 'Once',
+      structured_outputs: { json: schema },
+    });
+    expect(toWireBody(text({ responseFormat: { type: 'json_schema', schema } }))).toEqual({
+      model: MODEL,
+      prompt: 'Once',
+      response_format: { type: 'json_schema', json_schema: { name: 'response', schema } },
+    });
+    expect(toWireBody(text({ responseFormat: { type: 'grammar', grammar: 'root ::= "yes"' } }))).toEqual({
+      model: MODEL,
+      prompt: 'Once',
+      structured_outputs: { grammar: 'root ::= "yes"' },
+    });
   });
 
   test('token ids: return_token_ids, for the whole answer or per streamed delta', () => {
     expect(toWireBody(text({ returnTokenIds: true }))).toEqual({ model: MODEL, prompt: 'Once', return_token_ids: true });
     expect(toWireBody(text({ stream: { includeUsage: false, tokenIds: true } }))).toEqual({
-      model: MODEL, prompt: 'Once', return_token_ids: true, stream: true, stream_options: { include_usage: true },
+      model: MODEL,
+      prompt: 'Once',
+      return_token_ids: true,
+      stream: true,
+      stream_options: { include_usage: true },
     });
   });
 
   test('what vLLM has no field for is a 400 naming the caller field (vLLM would only log it)', () => {
-    expect(rejection(() => toWireBody(text({ sampling: { typicalP: 0.9 }, origins: { 'sampling.typicalP': 'typical_p' } })))).toMatchObject({ status: 400, param: 'typical_p', code: 'unsupported_parameter' });
-    expect(rejection(() => toWireBody(text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })))).toMatchObject({ param: 'mirostat_target' });
-    expect(rejection(() => toWireBody(text({ echo: { all: false, lastTokens: 2 }, origins: { echo: 'echo_last' } })))).toMatchObject({ param: 'echo_last' });
-    expect(rejection(() => toWireBody(text({ reasoning: { effort: 'low' }, origins: { 'reasoning.effort': 'reasoning_effort' } })))).toMatchObject({ param: 'reasoning_effort' });
-    expect(rejection(() => toWireBody(text({ rawOutput: true, origins: { rawOutput: 'raw_output' } })))).toMatchObject({ param: 'raw_output' });
+    expect(rejection(() => toWireBody(text({ sampling: { typicalP: 0.9 }, origins: { 'sampling.typicalP': 'typical_p' } })))).toMatchObject(
+      { status: 400, param: 'typical_p', code: 'unsupported_parameter' },
+    );
+    expect(
+      rejection(() =>
+        toWireBody(text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })),
+      ),
+    ).toMatchObject({ param: 'mirostat_target' });
+    expect(rejection(() => toWireBody(text({ echo: { all: false, lastTokens: 2 }, origins: { echo: 'echo_last' } })))).toMatchObject({
+      param: 'echo_last',
+    });
+    expect(
+      rejection(() => toWireBody(text({ reasoning: { effort: 'low' }, origins: { 'reasoning.effort': 'reasoning_effort' } }))),
+    ).toMatchObject({ param: 'reasoning_effort' });
+    expect(rejection(() => toWireBody(text({ rawOutput: true, origins: { rawOutput: 'raw_output' } })))).toMatchObject({
+      param: 'raw_output',
+    });
     expect(rejection(() => toWireBody(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
   });
 });
 
 describe('vllm toWireBody: chat', () => {
   test('max_completion_tokens, logprobs true + top_logprobs (0 allowed), reasoning_effort', () => {
-    const request = chat({ limits: { maxTokens: 8, stop: [], onContextOverflow: 'truncate' }, logprobs: { top: 0, shape: 'chat' }, reasoning: { effort: 'high' } });
-    expect(toWireBody(request)).toEqual({ model: MODEL, messages, max_completion_tokens: 8, logprobs: true, top_logprobs: 0, reasoning_effort: 'high' });
+    const request = chat({
+      limits: { maxTokens: 8, stop: [], onContextOverflow: 'truncate' },
+      logprobs: { top: 0, shape: 'chat' },
+      reasoning: { effort: 'high' },
+    });
+    expect(toWireBody(request)).toEqual({
+      model: MODEL,
+      messages,
+      max_completion_tokens: 8,
+      logprobs: true,
+      top_logprobs: 0,
+      reasoning_effort: 'high',
+    });
   });
 
   test('tools, tool_choice and parallel_tool_calls as OpenAI sends them', () => {
     const request = chat({ tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice: { name: 'f' }, parallelToolCalls: false });
     expect(toWireBody(request)).toEqual({
-      model: MODEL, messages,
+      model: MODEL,
+      messages,
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
-      tool_choice: { type: 'function', function: { name: 'f' } }, parallel_tool_calls: false,
+      tool_choice: { type: 'function', function: { name: 'f' } },
+      parallel_tool_calls: false,
     });
   });
 
   test('earlier reasoning is not sent back (named in a warning); video parts pass, file parts are a 400', () => {
-    const request = chat({ messages: [{ role: 'assistant', content: 'Hello', reasoning: 'greet' }, { role: 'user', content: [{ type: 'video', url: 'https://v/1.mp4' }] }] });
+    const request = chat({
+      messages: [
+        { role: 'assistant', content: 'Hello', reasoning: 'greet' },
+        { role: 'user', content: [{ type: 'video', url: 'https://v/1.mp4' }] },
+      ],
+    });
     expect(toWireBody(request)).toEqual({
       model: MODEL,
-      messages: [{ role: 'assistant', content: 'Hello' }, { role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://v/1.mp4' } }] }],
+      messages: [
+        { role: 'assistant', content: 'Hello' },
+        { role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://v/1.mp4' } }] },
+      ],
     });
     expect(request.warnings).toEqual(['messages[0].reasoning_content not sent: vLLM takes no reasoning on input messages']);
-    expect(rejection(() => toWireBody(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({ param: 'messages[0].content[0].type' });
+    expect(rejection(() => toWireBody(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({
+      param: 'messages[0].content[0].type',
+    });
   });
 });

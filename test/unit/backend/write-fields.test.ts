@@ -1,18 +1,36 @@
 /** The engine that applies a backend's field table to its wire body: copies, converters once, the guard, relayed fields. */
-import { byEndpoint, convert, copy, emulate, native, unsupported, type BackendTable, type FieldHandling, type FieldSupport } from '../../../src/backend/field-support.js';
+import {
+  byEndpoint,
+  convert,
+  copy,
+  emulate,
+  native,
+  unsupported,
+  type BackendTable,
+  type FieldHandling,
+  type FieldSupport,
+} from '../../../src/backend/field-support.js';
 import { writeFields } from '../../../src/backend/write-fields.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 
 /** A table where every field is `rest`, but for the given ones. */
-function table(fields: Partial<Record<NeutralField, FieldHandling | { chat: FieldHandling; text: FieldHandling }>>, rest: FieldHandling = native('test'), relayed: string[] = []): BackendTable {
+function table(
+  fields: Partial<Record<NeutralField, FieldHandling | { chat: FieldHandling; text: FieldHandling }>>,
+  rest: FieldHandling = native('test'),
+  relayed: string[] = [],
+): BackendTable {
   const all = Object.fromEntries(NEUTRAL_FIELD_NAMES.map((field) => [field, fields[field] ?? rest])) as FieldSupport;
   return { fields: all, relayed: { chat: new Set(relayed), text: new Set() }, label: { chat: 'Test chat', text: 'Test completions' } };
 }
 
 const text = (patch: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', 'm'), prompt: 'Hi', ...patch });
-const chat = (patch: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('chat', 'm'), messages: [{ role: 'user', content: 'Hi' }], ...patch });
+const chat = (patch: Partial<NeutralRequest> = {}): NeutralRequest => ({
+  ...emptyRequest('chat', 'm'),
+  messages: [{ role: 'user', content: 'Hi' }],
+  ...patch,
+});
 
 function refusal(run: () => unknown): { param: string | null; message: string; code: string | null } {
   try {
@@ -27,7 +45,16 @@ function refusal(run: () => unknown): { param: string | null; message: string; c
 describe('writeFields', () => {
   test('copies set values under their wire names and leaves absent ones out', () => {
     const request = text({ sampling: { topK: 40, temperature: 0 }, limits: { stop: [], maxTokens: 5, onContextOverflow: 'truncate' } });
-    const body = writeFields({}, request, table({ 'sampling.topK': copy('top_k'), 'sampling.temperature': copy('temperature'), 'limits.maxTokens': copy('max_tokens'), 'limits.stop': copy('stop') }));
+    const body = writeFields(
+      {},
+      request,
+      table({
+        'sampling.topK': copy('top_k'),
+        'sampling.temperature': copy('temperature'),
+        'limits.maxTokens': copy('max_tokens'),
+        'limits.stop': copy('stop'),
+      }),
+    );
     // temperature 0 is a value; an empty stop list and choices 1 are defaults, not sent.
     expect(body).toEqual({ top_k: 40, temperature: 0, max_tokens: 5 });
   });
@@ -38,7 +65,11 @@ describe('writeFields', () => {
       runs += 1;
       body.thinking = { effort: request.reasoning?.effort, budget: request.reasoning?.budgetTokens };
     });
-    const body = writeFields({}, text({ reasoning: { effort: 'high', budgetTokens: 100 } }), table({ 'reasoning.effort': reasoning, 'reasoning.budgetTokens': reasoning }));
+    const body = writeFields(
+      {},
+      text({ reasoning: { effort: 'high', budgetTokens: 100 } }),
+      table({ 'reasoning.effort': reasoning, 'reasoning.budgetTokens': reasoning }),
+    );
     expect(runs).toBe(1);
     expect(body).toEqual({ thinking: { effort: 'high', budget: 100 } });
   });
@@ -46,12 +77,16 @@ describe('writeFields', () => {
   test('an unsupported field is a 400 naming the caller field, with the reason', () => {
     const request = text({ sampling: { topK: 40 }, origins: { 'sampling.topK': 'top_k' } });
     expect(refusal(() => writeFields({}, request, table({ 'sampling.topK': unsupported('no top-k') })))).toEqual({
-      param: 'top_k', message: 'top_k is not supported by Test completions: no top-k.', code: 'unsupported_parameter',
+      param: 'top_k',
+      message: 'top_k is not supported by Test completions: no top-k.',
+      code: 'unsupported_parameter',
     });
   });
 
   test('without an origin, the field is named by its usual wire name (a part of a path counts: mirostat_target)', () => {
-    expect(refusal(() => writeFields({}, text({ reasoning: { effort: 'low' } }), table({ 'reasoning.effort': unsupported('x') }))).param).toBe('reasoning_effort');
+    expect(
+      refusal(() => writeFields({}, text({ reasoning: { effort: 'low' } }), table({ 'reasoning.effort': unsupported('x') }))).param,
+    ).toBe('reasoning_effort');
     const mirostat = text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } });
     expect(refusal(() => writeFields({}, mirostat, table({ 'sampling.mirostat': unsupported('x') }))).param).toBe('mirostat_target');
   });
@@ -69,7 +104,13 @@ describe('writeFields', () => {
   });
 
   test('emulated and native fields send nothing', () => {
-    expect(writeFields({}, text({ choices: 3, perfMetricsInBody: true }), table({ choices: emulate('fan-out'), perfMetricsInBody: native('x') }))).toEqual({});
+    expect(
+      writeFields(
+        {},
+        text({ choices: 3, perfMetricsInBody: true }),
+        table({ choices: emulate('fan-out'), perfMetricsInBody: native('x') }),
+      ),
+    ).toEqual({});
   });
 
   test('a soft field the backend has nowhere is left out (the plan warned); one its other endpoint takes is a 400', () => {
@@ -81,7 +122,14 @@ describe('writeFields', () => {
   test('relayed wire fields pass verbatim where the endpoint takes them, else a 400 naming them', () => {
     const relays = table({}, native('x'), ['web_search_options']);
     expect(writeFields({}, chat({ passthrough: { web_search_options: { a: 1 } } }), relays)).toEqual({ web_search_options: { a: 1 } });
-    expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' } }), relays))).toMatchObject({ param: 'verbosity', message: 'verbosity is not supported by Test chat.' });
-    expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' }, origins: { 'passthrough.verbosity': 'text.verbosity' } }), relays))).toMatchObject({ param: 'text.verbosity', message: 'text.verbosity is not supported by Test chat.' });
+    expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' } }), relays))).toMatchObject({
+      param: 'verbosity',
+      message: 'verbosity is not supported by Test chat.',
+    });
+    expect(
+      refusal(() =>
+        writeFields({}, chat({ passthrough: { verbosity: 'low' }, origins: { 'passthrough.verbosity': 'text.verbosity' } }), relays),
+      ),
+    ).toMatchObject({ param: 'text.verbosity', message: 'text.verbosity is not supported by Test chat.' });
   });
 });

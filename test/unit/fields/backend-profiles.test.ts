@@ -8,7 +8,10 @@ import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js
 import { startMockUpstream } from '../../helpers/mock-upstream.js';
 
 const answer = {
-  id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'model-a',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 0,
+  model: 'model-a',
   choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
 };
 
@@ -23,22 +26,27 @@ function chatRequest(): NeutralRequest {
 const remote = DEFAULT_PROFILES.filter((profile) => profile.settings.kind !== 'llama-cpp');
 
 describe('backend profiles', () => {
-  it.each(remote.map((profile) => [profile.name, profile] as const))('%s: the table builds the body its adapter sends', async (_name, profile) => {
-    const upstream = await startMockUpstream({ json: answer });
-    const settings = { ...profile.settings, url: upstream.url };
-    const adapter = await findKind(profile.settings.kind)!.create(profile.name, settings);
-    try {
-      await adapter.complete(chatRequest(), { signal: new AbortController().signal, requestId: 'r1' });
-      const [loaded] = await loadProfiles([{ name: profile.name, settings }]);
-      expect(upstream.requests[0].body).toEqual(loaded.toWire(chatRequest()));
-    } finally {
-      await adapter.close?.();
-      await upstream.close();
-    }
-  });
+  it.each(remote.map((profile) => [profile.name, profile] as const))(
+    '%s: the table builds the body its adapter sends',
+    async (_name, profile) => {
+      const upstream = await startMockUpstream({ json: answer });
+      const settings = { ...profile.settings, url: upstream.url };
+      const adapter = await findKind(profile.settings.kind)!.create(profile.name, settings);
+      try {
+        await adapter.complete(chatRequest(), { signal: new AbortController().signal, requestId: 'r1' });
+        const [loaded] = await loadProfiles([{ name: profile.name, settings }]);
+        expect(upstream.requests[0].body).toEqual(loaded.toWire(chatRequest()));
+      } finally {
+        await adapter.close?.();
+        await upstream.close();
+      }
+    },
+  );
 
   it('reads capabilities from the adapter each kind builds', async () => {
-    const [loaded] = await loadProfiles([{ name: 'fw', settings: { kind: 'fireworks', url: 'http://backend.invalid/v1', maxTopLogprobs: 3 } }]);
+    const [loaded] = await loadProfiles([
+      { name: 'fw', settings: { kind: 'fireworks', url: 'http://backend.invalid/v1', maxTopLogprobs: 3 } },
+    ]);
     expect(loaded.capabilities.maxTopLogprobs).toBe(3);
     expect(loaded.capabilities.speaks).toEqual(['completions', 'chat']);
   });

@@ -35,18 +35,22 @@ describe('docs/fields.md', () => {
     const committed = readFileSync(resolve(repoRoot, 'docs/fields.md'), 'utf8');
     const generated = renderFateTable(table, 'markdown');
     const firstDifference = generated.split('\n').find((line, i) => line !== committed.split('\n')[i]);
-    const verdict = generated === committed ? 'up to date' : `docs/fields.md is stale (first changed line: ${firstDifference}); run: ${REGENERATE}`;
+    const verdict =
+      generated === committed ? 'up to date' : `docs/fields.md is stale (first changed line: ${firstDifference}); run: ${REGENERATE}`;
     expect(verdict).toBe('up to date');
   });
 });
 
 describe('rows', () => {
-  it.each(Object.entries(DIALECT_DOCUMENT))('%s has a row for every property of its OpenAPI request schema, in no other', (dialect, document) => {
-    const rows = table.dialects.find((d) => d.dialect === dialect)?.rows.map((row) => row.field) ?? [];
-    const properties = listRequestFields(document);
-    expect(properties.filter((field) => !rows.includes(field))).toEqual([]);
-    expect(rows.filter((field) => !properties.includes(field))).toEqual([]);
-  });
+  it.each(Object.entries(DIALECT_DOCUMENT))(
+    '%s has a row for every property of its OpenAPI request schema, in no other',
+    (dialect, document) => {
+      const rows = table.dialects.find((d) => d.dialect === dialect)?.rows.map((row) => row.field) ?? [];
+      const properties = listRequestFields(document);
+      expect(properties.filter((field) => !rows.includes(field))).toEqual([]);
+      expect(rows.filter((field) => !properties.includes(field))).toEqual([]);
+    },
+  );
 
   it('has a cell for every backend column', () => {
     const names = table.backends.map((backend) => backend.name);
@@ -94,20 +98,43 @@ describe('derived cells', () => {
     expect(cell(table, 'openai-chat', 'tools', 'openai')).toEqual([{ outcome: 'native' }]);
     const emulated = { outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)' };
     // llama-cpp renders chat itself; a remote backend that only speaks completions goes through the plan's chat-over-text.
-    expect(cell(table, 'openai-chat', 'tools', 'llama-cpp')).toEqual(expect.arrayContaining([{ label: 'function', ...emulated }, { label: 'custom (text)', ...emulated }]));
-    const completionsOnly = await buildFateTable([{ name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } }]);
-    expect(cell(completionsOnly, 'openai-chat', 'tools', 'completions-only')).toEqual(expect.arrayContaining([{ label: 'function', ...emulated }]));
+    expect(cell(table, 'openai-chat', 'tools', 'llama-cpp')).toEqual(
+      expect.arrayContaining([
+        { label: 'function', ...emulated },
+        { label: 'custom (text)', ...emulated },
+      ]),
+    );
+    const completionsOnly = await buildFateTable([
+      { name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } },
+    ]);
+    expect(cell(completionsOnly, 'openai-chat', 'tools', 'completions-only')).toEqual(
+      expect.arrayContaining([{ label: 'function', ...emulated }]),
+    );
     expect(cell(completionsOnly, 'openai-chat', 'messages', 'completions-only')).toEqual([emulated]);
   });
 
   it('custom tools: carried as a function where only function tools are taken; a grammar on the input refused there', () => {
     const tools = cell(table, 'openai-chat', 'tools', 'fireworks');
-    expect(tools).toContainEqual(expect.objectContaining({ label: 'custom (text)', outcome: 'emulated', detail: expect.stringMatching(/one string parameter, `input`/) }));
-    expect(tools).toContainEqual(expect.objectContaining({ label: 'custom (regex)', outcome: 'rejected', detail: expect.stringMatching(/regex grammar, which is not supported by this backend/) }));
+    expect(tools).toContainEqual(
+      expect.objectContaining({
+        label: 'custom (text)',
+        outcome: 'emulated',
+        detail: expect.stringMatching(/one string parameter, `input`/),
+      }),
+    );
+    expect(tools).toContainEqual(
+      expect.objectContaining({
+        label: 'custom (regex)',
+        outcome: 'rejected',
+        detail: expect.stringMatching(/regex grammar, which is not supported by this backend/),
+      }),
+    );
   });
 
   it('n on llama-cpp follows its capabilities (nativeChoices)', () => {
-    const expected = choicesAreNative(llamaCppCapabilities()) ? [{ outcome: 'native' }] : [{ outcome: 'emulated', detail: 'fanned out: one upstream request per choice' }];
+    const expected = choicesAreNative(llamaCppCapabilities())
+      ? [{ outcome: 'native' }]
+      : [{ outcome: 'emulated', detail: 'fanned out: one upstream request per choice' }];
     expect(cell(table, 'openai-chat', 'n', 'llama-cpp')).toEqual(expected);
     expect(cell(table, 'fireworks-completions', 'n', 'llama-cpp')).toEqual(expected);
     expect(cell(table, 'openai-chat', 'n', 'openai')).toEqual([{ outcome: 'native' }]);
@@ -117,7 +144,9 @@ describe('derived cells', () => {
     for (const dialect of ['openai-chat', 'fireworks-completions'] as const) {
       for (const backend of table.backends) {
         expect(cell(table, dialect, 'stream_options', backend.name)).toContainEqual({
-          label: 'buffer_*', outcome: 'emulated', detail: 'the proxy buffers and coalesces the stream (streaming/coalesce-events.ts)',
+          label: 'buffer_*',
+          outcome: 'emulated',
+          detail: 'the proxy buffers and coalesces the stream (streaming/coalesce-events.ts)',
         });
       }
     }
@@ -131,33 +160,53 @@ describe('derived cells', () => {
     const tools = cell(table, 'openai-responses', 'tools', 'openai');
     expect(tools).toContainEqual({ label: 'function', outcome: 'native' });
     for (const backend of table.backends) {
-      expect(cell(table, 'openai-responses', 'tools', backend.name)).toContainEqual(expect.objectContaining({
-        label: 'web_search (hosted)', outcome: 'rejected', detail: expect.stringMatching(/^by the dialect: .*'web_search'.* is a hosted tool/),
-      }));
+      expect(cell(table, 'openai-responses', 'tools', backend.name)).toContainEqual(
+        expect.objectContaining({
+          label: 'web_search (hosted)',
+          outcome: 'rejected',
+          detail: expect.stringMatching(/^by the dialect: .*'web_search'.* is a hosted tool/),
+        }),
+      );
     }
-    const completionsOnly = await buildFateTable([{ name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } }]);
+    const completionsOnly = await buildFateTable([
+      { name: 'completions-only', settings: { kind: 'llama-server', url: 'http://backend.invalid/v1', speaks: ['completions'] } },
+    ]);
     expect(cell(completionsOnly, 'openai-responses', 'tools', 'completions-only')).toContainEqual({
-      label: 'function', outcome: 'emulated', detail: 'rendered into the prompt by the chat template (ChatML unless configured)',
+      label: 'function',
+      outcome: 'emulated',
+      detail: 'rendered into the prompt by the chat template (ChatML unless configured)',
     });
   });
 
-  it('responses reasoning.effort goes through each backend\'s ladder', () => {
+  it("responses reasoning.effort goes through each backend's ladder", () => {
     expect(cell(table, 'openai-responses', 'reasoning', 'vllm')).toContainEqual({
-      label: 'effort xhigh', outcome: 'emulated', detail: 'reasoning.effort "xhigh" was sent as "high", the nearest effort this backend takes',
+      label: 'effort xhigh',
+      outcome: 'emulated',
+      detail: 'reasoning.effort "xhigh" was sent as "high", the nearest effort this backend takes',
     });
     expect(cell(table, 'openai-responses', 'reasoning', 'llama-cpp')).toContainEqual({
-      label: 'effort high', outcome: 'emulated', detail: 'reasoning.effort "high" was sent as a thinking budget of 16384 tokens',
+      label: 'effort high',
+      outcome: 'emulated',
+      detail: 'reasoning.effort "high" was sent as a thinking budget of 16384 tokens',
     });
   });
 
   it('responses metadata is kept by the proxy; truncation auto is the default; stateful fields need a store', () => {
     for (const backend of table.backends) {
-      expect(cell(table, 'openai-responses', 'metadata', backend.name)).toEqual([{ outcome: 'emulated', detail: expect.stringMatching(/^kept by the proxy/) }]);
-      expect(cell(table, 'openai-responses', 'truncation', backend.name)).toContainEqual({ label: 'auto', outcome: 'native', detail: 'the default: same as leaving it out' });
+      expect(cell(table, 'openai-responses', 'metadata', backend.name)).toEqual([
+        { outcome: 'emulated', detail: expect.stringMatching(/^kept by the proxy/) },
+      ]);
+      expect(cell(table, 'openai-responses', 'truncation', backend.name)).toContainEqual({
+        label: 'auto',
+        outcome: 'native',
+        detail: 'the default: same as leaving it out',
+      });
       expect(cell(table, 'openai-responses', 'conversation', backend.name)).toEqual([{ outcome: 'n/a' }]);
       // Refused by the dialect unless a response store is configured (the pipeline then takes them over).
       for (const field of ['background', 'previous_response_id']) {
-        expect(cell(table, 'openai-responses', field, backend.name)).toEqual([{ outcome: 'rejected', detail: expect.stringMatching(/needs a response store/) }]);
+        expect(cell(table, 'openai-responses', field, backend.name)).toEqual([
+          { outcome: 'rejected', detail: expect.stringMatching(/needs a response store/) },
+        ]);
       }
     }
   });
@@ -165,7 +214,11 @@ describe('derived cells', () => {
   it('top_logprobs above a backend limit is a 400 the proxy cannot drop', () => {
     expect(cell(table, 'openai-chat', 'top_logprobs', 'fireworks')).toEqual([
       { label: '3', outcome: 'native' },
-      { label: '20', outcome: 'rejected', detail: 'top_logprobs 20 is not supported by this backend, which returns at most 5 alternatives per token' },
+      {
+        label: '20',
+        outcome: 'rejected',
+        detail: 'top_logprobs 20 is not supported by this backend, which returns at most 5 alternatives per token',
+      },
     ]);
   });
 });

@@ -4,17 +4,26 @@ import { renderFateTable } from '../../../src/commands/fields/render-fate-table.
 
 const table: FateTable = {
   backends: [{ name: 'openai', kind: 'openai', speaks: ['chat'], nativeChoices: true, maxTopLogprobs: 20 }],
-  dialects: [{
-    dialect: 'openai-chat',
-    route: 'POST /v1/chat/completions',
-    rows: [
-      { field: 'top_k', fate: 'map', note: 'sampling.topK', backends: { openai: [{ outcome: 'rejected', detail: 'not supported' }] } },
-      {
-        field: 'response_format', fate: 'map', note: 'text | json_object',
-        backends: { openai: [{ label: 'json_object', outcome: 'native' }, { label: 'grammar', outcome: 'rejected', detail: 'a | b' }] },
-      },
-    ],
-  }],
+  dialects: [
+    {
+      dialect: 'openai-chat',
+      route: 'POST /v1/chat/completions',
+      rows: [
+        { field: 'top_k', fate: 'map', note: 'sampling.topK', backends: { openai: [{ outcome: 'rejected', detail: 'not supported' }] } },
+        {
+          field: 'response_format',
+          fate: 'map',
+          note: 'text | json_object',
+          backends: {
+            openai: [
+              { label: 'json_object', outcome: 'native' },
+              { label: 'grammar', outcome: 'rejected', detail: 'a | b' },
+            ],
+          },
+        },
+      ],
+    },
+  ],
 };
 
 describe('renderFateTable', () => {

@@ -52,7 +52,15 @@ describeWithShared(tinyRandomPath)('a 32k-vocabulary model (llama-2-tiny-random,
   it('streams valid UTF-8: each chunk is the exact decoding of its tokens, characters split over byte tokens are held', async () => {
     // Favour the byte tokens of "☃" (e2 98 83; byte b is token 3 + b) so characters get split across tokens.
     const logitBias = { [3 + 0xe2]: 12, [3 + 0x98]: 12, [3 + 0x83]: 12 };
-    const result = await run(host, { prompt: '日本語のテキスト ☃ héllo', temperature: 1, seed: 4, maxTokens: 120, ignoreEos: true, logprobs: 0, logitBias });
+    const result = await run(host, {
+      prompt: '日本語のテキスト ☃ héllo',
+      temperature: 1,
+      seed: 4,
+      maxTokens: 120,
+      ignoreEos: true,
+      logprobs: 0,
+      logitBias,
+    });
     const decoder = new TextDecoder();
     let splitCharacters = 0;
     for (const event of result.events) {
@@ -72,7 +80,11 @@ describe('model: hf:', () => {
     const host = new LlamaWorkerHost({ model: 'hf:nobody/nothing/model.gguf', cacheDir, showProgress: false, downloadStallMs: 10_000 });
     const began = Date.now();
     try {
-      await expect(host.start()).rejects.toMatchObject({ status: 503, code: 'model_load_failed', message: expect.stringContaining('hf:nobody/nothing/model.gguf') });
+      await expect(host.start()).rejects.toMatchObject({
+        status: 503,
+        code: 'model_load_failed',
+        message: expect.stringContaining('hf:nobody/nothing/model.gguf'),
+      });
       expect(Date.now() - began).toBeLessThan(15_000);
     } finally {
       await host.close();

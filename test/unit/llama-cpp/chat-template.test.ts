@@ -11,7 +11,8 @@ describe('renderModelChat', () => {
   });
 
   it("renders the model's own template with its BOS/EOS, and does not add a BOS the template wrote", () => {
-    const chatTemplate = "{{ bos_token }}{% for m in messages %}[{{ m.role }}] {{ m.content }}{{ eos_token }}{% endfor %}{% if add_generation_prompt %}[assistant] {% endif %}";
+    const chatTemplate =
+      '{{ bos_token }}{% for m in messages %}[{{ m.role }}] {{ m.content }}{{ eos_token }}{% endfor %}{% if add_generation_prompt %}[assistant] {% endif %}';
     expect(renderModelChat({ chatTemplate, bosToken: '<s>', eosToken: '</s>', addBos: true }, messages)).toEqual({
       prompt: '<s>[user] Hi</s>[assistant] ',
       addBos: false,
@@ -19,8 +20,11 @@ describe('renderModelChat', () => {
   });
 
   it('passes tools and extra variables to the template', () => {
-    const chatTemplate = "{% for t in tools %}{{ t.function.name }};{% endfor %}{{ enable_thinking }}";
-    const rendered = renderModelChat({ chatTemplate, addBos: false }, messages, { tools: [{ name: 'lookup' }], variables: { enable_thinking: false } });
+    const chatTemplate = '{% for t in tools %}{{ t.function.name }};{% endfor %}{{ enable_thinking }}';
+    const rendered = renderModelChat({ chatTemplate, addBos: false }, messages, {
+      tools: [{ name: 'lookup' }],
+      variables: { enable_thinking: false },
+    });
     expect(rendered.prompt).toBe('lookup;false');
   });
 });

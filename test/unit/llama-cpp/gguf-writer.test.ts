@@ -66,7 +66,10 @@ describe('builtin model', () => {
 
   it('has the llama layout llama.cpp needs', async () => {
     const info = await readGgufFileInfo(ensureBuiltinModel(cache), { readTensorInfo: true });
-    const metadata = info.metadata as unknown as { llama: Record<string, unknown>; tokenizer: { ggml: { model: string; tokens: string[] }; chat_template: string } };
+    const metadata = info.metadata as unknown as {
+      llama: Record<string, unknown>;
+      tokenizer: { ggml: { model: string; tokens: string[] }; chat_template: string };
+    };
     expect(metadata.llama).toMatchObject({ context_length: 2048, embedding_length: 64, block_count: 2 });
     expect(metadata.tokenizer.ggml.model).toBe('llama');
     expect(metadata.tokenizer.ggml.tokens).toHaveLength(262);

@@ -33,7 +33,14 @@ describeShared('LlamaCppAdapter on stories260K', () => {
   afterAll(() => adapter.close());
 
   it('completes text with echo, logprobs, token ids, usage and timings', async () => {
-    const result = await adapter.complete(textRequest({ limits: { maxTokens: 30, stop: [], onContextOverflow: 'truncate' }, echo: { all: true }, logprobs: { top: 2, shape: 'legacy' } }), context());
+    const result = await adapter.complete(
+      textRequest({
+        limits: { maxTokens: 30, stop: [], onContextOverflow: 'truncate' },
+        echo: { all: true },
+        logprobs: { top: 2, shape: 'legacy' },
+      }),
+      context(),
+    );
     const [choice] = result.choices;
     expect(choice.text.startsWith(greedyStory)).toBe(true);
     expect(choice.echoText).toBe('Once upon a time');
@@ -51,7 +58,9 @@ describeShared('LlamaCppAdapter on stories260K', () => {
   });
 
   it('streams: response-start, text deltas, choice-end, perf, usage', async () => {
-    const stream = await events(adapter.stream(textRequest({ limits: { maxTokens: 10, stop: ['girl'], onContextOverflow: 'truncate' } }), context()));
+    const stream = await events(
+      adapter.stream(textRequest({ limits: { maxTokens: 10, stop: ['girl'], onContextOverflow: 'truncate' } }), context()),
+    );
     expect(stream[0]).toMatchObject({ type: 'response-start', model: 'stories' });
     const deltas = stream.filter((event) => event.type === 'text-delta');
     expect(deltas.map((event) => (event.type === 'text-delta' ? event.delta : '')).join('')).toBe(', there was a little ');
@@ -85,8 +94,10 @@ describeShared('LlamaCppAdapter on stories260K', () => {
   it('a full queue answers 429 with Retry-After', async () => {
     const controller = new AbortController();
     const long = textRequest({ limits: { maxTokens: 1500, stop: [], ignoreEos: true, onContextOverflow: 'truncate' } });
-    const busy = [adapter.stream(long, { signal: controller.signal, requestId: 'a' }), adapter.stream(long, { signal: controller.signal, requestId: 'b' })]
-      .map((stream) => stream[Symbol.asyncIterator]());
+    const busy = [
+      adapter.stream(long, { signal: controller.signal, requestId: 'a' }),
+      adapter.stream(long, { signal: controller.signal, requestId: 'b' }),
+    ].map((stream) => stream[Symbol.asyncIterator]());
     await Promise.all(busy.map((iterator) => iterator.next()));
     const [first] = await events(adapter.stream(textRequest(), context()));
     expect(first).toMatchObject({ type: 'error', error: { status: 429, retryAfterSeconds: expect.any(Number) } });

@@ -1,6 +1,12 @@
 import { createRandom, sampleToken } from '../../../adapters/llama-cpp/sampler.js';
 
-const distribution = new Map([[7, 0.5], [3, 0.3], [9, 0.15], [1, 0.05], [4, 0]]);
+const distribution = new Map([
+  [7, 0.5],
+  [3, 0.3],
+  [9, 0.15],
+  [1, 0.05],
+  [4, 0],
+]);
 
 function histogram(params: Parameters<typeof sampleToken>[1], seed = 1, draws = 4000): Map<number, number> {
   const random = createRandom(seed);

@@ -4,7 +4,16 @@ import { RelayedLlamaHost, serveSharedLlamaHosts, type LlamaHost } from '../../.
 import type { LlamaEvent, LlamaGenerateRequest, LlamaModelInfo } from '../../../adapters/llama-cpp/types.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 
-const info = { path: '/m.gguf', name: 'm', architecture: 'llama', contextSize: 256, trainContextSize: 256, vocabularySize: 10, parallel: 1, threads: 1 } as LlamaModelInfo;
+const info = {
+  path: '/m.gguf',
+  name: 'm',
+  architecture: 'llama',
+  contextSize: 256,
+  trainContextSize: 256,
+  vocabularySize: 10,
+  parallel: 1,
+  threads: 1,
+} as LlamaModelInfo;
 const request = { prompt: 'Once', maxTokens: 2, stop: [], onContextOverflow: 'truncate' } as unknown as LlamaGenerateRequest;
 
 /** A fake engine: two tokens and an end; or a 429 for the prompt "busy"; or tokens until aborted for "forever". */
@@ -15,7 +24,8 @@ class FakeHost implements LlamaHost {
   start = async () => info;
   close = async () => undefined;
   async *generate(req: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent> {
-    if (req.prompt === 'busy') throw new ProxyError({ status: 429, type: 'rate_limit_error', code: 'queue_full', message: 'full', retryAfterSeconds: 2 });
+    if (req.prompt === 'busy')
+      throw new ProxyError({ status: 429, type: 'rate_limit_error', code: 'queue_full', message: 'full', retryAfterSeconds: 2 });
     yield { type: 'prompt', tokenIds: [1, 2] };
     if (req.prompt === 'forever') {
       for (;;) {
@@ -38,14 +48,26 @@ function pair() {
   const toPrimary = new EventEmitter();
   const copy = (message: unknown) => JSON.parse(JSON.stringify(message)) as unknown;
   const workerSide = {
-    send: (message: unknown) => { setImmediate(() => toPrimary.emit('message', copy(message))); return true; },
-    on: (event: string, listener: (message: unknown) => void) => { toWorker.on(event, listener); return workerSide; },
+    send: (message: unknown) => {
+      setImmediate(() => toPrimary.emit('message', copy(message)));
+      return true;
+    },
+    on: (event: string, listener: (message: unknown) => void) => {
+      toWorker.on(event, listener);
+      return workerSide;
+    },
   };
   const primarySide = {
     id: 7,
     isConnected: () => true,
-    send: (message: unknown) => { setImmediate(() => toWorker.emit('message', copy(message))); return true; },
-    on: (event: string, listener: (message: unknown) => void) => { toPrimary.on(event, listener); return primarySide; },
+    send: (message: unknown) => {
+      setImmediate(() => toWorker.emit('message', copy(message)));
+      return true;
+    },
+    on: (event: string, listener: (message: unknown) => void) => {
+      toPrimary.on(event, listener);
+      return primarySide;
+    },
   };
   return { workerSide, primarySide, exit: () => toPrimary.emit('exit') };
 }
@@ -60,7 +82,7 @@ function setUp() {
 }
 
 describe('the shared llama.cpp engine', () => {
-  it('starts and generates through the relay, with the engine\'s restarts', async () => {
+  it("starts and generates through the relay, with the engine's restarts", async () => {
     const { relay } = setUp();
     expect(await relay.start()).toEqual(info);
     const events: LlamaEvent[] = [];
@@ -78,7 +100,7 @@ describe('the shared llama.cpp engine', () => {
     expect(failure).toMatchObject({ status: 429, code: 'queue_full', retryAfterSeconds: 2 });
   });
 
-  it('aborts the engine\'s generation when the caller leaves', async () => {
+  it("aborts the engine's generation when the caller leaves", async () => {
     const { relay, engine } = setUp();
     const controller = new AbortController();
     const seen: string[] = [];

@@ -15,7 +15,10 @@ describe('buildTokenBytes', () => {
 
   it('GPT-2 byte-level BPE: the printable-byte alphabet maps back to bytes', () => {
     // "Ġ" is the space, "Ċ" the newline, "âĺĥ" the three bytes of "☃"
-    const table = buildTokenBytes({ model: 'gpt2', tokens: ['Ġhello', 'Ċ', 'âĺĥ', '<|im_end|>', '<think>'], tokenTypes: [1, 1, 1, 3, 4] }, none);
+    const table = buildTokenBytes(
+      { model: 'gpt2', tokens: ['Ġhello', 'Ċ', 'âĺĥ', '<|im_end|>', '<think>'], tokenTypes: [1, 1, 1, 3, 4] },
+      none,
+    );
     expect(text(table[0])).toBe(' hello');
     expect(text(table[1])).toBe('\n');
     expect(text(table[2])).toBe('☃');

@@ -17,7 +17,12 @@ function outputOf(pieces: (string | number[])[], stops: string[] = [], trim = fa
   }
   const rest = output.flush();
   if (rest) chunks.push(rest);
-  return { chunks, stopped, text: chunks.map((chunk) => chunk.text).join(''), ids: chunks.flatMap((chunk) => chunk.tokens.map((token) => token.id)) };
+  return {
+    chunks,
+    stopped,
+    text: chunks.map((chunk) => chunk.text).join(''),
+    ids: chunks.flatMap((chunk) => chunk.tokens.map((token) => token.id)),
+  };
 }
 
 describe('StopMatcher', () => {

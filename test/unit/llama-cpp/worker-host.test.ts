@@ -22,7 +22,15 @@ describeShared('LlamaWorkerHost on stories260K', () => {
   afterAll(() => host.close());
 
   it('reports the model', () => {
-    expect(host.info).toMatchObject({ architecture: 'llama', vocabularySize: 512, contextSize: 2048, parallel: 3, threads: 1, addBos: true, bosToken: '<s>' });
+    expect(host.info).toMatchObject({
+      architecture: 'llama',
+      vocabularySize: 512,
+      contextSize: 2048,
+      parallel: 3,
+      threads: 1,
+      addBos: true,
+      bosToken: '<s>',
+    });
     expect(host.info?.chatTemplate).toBeUndefined();
   });
 
@@ -51,7 +59,7 @@ describeShared('LlamaWorkerHost on stories260K', () => {
 
   it('logprobs: N gives the N most likely tokens, sorted, with the greedy token first at temperature 0', async () => {
     const { events } = await run(host, { temperature: 0, maxTokens: 8, logprobs: 3 });
-    const entries = events.flatMap((event) => (event.type === 'token' ? event.logprobs ?? [] : []));
+    const entries = events.flatMap((event) => (event.type === 'token' ? (event.logprobs ?? []) : []));
     expect(entries).toHaveLength(8);
     for (const entry of entries) {
       expectSortedLogprobs(entry, 3);
@@ -67,7 +75,7 @@ describeShared('LlamaWorkerHost on stories260K', () => {
     const first = await run(host, request);
     const again = await run(host, request);
     expect(again.text).toBe(first.text);
-    const entries = first.events.flatMap((event) => (event.type === 'token' ? event.logprobs ?? [] : []));
+    const entries = first.events.flatMap((event) => (event.type === 'token' ? (event.logprobs ?? []) : []));
     expect(entries).toHaveLength(24);
     for (const entry of entries) {
       expectSortedLogprobs(entry, 5);
@@ -127,7 +135,13 @@ describeShared('LlamaWorkerHost on stories260K', () => {
     expect(Number.isInteger(value.age)).toBe(true);
     expect(end.finishReason).toBe('stop');
     const enumSchema = { type: 'object', properties: { answer: { enum: ['yes', 'no'] } }, required: ['answer'] };
-    const sampled = await run(host, { temperature: 0.9, seed: 2, logprobs: 2, maxTokens: 60, grammar: { kind: 'json-schema', schema: enumSchema } });
+    const sampled = await run(host, {
+      temperature: 0.9,
+      seed: 2,
+      logprobs: 2,
+      maxTokens: 60,
+      grammar: { kind: 'json-schema', schema: enumSchema },
+    });
     expect(['yes', 'no']).toContain((JSON.parse(sampled.text) as { answer: string }).answer);
     const gbnf = await run(host, { temperature: 0, maxTokens: 10, grammar: { kind: 'gbnf', text: 'root ::= "yes" | "no"' } });
     expect(['yes', 'no']).toContain(gbnf.text);
@@ -150,12 +164,22 @@ describeShared('LlamaWorkerHost on stories260K', () => {
 
   it('penalties change the greedy text', async () => {
     const plain = await run(host, { temperature: 0, maxTokens: 40 });
-    const penalised = await run(host, { temperature: 0, maxTokens: 40, presencePenalty: 1.5, frequencyPenalty: 0.5, repetitionPenalty: 1.3 });
+    const penalised = await run(host, {
+      temperature: 0,
+      maxTokens: 40,
+      presencePenalty: 1.5,
+      frequencyPenalty: 0.5,
+      repetitionPenalty: 1.3,
+    });
     expect(penalised.text).not.toBe(plain.text);
   });
 
   it('max_tokens past the context: truncate lowers it, error rejects with context_length_exceeded', async () => {
-    await expect(run(host, { maxTokens: 5000, onContextOverflow: 'error' })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded', param: 'max_tokens' });
+    await expect(run(host, { maxTokens: 5000, onContextOverflow: 'error' })).rejects.toMatchObject({
+      status: 400,
+      code: 'context_length_exceeded',
+      param: 'max_tokens',
+    });
     const long = 'Once upon a time '.repeat(700);
     await expect(run(host, { prompt: long })).rejects.toMatchObject({ status: 400, code: 'context_length_exceeded', param: 'prompt' });
     const tokens = (await host.tokenize('Once upon a time '.repeat(500))).length + 1;
@@ -170,17 +194,19 @@ describeShared('LlamaWorkerHost on stories260K', () => {
     expect(text.startsWith(', there was a little Time is up.</think>')).toBe(true);
     expect(text.length).toBeGreaterThan(', there was a little Time is up.</think>'.length);
     expect(end.usage.completionTokens).toBe(40);
-    const entries = events.flatMap((event) => (event.type === 'token' ? event.logprobs ?? [] : []));
+    const entries = events.flatMap((event) => (event.type === 'token' ? (event.logprobs ?? []) : []));
     expect(entries).toHaveLength(40);
     expect(entries.every((entry) => entry.logprob <= 0 && entry.top.length === 1)).toBe(true);
   });
 
-  it("a request whose sequence holds stale tokens starts while other streams generate (the cache edit does not wait for them)", async () => {
+  it('a request whose sequence holds stale tokens starts while other streams generate (the cache edit does not wait for them)', async () => {
     // Every sequence now holds tokens from earlier tests; a new prompt must erase some first.
     await Promise.all([1, 2, 3].map((seed) => run(host, { prompt: `Lily had a dog ${seed}`, temperature: 1, seed, maxTokens: 20 })));
     const long = { temperature: 0, maxTokens: 1500, ignoreEos: true };
     const finished: string[] = [];
-    const longRuns = ['long A', 'long B'].map((name) => run(host, { ...long, prompt: `${name}: Once upon a time` }).then(() => finished.push(name)));
+    const longRuns = ['long A', 'long B'].map((name) =>
+      run(host, { ...long, prompt: `${name}: Once upon a time` }).then(() => finished.push(name)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100)); // both long streams are generating
     const short = await run(host, { prompt: 'The cat sat on the mat', temperature: 0, maxTokens: 5 });
     finished.push('short');
@@ -222,7 +248,12 @@ describeShared('LlamaWorkerHost scheduling', () => {
     await running.next();
     const queued = host.generate(long, controller.signal)[Symbol.asyncIterator]();
     const queuedResult = queued.next().catch((error: unknown) => error);
-    await expect(run(host, { maxTokens: 1 })).rejects.toMatchObject({ status: 429, code: 'queue_full', type: 'rate_limit_error', retryAfterSeconds: expect.any(Number) });
+    await expect(run(host, { maxTokens: 1 })).rejects.toMatchObject({
+      status: 429,
+      code: 'queue_full',
+      type: 'rate_limit_error',
+      retryAfterSeconds: expect.any(Number),
+    });
     controller.abort();
     await expect(running.next()).rejects.toMatchObject({ name: 'AbortError' });
     expect(await queuedResult).toMatchObject({ name: 'AbortError' });
@@ -242,7 +273,11 @@ describeShared('LlamaWorkerHost scheduling', () => {
     const running = host.generate(long)[Symbol.asyncIterator]();
     await running.next();
     host.simulateCrash('native');
-    await expect(collect({ [Symbol.asyncIterator]: () => running })).rejects.toMatchObject({ status: 503, code: 'worker_crashed', message: expect.stringContaining('SIGABRT') });
+    await expect(collect({ [Symbol.asyncIterator]: () => running })).rejects.toMatchObject({
+      status: 503,
+      code: 'worker_crashed',
+      message: expect.stringContaining('SIGABRT'),
+    });
     const after = await run(host, { temperature: 0, maxTokens: 5 });
     expect(after.text.startsWith(', there was a little')).toBe(true);
   });

@@ -36,10 +36,16 @@ describe('the compiler, on this file', () => {
   const source = readFileSync(file, 'utf8');
   const configFile = ts.findConfigFile(dirname(file), ts.sys.fileExists, 'tsconfig.json');
   if (!configFile) throw new Error('no tsconfig.json above this file');
-  const config = ts.getParsedCommandLineOfConfigFile(configFile, { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')); },
-  });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configFile,
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
+    },
+  );
   if (!config) throw new Error(`cannot read ${configFile}`);
   const { options } = config;
 
@@ -65,9 +71,10 @@ describe('the compiler, on this file', () => {
     text = withText;
     program = ts.createProgram({ rootNames: [file], options, host, oldProgram: program });
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file && diagnostic.start !== undefined
-        ? `${diagnostic.file.fileName === file ? '' : `${diagnostic.file.fileName}:`}${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}`
-        : '(no file)';
+      const where =
+        diagnostic.file && diagnostic.start !== undefined
+          ? `${diagnostic.file.fileName === file ? '' : `${diagnostic.file.fileName}:`}${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}`
+          : '(no file)';
       return `${where}: TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
     });
   }
@@ -81,7 +88,9 @@ describe('the compiler, on this file', () => {
   }, 60000);
 
   test('without the directives, each marked line is an error for its stated reason: the string is not a NeutralPath', () => {
-    const unmarked = lines.map((line) => (line.trimStart().startsWith(directive) ? line.replace(directive, '// (expected error)') : line)).join('\n');
+    const unmarked = lines
+      .map((line) => (line.trimStart().startsWith(directive) ? line.replace(directive, '// (expected error)') : line))
+      .join('\n');
     const diagnostics = diagnose(unmarked);
     expect(diagnostics.map((line) => Number(line.split(':', 1)[0]))).toEqual(marked);
     for (const line of diagnostics) expect(line).toMatch(/: TS\d+ Type '"[^"]+"' is not assignable to type 'NeutralPath'/);

@@ -19,11 +19,23 @@ describe('customToolsAsFunctions', () => {
   test('a custom tool becomes a function with one string parameter; earlier custom calls become function calls', () => {
     const request: NeutralRequest = {
       ...emptyRequest('chat', 'm'),
-      tools: [{ name: 'sql', description: 'Runs SQL', custom: { format: { type: 'text' } } }, { name: 'f', parameters: { type: 'object' } }],
+      tools: [
+        { name: 'sql', description: 'Runs SQL', custom: { format: { type: 'text' } } },
+        { name: 'f', parameters: { type: 'object' } },
+      ],
       messages: [{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name: 'sql', arguments: 'SELECT "x"', custom: true }] }],
     };
-    expect([...customToolsAsFunctions(request) ?? []]).toEqual(['sql']);
-    expect(request.tools?.[0]).toEqual({ name: 'sql', description: 'Runs SQL', parameters: { type: 'object', properties: { input: { type: 'string', description: 'The input, as free text.' } }, required: ['input'], additionalProperties: false } });
+    expect([...(customToolsAsFunctions(request) ?? [])]).toEqual(['sql']);
+    expect(request.tools?.[0]).toEqual({
+      name: 'sql',
+      description: 'Runs SQL',
+      parameters: {
+        type: 'object',
+        properties: { input: { type: 'string', description: 'The input, as free text.' } },
+        required: ['input'],
+        additionalProperties: false,
+      },
+    });
     expect(request.tools?.[1]).toEqual({ name: 'f', parameters: { type: 'object' } });
     expect(request.messages?.[0].toolCalls).toEqual([{ id: 'c', name: 'sql', arguments: '{"input":"SELECT \\"x\\""}' }]);
   });
@@ -43,7 +55,12 @@ describe('customToolsAsFunctions', () => {
       { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: 'ECT 1"}' },
       { type: 'choice-end', choice: 0, finishReason: 'tool_calls' },
     ];
-    const inner: Engine = { complete: () => Promise.reject(new Error('unused')), async *stream() { yield* events.map((event) => [event]); } };
+    const inner: Engine = {
+      complete: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield* events.map((event) => [event]);
+      },
+    };
     const out: StreamEvent[] = [];
     for await (const event of eachEvent(unwrapCustomCalls(inner, new Set(['sql'])).stream(emptyRequest('chat'), context))) out.push(event);
     expect(out.slice(1)).toEqual([
@@ -55,11 +72,31 @@ describe('customToolsAsFunctions', () => {
 
   test('whole: the call named after a custom tool comes back as one', async () => {
     const inner: Engine = {
-      complete: async () => ({ id: 'x', model: 'm', created: 1, choices: [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'c', name: 'sql', arguments: '{"input":"SELECT 1"}' }, { id: 'd', name: 'f', arguments: '{}' }] }] }),
-      stream: () => { throw new Error('unused'); },
+      complete: async () => ({
+        id: 'x',
+        model: 'm',
+        created: 1,
+        choices: [
+          {
+            index: 0,
+            text: '',
+            finishReason: 'tool_calls',
+            toolCalls: [
+              { id: 'c', name: 'sql', arguments: '{"input":"SELECT 1"}' },
+              { id: 'd', name: 'f', arguments: '{}' },
+            ],
+          },
+        ],
+      }),
+      stream: () => {
+        throw new Error('unused');
+      },
     };
     const result = await unwrapCustomCalls(inner, new Set(['sql'])).complete(emptyRequest('chat'), context);
-    expect(result.choices[0].toolCalls).toEqual([{ id: 'c', name: 'sql', arguments: 'SELECT 1', custom: true }, { id: 'd', name: 'f', arguments: '{}' }]);
+    expect(result.choices[0].toolCalls).toEqual([
+      { id: 'c', name: 'sql', arguments: 'SELECT 1', custom: true },
+      { id: 'd', name: 'f', arguments: '{}' },
+    ]);
   });
 });
 
@@ -67,7 +104,13 @@ describe('regexToGbnf', () => {
   test.each([
     ['^ORD-[0-9]{4}$', '"O" "R" "D" "-" [\\u0030-\\u0039]{4}'],
     ['(yes|no)?', '( "y" "e" "s" | "n" "o" )?'],
-    ['a.b', `"a" ( [^\\u000A\\u0000-\\u001F\\u0022\\u005C] | ${[...Array(32).keys()].filter((c) => c !== 10).map((c) => `"${JSON.stringify(String.fromCharCode(c)).slice(1, -1).replace(/\\/g, '\\\\')}"`).join(' | ')} | "\\\\\\"" | "\\\\\\\\" ) "b"`],
+    [
+      'a.b',
+      `"a" ( [^\\u000A\\u0000-\\u001F\\u0022\\u005C] | ${[...Array(32).keys()]
+        .filter((c) => c !== 10)
+        .map((c) => `"${JSON.stringify(String.fromCharCode(c)).slice(1, -1).replace(/\\/g, '\\\\')}"`)
+        .join(' | ')} | "\\\\\\"" | "\\\\\\\\" ) "b"`,
+    ],
     ['["a]+', '( [\\u0061] | "\\\\\\"" )+'],
     ['x\\n*?', '"x" "\\\\n"*'],
   ])('%s', (pattern, expression) => {
@@ -101,26 +144,34 @@ describeShared('a custom tool regex on the worker (stories260K, sampled)', () =>
     const converted = regexToGbnf(pattern);
     if (!converted.ok) throw new Error(converted.why);
     const grammar = toolCallGrammar([{ name: 'lookup', inputGrammar: converted.expression }], { single: true });
-    return Promise.all(seeds.map(async (seed) => {
-      let text = '';
-      for await (const event of host.generate({ ...baseRequest, prompt: 'Call a tool:', grammar: { kind: 'gbnf', text: grammar }, temperature: 1.5, seed, maxTokens: 400 })) {
-        if (event.type === 'token') text += event.text;
-      }
-      const call = /^<tool_call>\n([\s\S]*)\n<\/tool_call>$/.exec(text);
-      expect(call).not.toBeNull();
-      const parsed = JSON.parse(call?.[1] ?? '') as { name: string; arguments: { input: string } };
-      expect(parsed.name).toBe('lookup');
-      return parsed.arguments.input;
-    }));
+    return Promise.all(
+      seeds.map(async (seed) => {
+        let text = '';
+        for await (const event of host.generate({
+          ...baseRequest,
+          prompt: 'Call a tool:',
+          grammar: { kind: 'gbnf', text: grammar },
+          temperature: 1.5,
+          seed,
+          maxTokens: 400,
+        })) {
+          if (event.type === 'token') text += event.text;
+        }
+        const call = /^<tool_call>\n([\s\S]*)\n<\/tool_call>$/.exec(text);
+        expect(call).not.toBeNull();
+        const parsed = JSON.parse(call?.[1] ?? '') as { name: string; arguments: { input: string } };
+        expect(parsed.name).toBe('lookup');
+        return parsed.arguments.input;
+      }),
+    );
   }
 
-  test.each([
-    ['^ORD-[0-9]{4}$'],
-    ['[a-c"\\\\]{1,6}'],
-    ['(yes|no|maybe "so")'],
-    ['[^a-z]{2,5}'],
-  ])('every sampled input matches %s in full', async (pattern) => {
-    const regex = new RegExp(`^(?:${pattern.replace(/^\^/, '').replace(/\$$/, '')})$`, 'u');
-    for (const input of await inputs(pattern, [1, 2, 3, 4])) expect(input).toMatch(regex);
-  }, 60_000);
+  test.each([['^ORD-[0-9]{4}$'], ['[a-c"\\\\]{1,6}'], ['(yes|no|maybe "so")'], ['[^a-z]{2,5}']])(
+    'every sampled input matches %s in full',
+    async (pattern) => {
+      const regex = new RegExp(`^(?:${pattern.replace(/^\^/, '').replace(/\$$/, '')})$`, 'u');
+      for (const input of await inputs(pattern, [1, 2, 3, 4])) expect(input).toMatch(regex);
+    },
+    60_000,
+  );
 });

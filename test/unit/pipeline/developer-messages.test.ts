@@ -17,7 +17,9 @@ const conversation: Message[] = [
 
 describe('developer messages in a rendered prompt', () => {
   test('ChatML: the system turn, never a <|im_start|>developer turn', () => {
-    expect(renderChatTemplate(conversation)).toBe('<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n');
+    expect(renderChatTemplate(conversation)).toBe(
+      '<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
+    );
   });
 
   test('ChatML with tools: the instruction heads the system turn that describes the tools', () => {
@@ -42,7 +44,14 @@ describe('developer messages in a rendered prompt', () => {
   });
 
   test('a later developer message is a later system turn', () => {
-    const prompt = renderChatTemplate([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }, { role: 'developer', content: 'Now in French.' }], { template: qwen25Template });
+    const prompt = renderChatTemplate(
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+        { role: 'developer', content: 'Now in French.' },
+      ],
+      { template: qwen25Template },
+    );
     expect(prompt).toContain('<|im_start|>system\nBe brief.<|im_end|>\n');
     expect(prompt).toContain('<|im_start|>system\nNow in French.<|im_end|>\n');
   });
@@ -51,8 +60,9 @@ describe('developer messages in a rendered prompt', () => {
     expect(hasDeveloperRole(developerRoleTemplate)).toBe(true);
     expect(hasDeveloperRole(chatmlTemplate)).toBe(false);
     expect(hasDeveloperRole(qwen25Template)).toBe(false);
-    expect(renderChatTemplate(conversation, { template: developerRoleTemplate }))
-      .toBe('<|start|>developer<|message|># Instructions\n\nAnswer in French.<|end|><|start|>user<|message|>Hi<|end|><|start|>assistant');
+    expect(renderChatTemplate(conversation, { template: developerRoleTemplate })).toBe(
+      '<|start|>developer<|message|># Instructions\n\nAnswer in French.<|end|><|start|>user<|message|>Hi<|end|><|start|>assistant',
+    );
   });
 
   test("a GGUF's own template (the llama.cpp worker's renderer)", () => {
@@ -65,6 +75,8 @@ describe('developer messages in a rendered prompt', () => {
     expect(toTextRequest(request, { template: qwen25Template }).prompt).toContain('<|im_start|>system\nAnswer in French.<|im_end|>');
     const withTools = toTextRequest({ ...request, tools: [weather] }, { template: qwen25Template }).prompt as string;
     expect(withTools.startsWith('<|im_start|>system\nAnswer in French.\n\n# Tools')).toBe(true);
-    expect(toTextRequest(request, {}).prompt).toBe('<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n');
+    expect(toTextRequest(request, {}).prompt).toBe(
+      '<|im_start|>system\nAnswer in French.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
+    );
   });
 });

@@ -24,7 +24,9 @@ describe('InFlight', () => {
     inFlight.enter(b);
     expect(inFlight.size).toBe(2);
     let idle = false;
-    const waiting = inFlight.idle().then(() => { idle = true; });
+    const waiting = inFlight.idle().then(() => {
+      idle = true;
+    });
     inFlight.leave(a);
     await Promise.resolve();
     expect(idle).toBe(false);

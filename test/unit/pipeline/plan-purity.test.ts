@@ -38,28 +38,42 @@ beforeAll(async () => {
   profiles = await loadProfiles();
 });
 
-describe('planRequest leaves the caller\'s request as it was', () => {
-  test.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))('%s: every field sample, every kind, refusing and dropping', (_name, dialect) => {
-    const requests = requestsOf(dialect);
-    expect(requests.length).toBeGreaterThan(20);
-    let planned = 0;
-    for (const { label, request } of requests) {
-      const before = JSON.stringify(request);
-      deepFreeze(request);
-      for (const profile of profiles) {
-        for (const dropUnsupported of [false, true]) {
-          const adapter = { name: profile.name, capabilities: profile.capabilities, toWire: profile.toWire, complete: () => { throw new Error('not called'); }, stream: () => { throw new Error('not called'); } };
-          const backend = { name: profile.name, settings: { ...profile.settings, dropUnsupported }, adapter };
-          try {
-            planRequest(request, { backend, upstreamModel: 'upstream' });
-            planned++;
-          } catch (error) {
-            if (!(error instanceof ProxyError)) throw new Error(`${dialect.name} ${label} on ${profile.name}: ${(error as Error).message}`, { cause: error });
+describe("planRequest leaves the caller's request as it was", () => {
+  test.each(DIALECTS.map((dialect) => [dialect.name, dialect] as const))(
+    '%s: every field sample, every kind, refusing and dropping',
+    (_name, dialect) => {
+      const requests = requestsOf(dialect);
+      expect(requests.length).toBeGreaterThan(20);
+      let planned = 0;
+      for (const { label, request } of requests) {
+        const before = JSON.stringify(request);
+        deepFreeze(request);
+        for (const profile of profiles) {
+          for (const dropUnsupported of [false, true]) {
+            const adapter = {
+              name: profile.name,
+              capabilities: profile.capabilities,
+              toWire: profile.toWire,
+              complete: () => {
+                throw new Error('not called');
+              },
+              stream: () => {
+                throw new Error('not called');
+              },
+            };
+            const backend = { name: profile.name, settings: { ...profile.settings, dropUnsupported }, adapter };
+            try {
+              planRequest(request, { backend, upstreamModel: 'upstream' });
+              planned++;
+            } catch (error) {
+              if (!(error instanceof ProxyError))
+                throw new Error(`${dialect.name} ${label} on ${profile.name}: ${(error as Error).message}`, { cause: error });
+            }
           }
         }
+        expect(JSON.stringify(request)).toBe(before);
       }
-      expect(JSON.stringify(request)).toBe(before);
-    }
-    expect(planned).toBeGreaterThan(requests.length);
-  });
+      expect(planned).toBeGreaterThan(requests.length);
+    },
+  );
 });

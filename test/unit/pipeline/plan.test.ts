@@ -10,8 +10,18 @@ import { planRequest } from '../../../src/pipeline/plan/plan.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
 const BASE: readonly NeutralField[] = [
-  'sampling.temperature', 'sampling.topP', 'sampling.presencePenalty', 'sampling.frequencyPenalty', 'choices', 'limits.stop', 'limits.maxTokens',
-  'prompt:batch', 'toolChoice', 'parallelToolCalls', 'responseFormat:text', 'perfMetricsInBody',
+  'sampling.temperature',
+  'sampling.topP',
+  'sampling.presencePenalty',
+  'sampling.frequencyPenalty',
+  'choices',
+  'limits.stop',
+  'limits.maxTokens',
+  'prompt:batch',
+  'toolChoice',
+  'parallelToolCalls',
+  'responseFormat:text',
+  'perfMetricsInBody',
 ];
 
 interface FakeBackend extends Partial<Omit<BackendCapabilities, 'fields'>> {
@@ -24,25 +34,42 @@ interface FakeBackend extends Partial<Omit<BackendCapabilities, 'fields'>> {
 function fakeAdapter({ supported = [], nativeChoices = true, ...capabilities }: FakeBackend): Adapter & { seen: NeutralRequest[] } {
   const seen: NeutralRequest[] = [];
   const taken = new Set([...BASE, ...supported]);
-  const fields = Object.fromEntries(NEUTRAL_FIELD_NAMES.map((field) => [field, taken.has(field) ? copy(field) : unsupported('fake')])) as Record<NeutralField, ReturnType<typeof copy>>;
+  const fields = Object.fromEntries(
+    NEUTRAL_FIELD_NAMES.map((field) => [field, taken.has(field) ? copy(field) : unsupported('fake')]),
+  ) as Record<NeutralField, ReturnType<typeof copy>>;
   if (!nativeChoices) fields.choices = emulate('fanned out');
   const full: BackendCapabilities = {
-    speaks: ['chat', 'completions'], fields: fields as FieldSupport, maxTopLogprobs: 5,
-    efforts: new Set(['low', 'medium', 'high']), relayed: NOTHING_RELAYED, label: { chat: 'fake', text: 'fake' }, ...capabilities,
+    speaks: ['chat', 'completions'],
+    fields: fields as FieldSupport,
+    maxTopLogprobs: 5,
+    efforts: new Set(['low', 'medium', 'high']),
+    relayed: NOTHING_RELAYED,
+    label: { chat: 'fake', text: 'fake' },
+    ...capabilities,
   };
   const choicesOf = (request: NeutralRequest) => (nativeChoices ? request.choices : 1);
   return {
-    name: 'fake', capabilities: full, seen,
+    name: 'fake',
+    capabilities: full,
+    seen,
     toWire: (request) => ({ ...request }),
     async complete(request): Promise<NeutralResult> {
       seen.push(request);
       return {
-        id: 'x', model: request.model, created: 1,
-        choices: Array.from({ length: choicesOf(request) }, (_, index) => ({ index, text: `${request.endpoint}:${request.sampling.seed ?? '-'}`, finishReason: 'stop' as const })),
+        id: 'x',
+        model: request.model,
+        created: 1,
+        choices: Array.from({ length: choicesOf(request) }, (_, index) => ({
+          index,
+          text: `${request.endpoint}:${request.sampling.seed ?? '-'}`,
+          finishReason: 'stop' as const,
+        })),
         usage: { promptTokens: 2, completionTokens: 1, totalTokens: 3 },
       };
     },
-    async *stream(): StreamBatches { /* unused */ },
+    async *stream(): StreamBatches {
+      /* unused */
+    },
   };
 }
 
@@ -59,15 +86,25 @@ function chat(patch: Partial<NeutralRequest> = {}): NeutralRequest {
 describe('planRequest', () => {
   test('a feature the backend lacks is a 400 naming the caller field and the backend', () => {
     const request = chat({ sampling: { topK: 5 }, origins: { 'sampling.topK': 'top_k' } });
-    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'top_k', message: expect.stringContaining('backend "b"') }));
+    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(
+      expect.objectContaining({ status: 400, param: 'top_k', message: expect.stringContaining('backend "b"') }),
+    );
   });
 
   test("a relayed field the backend does not take is refused under the caller's own name (Responses' text.verbosity, relayed as verbosity)", () => {
     const request = parseResponsesRequest({ model: 'm', input: 'Hi', text: { verbosity: 'low' } });
     expect(request.passthrough).toEqual({ verbosity: 'low' });
-    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(expect.objectContaining({ status: 400, param: 'text.verbosity', message: expect.stringMatching(/^text.verbosity is not supported by this backend/) }));
+    expect(() => planRequest(request, route(fakeAdapter({})))).toThrow(
+      expect.objectContaining({
+        status: 400,
+        param: 'text.verbosity',
+        message: expect.stringMatching(/^text.verbosity is not supported by this backend/),
+      }),
+    );
     const dropped = parseResponsesRequest({ model: 'm', input: 'Hi', text: { verbosity: 'low' } });
-    expect(planRequest(dropped, route(fakeAdapter({}), { dropUnsupported: true })).warnings).toEqual(['text.verbosity dropped: text.verbosity is not supported by this backend']);
+    expect(planRequest(dropped, route(fakeAdapter({}), { dropUnsupported: true })).warnings).toEqual([
+      'text.verbosity dropped: text.verbosity is not supported by this backend',
+    ]);
     expect(dropped.passthrough).toEqual({ verbosity: 'low' });
   });
 
@@ -84,7 +121,9 @@ describe('planRequest', () => {
 
   test('top logprobs beyond the backend limit is a 400, never clamped', () => {
     const request = chat({ logprobs: { top: 8, shape: 'chat' }, origins: { 'logprobs.top': 'top_logprobs' } });
-    expect(() => planRequest(request, route(fakeAdapter({ supported: ['logprobs'] })))).toThrow(expect.objectContaining({ param: 'top_logprobs' }));
+    expect(() => planRequest(request, route(fakeAdapter({ supported: ['logprobs'] })))).toThrow(
+      expect.objectContaining({ param: 'top_logprobs' }),
+    );
   });
 
   test('a thinking budget becomes an effort through the ladder on an effort-only backend, with a warning', () => {
@@ -120,8 +159,17 @@ describe('planRequest', () => {
 
   test('"none" and "adaptive" have no stand-in: a 400 naming the caller\'s field', () => {
     const off = chat({ reasoning: { effort: 'none' }, origins: { 'reasoning.effort': 'thinking.type' } });
-    expect(() => planRequest(off, route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(expect.objectContaining({ param: 'thinking.type', message: expect.stringMatching(/^thinking.type "none" is not supported by this backend \(thinking cannot be switched off here; accepted: low, medium, high\)/) }));
-    expect(() => planRequest(chat({ reasoning: { effort: 'adaptive' } }), route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(/reasoning_effort "adaptive" is not supported by this backend/);
+    expect(() => planRequest(off, route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(
+      expect.objectContaining({
+        param: 'thinking.type',
+        message: expect.stringMatching(
+          /^thinking.type "none" is not supported by this backend \(thinking cannot be switched off here; accepted: low, medium, high\)/,
+        ),
+      }),
+    );
+    expect(() => planRequest(chat({ reasoning: { effort: 'adaptive' } }), route(fakeAdapter({ supported: ['reasoning.effort'] })))).toThrow(
+      /reasoning_effort "adaptive" is not supported by this backend/,
+    );
   });
 
   test('an effort on a backend that takes only a thinking budget: the budget from the ladder', () => {
@@ -133,14 +181,25 @@ describe('planRequest', () => {
 
   test('an effort where the backend takes neither an effort nor a budget: a 400', () => {
     const request = chat({ reasoning: { effort: 'minimal' } });
-    expect(() => planRequest(request, route(fakeAdapter({ efforts: new Set() })))).toThrow(expect.objectContaining({ param: 'reasoning_effort', message: expect.stringMatching(/reasoning_effort "minimal" is not supported by this backend \(this backend takes no reasoning effort\)/) }));
+    expect(() => planRequest(request, route(fakeAdapter({ efforts: new Set() })))).toThrow(
+      expect.objectContaining({
+        param: 'reasoning_effort',
+        message: expect.stringMatching(
+          /reasoning_effort "minimal" is not supported by this backend \(this backend takes no reasoning effort\)/,
+        ),
+      }),
+    );
   });
 
   test('n fans out on a backend without native choices, seed + j per copy', async () => {
     const adapter = fakeAdapter({ nativeChoices: false, supported: ['sampling.seed'] });
     const plan = planRequest(chat({ choices: 3, sampling: { seed: 10 } }), route(adapter));
     const result = await plan.engine.complete(plan.request, context);
-    expect(result.choices.map((c) => [c.index, c.text])).toEqual([[0, 'chat:10'], [1, 'chat:11'], [2, 'chat:12']]);
+    expect(result.choices.map((c) => [c.index, c.text])).toEqual([
+      [0, 'chat:10'],
+      [1, 'chat:11'],
+      [2, 'chat:12'],
+    ]);
     expect(result.usage).toEqual({ promptTokens: 6, completionTokens: 3, totalTokens: 9 });
   });
 
@@ -169,7 +228,9 @@ describe('planRequest', () => {
 describe('planRequest: tools over a completions-only backend', () => {
   test('tool_choice required cannot be enforced through a prompt: 400', () => {
     const request = chat({ tools: [{ name: 'f' }], toolChoice: 'required', origins: { toolChoice: 'tool_choice' } });
-    expect(() => planRequest(request, route(fakeAdapter({ speaks: ['completions'] })))).toThrow(expect.objectContaining({ status: 400, param: 'tool_choice' }));
+    expect(() => planRequest(request, route(fakeAdapter({ speaks: ['completions'] })))).toThrow(
+      expect.objectContaining({ status: 400, param: 'tool_choice' }),
+    );
   });
 
   test('on a backend that takes grammars, a named tool_choice is enforced by one: only that call is admitted', () => {
@@ -186,8 +247,16 @@ describe('planRequest: tools over a completions-only backend', () => {
   test('parallel_tool_calls false keeps the first call the model made', async () => {
     const adapter = fakeAdapter({ speaks: ['completions'] });
     adapter.complete = async (request) => ({
-      id: 'x', model: request.model, created: 1,
-      choices: [{ index: 0, text: '<tool_call>{"name":"f","arguments":{}}</tool_call><tool_call>{"name":"g","arguments":{}}</tool_call>', finishReason: 'stop' }],
+      id: 'x',
+      model: request.model,
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          text: '<tool_call>{"name":"f","arguments":{}}</tool_call><tool_call>{"name":"g","arguments":{}}</tool_call>',
+          finishReason: 'stop',
+        },
+      ],
     });
     const plan = planRequest(chat({ tools: [{ name: 'f' }, { name: 'g' }], parallelToolCalls: false }), route(adapter));
     const result = await plan.engine.complete(plan.request, context);
@@ -199,13 +268,25 @@ describe('planRequest: tools over a completions-only backend', () => {
 describe('planRequest: completions over a chat backend', () => {
   test('images fill the <image> placeholders as image parts', async () => {
     const adapter = fakeAdapter({ speaks: ['chat'] });
-    const request: NeutralRequest = { ...emptyRequest('text', 'm'), prompt: 'Look: <image> and <image>?', images: ['data:image/png;base64,AA', 'data:image/png;base64,BB'] };
+    const request: NeutralRequest = {
+      ...emptyRequest('text', 'm'),
+      prompt: 'Look: <image> and <image>?',
+      images: ['data:image/png;base64,AA', 'data:image/png;base64,BB'],
+    };
     const plan = planRequest(request, route(adapter));
     await plan.engine.complete(plan.request, context);
-    expect(adapter.seen[0].messages).toEqual([{ role: 'user', content: [
-      { type: 'text', text: 'Look: ' }, { type: 'image', url: 'data:image/png;base64,AA' },
-      { type: 'text', text: ' and ' }, { type: 'image', url: 'data:image/png;base64,BB' }, { type: 'text', text: '?' },
-    ] }]);
+    expect(adapter.seen[0].messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Look: ' },
+          { type: 'image', url: 'data:image/png;base64,AA' },
+          { type: 'text', text: ' and ' },
+          { type: 'image', url: 'data:image/png;base64,BB' },
+          { type: 'text', text: '?' },
+        ],
+      },
+    ]);
     expect(adapter.seen[0].images).toBeUndefined();
   });
 });
@@ -219,7 +300,12 @@ describe('planRequest: per-route model format', () => {
     };
     const match = {
       ...route(adapter, { thinkTags: { open: '<think>', close: '</think>' } }),
-      route: { model: 'r1*', backend: 'b', thinkTags: { open: '[[', close: ']]' }, chatTemplate: '{% for m in messages %}{{ m.content }}{% endfor %}' },
+      route: {
+        model: 'r1*',
+        backend: 'b',
+        thinkTags: { open: '[[', close: ']]' },
+        chatTemplate: '{% for m in messages %}{{ m.content }}{% endfor %}',
+      },
     };
     const plan = planRequest(chat(), match);
     const result = await plan.engine.complete(plan.request, context);

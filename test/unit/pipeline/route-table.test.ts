@@ -4,14 +4,20 @@ import type { RouteSettings } from '../../../src/config/settings.js';
 import { RouteTable, type Backend } from '../../../src/pipeline/plan/route-table.js';
 
 function backends(models: Record<string, readonly string[] | undefined>): Map<string, Backend> {
-  return new Map(Object.entries(models).map(([name, served]) => [name, {
-    name,
-    settings: { kind: 'openai' },
-    adapter: { name, ...(served ? { models: served } : {}) } as unknown as Adapter,
-  }]));
+  return new Map(
+    Object.entries(models).map(([name, served]) => [
+      name,
+      {
+        name,
+        settings: { kind: 'openai' },
+        adapter: { name, ...(served ? { models: served } : {}) } as unknown as Adapter,
+      },
+    ]),
+  );
 }
 
-const listed = (routes: RouteSettings[], served: Record<string, readonly string[] | undefined>) => new RouteTable(routes, backends(served)).listedModels();
+const listed = (routes: RouteSettings[], served: Record<string, readonly string[] | undefined>) =>
+  new RouteTable(routes, backends(served)).listedModels();
 
 describe('RouteTable.listedModels', () => {
   test('a wildcard route lists the models its backend serves; without any, nothing', () => {
@@ -20,11 +26,21 @@ describe('RouteTable.listedModels', () => {
   });
 
   test('literal routes list their own names, as before', () => {
-    expect(listed([{ model: 'gpt-4o', backend: 'up' }, { model: 'other', backend: 'up' }], { up: ['ignored'] }))
-      .toEqual([{ id: 'gpt-4o', backend: 'up' }, { id: 'other', backend: 'up' }]);
+    expect(
+      listed(
+        [
+          { model: 'gpt-4o', backend: 'up' },
+          { model: 'other', backend: 'up' },
+        ],
+        { up: ['ignored'] },
+      ),
+    ).toEqual([
+      { id: 'gpt-4o', backend: 'up' },
+      { id: 'other', backend: 'up' },
+    ]);
   });
 
-  test('a route with fallbacks lists its first backend\'s models, owned by it', () => {
+  test("a route with fallbacks lists its first backend's models, owned by it", () => {
     expect(listed([{ model: '*', backend: ['main', 'spare'] }], { main: ['a'], spare: ['b'] })).toEqual([{ id: 'a', backend: 'main' }]);
   });
 

@@ -8,8 +8,14 @@ describe('Slots', () => {
     const first = await slots.acquire(signal);
     await slots.acquire(signal);
     const order: number[] = [];
-    const third = slots.acquire(signal).then((release) => { order.push(3); return release; });
-    const fourth = slots.acquire(signal).then((release) => { order.push(4); return release; });
+    const third = slots.acquire(signal).then((release) => {
+      order.push(3);
+      return release;
+    });
+    const fourth = slots.acquire(signal).then((release) => {
+      order.push(4);
+      return release;
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
     expect(slots.inUse).toBe(2);

@@ -36,16 +36,19 @@ describe('ToolCallStream', () => {
       fc.constant('\n'),
       fc.constantFrom('Sure. ', 'done', '<', '</tool', 'x'),
     );
-    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
-      const text = parts.join('');
-      const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-      const chunks = [...points, text.length].map((end, i, ends) => text.slice(i === 0 ? 0 : ends[i - 1], end));
-      const whole = parseToolCalls(text);
-      const streamed = run(chunks);
-      expect(streamed.calls).toEqual(whole.calls.map(({ name, arguments: args }) => ({ name, arguments: args })));
-      // The whole-text parser trims its text; a stream cannot take back leading whitespace it already sent.
-      if (whole.calls.length > 0) expect(streamed.text.trim()).toBe(whole.text);
-      else expect(streamed.text).toBe(text);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), (parts, cuts) => {
+        const text = parts.join('');
+        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+        const chunks = [...points, text.length].map((end, i, ends) => text.slice(i === 0 ? 0 : ends[i - 1], end));
+        const whole = parseToolCalls(text);
+        const streamed = run(chunks);
+        expect(streamed.calls).toEqual(whole.calls.map(({ name, arguments: args }) => ({ name, arguments: args })));
+        // The whole-text parser trims its text; a stream cannot take back leading whitespace it already sent.
+        if (whole.calls.length > 0) expect(streamed.text.trim()).toBe(whole.text);
+        else expect(streamed.text).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

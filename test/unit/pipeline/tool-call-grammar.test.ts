@@ -15,7 +15,10 @@ const weather = {
       unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
       days: { type: 'integer' },
       hourly: { type: 'boolean' },
-      places: { type: 'array', items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat', 'lon'] } },
+      places: {
+        type: 'array',
+        items: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat', 'lon'] },
+      },
       note: { type: ['string', 'null'] },
     },
     required: ['city', 'unit'],
@@ -25,7 +28,9 @@ const search = { name: 'search', parameters: { type: 'object', properties: { que
 const freeForm = { name: 'anything', parameters: { type: 'object' } };
 
 function callsIn(text: string): { name: string; arguments: Record<string, unknown> }[] {
-  const calls = [...text.matchAll(/<tool_call>\n([\s\S]*?)\n<\/tool_call>/g)].map((match) => JSON.parse(match[1]) as { name: string; arguments: Record<string, unknown> });
+  const calls = [...text.matchAll(/<tool_call>\n([\s\S]*?)\n<\/tool_call>/g)].map(
+    (match) => JSON.parse(match[1]) as { name: string; arguments: Record<string, unknown> },
+  );
   expect(text.replace(/<tool_call>\n[\s\S]*?\n<\/tool_call>/g, '').replace(/\n/g, '')).toBe('');
   return calls;
 }
@@ -67,17 +72,30 @@ describe('toolCallGrammar schema rules', () => {
   });
 
   it('properties without a type are an object; other properties allowed, any object', () => {
-    expect(rulesOf({ properties: { a: { type: 'boolean' } }, required: ['a'] })).toContain('args0 ::= "{" ws "\\"a\\"" ws ":" ws boolean "}" ws');
-    expect(rulesOf({ type: 'object', properties: { a: { type: 'boolean' } }, additionalProperties: true }).some((rule) => rule.startsWith('args0 ::='))).toBe(false);
+    expect(rulesOf({ properties: { a: { type: 'boolean' } }, required: ['a'] })).toContain(
+      'args0 ::= "{" ws "\\"a\\"" ws ":" ws boolean "}" ws',
+    );
+    expect(
+      rulesOf({ type: 'object', properties: { a: { type: 'boolean' } }, additionalProperties: true }).some((rule) =>
+        rule.startsWith('args0 ::='),
+      ),
+    ).toBe(false);
   });
 
   it('what it does not model (anyOf, $ref) admits any value', () => {
-    const rules = rulesOf({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] }, b: { $ref: '#/$defs/x' } }, required: ['a', 'b'] });
+    const rules = rulesOf({
+      type: 'object',
+      properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] }, b: { $ref: '#/$defs/x' } },
+      required: ['a', 'b'],
+    });
     expect(rules).toContain('args0 ::= "{" ws "\\"a\\"" ws ":" ws value "," ws "\\"b\\"" ws ":" ws value "}" ws');
   });
 
   it('a type list walks its node once per type: the same object twice is one rule, its properties walked once', () => {
-    const rules = rulesOf({ type: ['object', 'object', 'null'], properties: { a: { type: ['object', 'object'], properties: { b: { type: 'string' } } } } });
+    const rules = rulesOf({
+      type: ['object', 'object', 'null'],
+      properties: { a: { type: ['object', 'object'], properties: { b: { type: 'string' } } } },
+    });
     expect(rules).toContain('args0 ::= args0-0 | null');
     expect(rules).toContain('args0-0 ::= "{" ws ( ( "\\"a\\"" ws ":" ws args0-0-0 ) )? "}" ws');
     expect(rules).toContain('args0-0-0 ::= args0-0-0-0');
@@ -90,25 +108,39 @@ describe('toolCallGrammar schema rules', () => {
     expect(rulesOf(node).join('\n').length).toBeLessThan(20_000);
   });
 
-  it('past the budget, a 400 limit_exceeded naming the caller\'s field and the config key', () => {
+  it("past the budget, a 400 limit_exceeded naming the caller's field and the config key", () => {
     const properties = Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`p${i}`, { type: 'string' }]));
-    const build = (budget: { bytes: number; ms: number }) => toolCallGrammar([{ name: 't', parameters: { type: 'object', properties } }], { single: true, budget, param: 'functions' });
+    const build = (budget: { bytes: number; ms: number }) =>
+      toolCallGrammar([{ name: 't', parameters: { type: 'object', properties } }], { single: true, budget, param: 'functions' });
     expect(build({ bytes: 1 << 20, ms: 50 }).length).toBeLessThan(1 << 20);
-    expect(() => build({ bytes: 2000, ms: 50 })).toThrow(expect.objectContaining({
-      status: 400, code: 'limit_exceeded', param: 'functions',
-      message: "the grammar that holds tool calls to the tools' parameters would exceed 2000 bytes (limits.grammarBytes).",
-    }));
+    expect(() => build({ bytes: 2000, ms: 50 })).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'limit_exceeded',
+        param: 'functions',
+        message: "the grammar that holds tool calls to the tools' parameters would exceed 2000 bytes (limits.grammarBytes).",
+      }),
+    );
   });
 
   it('past the time budget (looked at every 256 schema nodes), a 400 naming limits.grammarMs', () => {
-    const tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, parameters: { type: 'object', properties: { a: { type: 'string' } } } }));
-    expect(() => toolCallGrammar(tools, { single: true, budget: { bytes: 1 << 20, ms: -1 } })).toThrow(expect.objectContaining({
-      code: 'limit_exceeded', param: 'tools', message: expect.stringMatching(/would take over -1 ms \(limits\.grammarMs\)\.$/),
+    const tools = Array.from({ length: 300 }, (_, i) => ({
+      name: `t${i}`,
+      parameters: { type: 'object', properties: { a: { type: 'string' } } },
     }));
+    expect(() => toolCallGrammar(tools, { single: true, budget: { bytes: 1 << 20, ms: -1 } })).toThrow(
+      expect.objectContaining({
+        code: 'limit_exceeded',
+        param: 'tools',
+        message: expect.stringMatching(/would take over -1 ms \(limits\.grammarMs\)\.$/),
+      }),
+    );
   });
 
   it('a type named after an Object method admits any value', () => {
-    expect(rulesOf({ type: 'object', properties: { a: { type: 'toString' } }, required: ['a'] })).toContain('args0 ::= "{" ws "\\"a\\"" ws ":" ws value "}" ws');
+    expect(rulesOf({ type: 'object', properties: { a: { type: 'toString' } }, required: ['a'] })).toContain(
+      'args0 ::= "{" ws "\\"a\\"" ws ":" ws value "}" ws',
+    );
   });
 });
 
@@ -120,7 +152,14 @@ describeShared('toolCallGrammar on the worker (stories260K, sampled)', () => {
   /** The text sampled under the grammar, cut after its last complete call when max_tokens ended it. */
   async function sample(grammar: string, seed: number): Promise<string> {
     let text = '';
-    for await (const event of host.generate({ ...baseRequest, prompt: 'Call a tool:', grammar: { kind: 'gbnf', text: grammar }, temperature: 1.2, seed, maxTokens: 800 })) {
+    for await (const event of host.generate({
+      ...baseRequest,
+      prompt: 'Call a tool:',
+      grammar: { kind: 'gbnf', text: grammar },
+      temperature: 1.2,
+      seed,
+      maxTokens: 800,
+    })) {
       if (event.type === 'token') text += event.text;
       if (event.type === 'end' && event.finishReason === 'length') {
         const end = text.lastIndexOf('</tool_call>');

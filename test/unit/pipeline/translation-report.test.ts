@@ -29,9 +29,16 @@ afterAll(async () => {
 
 describe('translation report', () => {
   test('names every refusal in one run: top_k and thinking, with the error a caller gets for the first', async () => {
-    const result = await report({ kind: 'openai' }, {
-      model: 'm', prompt: 'Hi', max_tokens: 64, top_k: 40, thinking: { type: 'enabled', budget_tokens: 2048, budget_end_str: 'Answer:' },
-    });
+    const result = await report(
+      { kind: 'openai' },
+      {
+        model: 'm',
+        prompt: 'Hi',
+        max_tokens: 64,
+        top_k: 40,
+        thinking: { type: 'enabled', budget_tokens: 2048, budget_end_str: 'Answer:' },
+      },
+    );
     expect(result.verdict).toBe('rejected');
     expect(brief(result.changes)).toEqual([
       'rejected top_k',
@@ -43,37 +50,65 @@ describe('translation report', () => {
     expect(result.changes[0].reason).toBe('OpenAI has no top-k sampling');
     expect(result.error).toMatchObject({ status: 400, body: { error: { param: 'top_k', code: 'unsupported_parameter' } } });
     // What would go without the refused fields.
-    expect(result.upstream).toEqual([{
-      endpoint: '/chat/completions', stream: false,
-      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 64, reasoning_effort: 'low' },
-    }]);
+    expect(result.upstream).toEqual([
+      {
+        endpoint: '/chat/completions',
+        stream: false,
+        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], max_completion_tokens: 64, reasoning_effort: 'low' },
+      },
+    ]);
     expect(exitCodeOf(result.verdict)).toBe(2);
   });
 
   test('refusals the wire guard makes are found too, one after the other', async () => {
     // Both refused by the OpenAI chat table's converters and guard, not by the plan.
-    const result = await report({ kind: 'openai' }, {
-      model: 'm', messages: [{ role: 'user', content: 'Hi' }], speculation: [1, 2, 3], response_format: { type: 'json_object', schema: { type: 'object' } },
-    });
-    expect(result.changes.filter((change) => change.action === 'rejected').map((change) => change.field).sort()).toEqual(['response_format', 'speculation']);
+    const result = await report(
+      { kind: 'openai' },
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: 'Hi' }],
+        speculation: [1, 2, 3],
+        response_format: { type: 'json_object', schema: { type: 'object' } },
+      },
+    );
+    expect(
+      result.changes
+        .filter((change) => change.action === 'rejected')
+        .map((change) => change.field)
+        .sort(),
+    ).toEqual(['response_format', 'speculation']);
   });
 
   test('with dropUnsupported the same fields are dropped: lossy, not rejected', async () => {
-    const config = loadConfig({ backends: { up: { kind: 'openai', url: 'http://127.0.0.1:9/v1', dropUnsupported: true } }, routes: [{ model: '*', backend: 'up' }] }, {});
+    const config = loadConfig(
+      {
+        backends: { up: { kind: 'openai', url: 'http://127.0.0.1:9/v1', dropUnsupported: true } },
+        routes: [{ model: '*', backend: 'up' }],
+      },
+      {},
+    );
     const result = await report({ config }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], top_k: 40, min_p: 0.1 });
     expect(result.verdict).toBe('lossy');
     expect(brief(result.changes)).toEqual(['dropped top_k', 'dropped min_p']);
     expect(result.error).toBeUndefined();
-    expect(result.warnings).toEqual(['top_k dropped: top_k is not supported by this backend', 'min_p dropped: min_p is not supported by this backend']);
+    expect(result.warnings).toEqual([
+      'top_k dropped: top_k is not supported by this backend',
+      'min_p dropped: min_p is not supported by this backend',
+    ]);
   });
 
   test('a chat request to a completions-only backend: messages, tools and stop are named conversions, lossless', async () => {
-    const result = await report({ kind: 'vllm', speaks: ['completions'] }, {
-      model: 'm',
-      messages: [{ role: 'user', content: 'Weather in Paris?' }],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
-      stop: ['END'],
-    });
+    const result = await report(
+      { kind: 'vllm', speaks: ['completions'] },
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        tools: [
+          { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+        ],
+        stop: ['END'],
+      },
+    );
     expect(result.verdict).toBe('lossless');
     expect(brief(result.changes)).toEqual(['converted messages -> prompt', 'converted tools -> prompt', 'converted stop']);
     expect(result.changes[0].reason).toMatch(/ChatML chat template/);
@@ -85,7 +120,10 @@ describe('translation report', () => {
   test('a rename keeps the value; a conversion changes it', async () => {
     const renamed = await report({ kind: 'fireworks' }, { model: 'm', prompt: 'Hi', prediction: ' x' });
     expect(brief(renamed.changes)).toEqual(['renamed prediction -> speculation']);
-    const converted = await report({ kind: 'openai' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], functions: [{ name: 'f', parameters: { type: 'object' } }] });
+    const converted = await report(
+      { kind: 'openai' },
+      { model: 'm', messages: [{ role: 'user', content: 'Hi' }], functions: [{ name: 'f', parameters: { type: 'object' } }] },
+    );
     expect(brief(converted.changes)).toEqual(['converted functions -> tools']);
     expect(renamed.verdict).toBe('lossless');
   });
@@ -93,18 +131,40 @@ describe('translation report', () => {
   test('n on a backend without choices is fanned out: emulated, lossless', async () => {
     const result = await report({ kind: 'llama-cpp' }, { model: 'm', prompt: 'Hi', n: 2, seed: 7 });
     expect(result.upstream).toHaveLength(2);
-    expect(result.changes).toContainEqual({ field: 'n', action: 'emulated', lossy: false, reason: 'fanned out: one upstream request per choice (2 requests, seed + j for choice j)' });
+    expect(result.changes).toContainEqual({
+      field: 'n',
+      action: 'emulated',
+      lossy: false,
+      reason: 'fanned out: one upstream request per choice (2 requests, seed + j for choice j)',
+    });
     expect(result.verdict).toBe('lossless');
   });
 
   test('a soft field the backend lacks is dropped (lossy); a warning of the dialect is a change too', async () => {
     const soft = await report({ kind: 'vllm' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], prompt_cache_key: 'k' });
     expect(soft.verdict).toBe('lossy');
-    expect(soft.changes).toEqual([{ field: 'prompt_cache_key', action: 'dropped', lossy: true, reason: 'not sent: backend "vllm" has no such field' }]);
-    const history = await report({ kind: 'openai' }, {
-      model: 'm', messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello', reasoning_content: 'greet' }, { role: 'user', content: 'Bye' }],
-    });
-    expect(history.changes).toEqual([{ field: 'messages[1].reasoning_content', action: 'dropped', lossy: true, reason: 'not sent: OpenAI takes no reasoning on input messages' }]);
+    expect(soft.changes).toEqual([
+      { field: 'prompt_cache_key', action: 'dropped', lossy: true, reason: 'not sent: backend "vllm" has no such field' },
+    ]);
+    const history = await report(
+      { kind: 'openai' },
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello', reasoning_content: 'greet' },
+          { role: 'user', content: 'Bye' },
+        ],
+      },
+    );
+    expect(history.changes).toEqual([
+      {
+        field: 'messages[1].reasoning_content',
+        action: 'dropped',
+        lossy: true,
+        reason: 'not sent: OpenAI takes no reasoning on input messages',
+      },
+    ]);
   });
 
   test('the same request to its own kind changes nothing', async () => {
@@ -113,7 +173,7 @@ describe('translation report', () => {
     expect(exitCodeOf(result.verdict)).toBe(0);
   });
 
-  test('the caller\'s own defaults are no change (ignore_eos: false, n: 1)', async () => {
+  test("the caller's own defaults are no change (ignore_eos: false, n: 1)", async () => {
     const result = await report({ kind: 'openai' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ignore_eos: false, n: 1 });
     expect(result.changes).toEqual([]);
   });

@@ -2,8 +2,18 @@ import { MemoryResponseStore, type MemoryStoreSettings } from '../../../src/resp
 import { ResponseTooLarge, type StoredResponse } from '../../../src/response-store/response-store.js';
 
 const OWNER = 'owner-a';
-const entry = (id: string, text = 'Hi', owner = OWNER): StoredResponse => ({ response: { id, object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text }] }] }, input: [{ role: 'user', content: text }], owner });
-const settings = (overrides: Partial<MemoryStoreSettings> = {}): MemoryStoreSettings => ({ maxResponses: 10, maxAgeSeconds: 60, maxBytes: 1024 * 1024, maxResponseBytes: 64 * 1024, ...overrides });
+const entry = (id: string, text = 'Hi', owner = OWNER): StoredResponse => ({
+  response: { id, object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text }] }] },
+  input: [{ role: 'user', content: text }],
+  owner,
+});
+const settings = (overrides: Partial<MemoryStoreSettings> = {}): MemoryStoreSettings => ({
+  maxResponses: 10,
+  maxAgeSeconds: 60,
+  maxBytes: 1024 * 1024,
+  maxResponseBytes: 64 * 1024,
+  ...overrides,
+});
 const bytesOf = (stored: StoredResponse) => Buffer.byteLength(JSON.stringify(stored));
 
 describe('the in-memory response store', () => {
@@ -100,10 +110,18 @@ describe('each entry belongs to its owner', () => {
     expect((await store.get('resp_1', OWNER))?.input).toEqual([{ role: 'user', content: 'mine' }]);
   });
 
-  test('items are found per owner: the same item id under two owners points at each one\'s own', async () => {
+  test("items are found per owner: the same item id under two owners points at each one's own", async () => {
     const store = new MemoryResponseStore(settings());
-    await store.put({ response: { id: 'resp_a', output: [] }, input: [{ id: 'msg_same', type: 'message', content: 'a' }], owner: 'owner-a' });
-    await store.put({ response: { id: 'resp_b', output: [] }, input: [{ id: 'msg_same', type: 'message', content: 'b' }], owner: 'owner-b' });
+    await store.put({
+      response: { id: 'resp_a', output: [] },
+      input: [{ id: 'msg_same', type: 'message', content: 'a' }],
+      owner: 'owner-a',
+    });
+    await store.put({
+      response: { id: 'resp_b', output: [] },
+      input: [{ id: 'msg_same', type: 'message', content: 'b' }],
+      owner: 'owner-b',
+    });
     expect(await store.findItem('msg_same', 'owner-a')).toMatchObject({ content: 'a' });
     expect(await store.findItem('msg_same', 'owner-b')).toMatchObject({ content: 'b' });
     expect(await store.findItem('msg_same', 'owner-c')).toBeUndefined();
@@ -113,7 +131,11 @@ describe('each entry belongs to its owner', () => {
 describe('items of stored responses', () => {
   test('are found by id, in the output or the input, until their response goes', async () => {
     const store = new MemoryResponseStore(settings({ maxResponses: 1 }));
-    await store.put({ response: { id: 'resp_1', output: [{ id: 'msg_1', type: 'message' }] }, input: [{ id: 'fc_0', type: 'function_call' }], owner: OWNER });
+    await store.put({
+      response: { id: 'resp_1', output: [{ id: 'msg_1', type: 'message' }] },
+      input: [{ id: 'fc_0', type: 'function_call' }],
+      owner: OWNER,
+    });
     expect(await store.findItem('msg_1', OWNER)).toEqual({ id: 'msg_1', type: 'message' });
     expect(await store.findItem('fc_0', OWNER)).toEqual({ id: 'fc_0', type: 'function_call' });
     await store.put({ response: { id: 'resp_2', output: [] }, input: [], owner: OWNER });

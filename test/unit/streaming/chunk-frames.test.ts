@@ -15,7 +15,29 @@ type Encoder = (chunk: Chunk) => string;
 /** One code point, often one JSON escapes or one that needs care: quotes, controls, lone surrogates, U+2028, emoji. */
 const unit = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 3, arbitrary: fc.constantFrom('"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f', '\u2028', '\u2029', '😀', '\ufeff', 'é', 'a', ' ') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '"',
+      '\\',
+      '/',
+      '\n',
+      '\r',
+      '\t',
+      '\b',
+      '\f',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      '\u2029',
+      '😀',
+      '\ufeff',
+      'é',
+      'a',
+      ' ',
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) },
 );
 const text = fc.string({ unit, maxLength: 12 });
@@ -54,17 +76,30 @@ function chatChunk(head: ChatHead, choice: Chunk): Chunk {
   if (head.usage) out.usage = null;
   return out;
 }
-const deltaChoice = (index: number, key: string, value: string): Chunk => ({ index, delta: { [key]: value }, logprobs: null, finish_reason: null });
+const deltaChoice = (index: number, key: string, value: string): Chunk => ({
+  index,
+  delta: { [key]: value },
+  logprobs: null,
+  finish_reason: null,
+});
 
 /** Built as serializeCompletionStream builds it. */
 function completionChunk(head: CompletionHead, index: number, value: string): Chunk {
-  return { id: head.id, object: head.object, created: head.created, model: head.model, choices: [{ index, text: value, logprobs: null, finish_reason: null }] };
+  return {
+    id: head.id,
+    object: head.object,
+    created: head.created,
+    model: head.model,
+    choices: [{ index, text: value, logprobs: null, finish_reason: null }],
+  };
 }
 
 const hotChat = fc.record({ head: chatHead, index: nonNegativeInteger, key: fc.constantFrom('content', 'reasoning_content'), text });
 const hotCompletion = fc.record({ head: completionHead, index: nonNegativeInteger, text });
-const buildChat = ({ head, index, key, text: value }: { head: ChatHead; index: number; key: string; text: string }) => chatChunk(head, deltaChoice(index, key, value));
-const buildCompletion = ({ head, index, text: value }: { head: CompletionHead; index: number; text: string }) => completionChunk(head, index, value);
+const buildChat = ({ head, index, key, text: value }: { head: ChatHead; index: number; key: string; text: string }) =>
+  chatChunk(head, deltaChoice(index, key, value));
+const buildCompletion = ({ head, index, text: value }: { head: CompletionHead; index: number; text: string }) =>
+  completionChunk(head, index, value);
 
 const encoders: [string, Encoder][] = [
   ['encodeChatChunkFrame', encodeChatChunkFrame],
@@ -99,10 +134,49 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   text,
   fc.double(),
   anyInteger,
-  fc.constantFrom<unknown>(undefined, null, NaN, Infinity, -Infinity, -0, 0.5, 1e-7, true, 'stop', '', [], [[1, [2, []]]], { content: 'x' }, new Date(0), () => 1, Symbol('s')),
+  fc.constantFrom<unknown>(
+    undefined,
+    null,
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0.5,
+    1e-7,
+    true,
+    'stop',
+    '',
+    [],
+    [[1, [2, []]]],
+    { content: 'x' },
+    new Date(0),
+    () => 1,
+    Symbol('s'),
+  ),
 );
 const keyName = fc.oneof(
-  fc.constantFrom('id', 'object', 'created', 'model', 'system_fingerprint', 'choices', 'usage', 'index', 'delta', 'content', 'reasoning_content', 'role', 'text', 'logprobs', 'finish_reason', 'token_ids', 'extra', '0', '__proto__', 'toJSON'),
+  fc.constantFrom(
+    'id',
+    'object',
+    'created',
+    'model',
+    'system_fingerprint',
+    'choices',
+    'usage',
+    'index',
+    'delta',
+    'content',
+    'reasoning_content',
+    'role',
+    'text',
+    'logprobs',
+    'finish_reason',
+    'token_ids',
+    'extra',
+    '0',
+    '__proto__',
+    'toJSON',
+  ),
   text,
 );
 const edit: fc.Arbitrary<Edit> = fc.oneof(
@@ -110,7 +184,12 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('remove' as const), level, at: fc.nat(7) }),
   fc.record({ kind: fc.constant('swap' as const), level, at: fc.nat(7), to: fc.nat(7) }),
   fc.record({ kind: fc.constant('set' as const), level, at: fc.nat(7), value: oddValue }),
-  fc.record({ kind: fc.constant('choices' as const), value: fc.constantFrom('none', 'two', 'nested', 'hole', 'string', 'null') as fc.Arbitrary<'none' | 'two' | 'nested' | 'hole' | 'string' | 'null'> }),
+  fc.record({
+    kind: fc.constant('choices' as const),
+    value: fc.constantFrom('none', 'two', 'nested', 'hole', 'string', 'null') as fc.Arbitrary<
+      'none' | 'two' | 'nested' | 'hole' | 'string' | 'null'
+    >,
+  }),
 );
 
 const isRecord = (value: unknown): value is Chunk => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -177,8 +256,20 @@ const variedChat = fc
     return chunk;
   });
 const variedCompletion = fc
-  .record({ id: maybe(text), object: maybe(text), created: maybe(anyInteger), model: maybe(text), index: maybe(nonNegativeInteger), text: maybe(text), logprobs: maybe(fc.constant(null)), finishReason: maybe(fc.constant(null)) })
-  .map(({ index, text: value, logprobs, finishReason, ...head }): Chunk => ({ ...head, choices: [{ index, text: value, logprobs, finish_reason: finishReason }] }));
+  .record({
+    id: maybe(text),
+    object: maybe(text),
+    created: maybe(anyInteger),
+    model: maybe(text),
+    index: maybe(nonNegativeInteger),
+    text: maybe(text),
+    logprobs: maybe(fc.constant(null)),
+    finishReason: maybe(fc.constant(null)),
+  })
+  .map(({ index, text: value, logprobs, finishReason, ...head }): Chunk => ({
+    ...head,
+    choices: [{ index, text: value, logprobs, finish_reason: finishReason }],
+  }));
 const anyChunk = fc.oneof(hotChat.map(buildChat), hotCompletion.map(buildCompletion), variedChat, variedCompletion);
 
 // ---- Properties.
@@ -187,7 +278,14 @@ const RUNS = { numRuns: 1500 };
 
 describe('encodeChatChunkFrame / encodeCompletionChunkFrame', () => {
   test('common chat chunks, written fast, equal encodeSseData', () => {
-    const head: ChatHead = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1718000000, model: 'm', fingerprint: undefined, usage: false };
+    const head: ChatHead = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 1718000000,
+      model: 'm',
+      fingerprint: undefined,
+      usage: false,
+    };
     const content = chatChunk(head, deltaChoice(0, 'content', ' word17'));
     expect(encodeChatChunkFrame(content)).toBe(
       'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1718000000,"model":"m","choices":[{"index":0,"delta":{"content":" word17"},"logprobs":null,"finish_reason":null}]}\n\n',
@@ -198,8 +296,18 @@ describe('encodeChatChunkFrame / encodeCompletionChunkFrame', () => {
       chatChunk({ ...head, fingerprint: 'fp_1', usage: true }, deltaChoice(0, 'content', 'x\u2028y\ud800')),
       chatChunk({ ...head, usage: true }, { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }),
       chatChunk(head, { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }),
-      chatChunk(head, { index: 0, delta: { content: 'a' }, logprobs: { content: [{ token: 'a', logprob: -0.5, bytes: [97], top_logprobs: [] }] }, finish_reason: null }),
-      chatChunk(head, { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }, logprobs: null, finish_reason: null }),
+      chatChunk(head, {
+        index: 0,
+        delta: { content: 'a' },
+        logprobs: { content: [{ token: 'a', logprob: -0.5, bytes: [97], top_logprobs: [] }] },
+        finish_reason: null,
+      }),
+      chatChunk(head, {
+        index: 0,
+        delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] },
+        logprobs: null,
+        finish_reason: null,
+      }),
       { ...chatChunk({ ...head, usage: true }, {}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } },
       { error: { message: 'boom', type: 'server_error', param: null, code: null } },
     ];
@@ -216,7 +324,17 @@ describe('encodeChatChunkFrame / encodeCompletionChunkFrame', () => {
       delta,
       completionChunk(head, 3, '"\\\u0000😀'),
       { ...head, choices: [{ index: 0, text: '', logprobs: null, finish_reason: 'length' }] },
-      { ...head, choices: [{ index: 0, text: 'a', logprobs: { tokens: ['a'], token_logprobs: [-1], top_logprobs: null, text_offset: [0] }, finish_reason: null }] },
+      {
+        ...head,
+        choices: [
+          {
+            index: 0,
+            text: 'a',
+            logprobs: { tokens: ['a'], token_logprobs: [-1], top_logprobs: null, text_offset: [0] },
+            finish_reason: null,
+          },
+        ],
+      },
       { ...head, choices: [{ index: 0, text: '', logprobs: null, finish_reason: null, reasoning_content: 'r' }] },
       { ...head, choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } },
     ];
@@ -224,69 +342,100 @@ describe('encodeChatChunkFrame / encodeCompletionChunkFrame', () => {
   });
 
   test('hot chat chunks: any strings, integers, fingerprint and usage', () => {
-    fc.assert(fc.property(hotChat, (data) => {
-      const chunk = buildChat(data);
-      expect(encodeChatChunkFrame(chunk)).toBe(encodeSseData(chunk));
-    }), RUNS);
+    fc.assert(
+      fc.property(hotChat, (data) => {
+        const chunk = buildChat(data);
+        expect(encodeChatChunkFrame(chunk)).toBe(encodeSseData(chunk));
+      }),
+      RUNS,
+    );
   });
 
   test('hot completion chunks: any strings and integers', () => {
-    fc.assert(fc.property(hotCompletion, (data) => {
-      const chunk = buildCompletion(data);
-      expect(encodeCompletionChunkFrame(chunk)).toBe(encodeSseData(chunk));
-    }), RUNS);
+    fc.assert(
+      fc.property(hotCompletion, (data) => {
+        const chunk = buildCompletion(data);
+        expect(encodeCompletionChunkFrame(chunk)).toBe(encodeSseData(chunk));
+      }),
+      RUNS,
+    );
   });
 
   test('any number as created or index: floats, NaN, infinities, -0, unsafe integers', () => {
     const number = fc.oneof(fc.double(), anyInteger, fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, -1, 1e-7, 2 ** 53, 1e21));
-    fc.assert(fc.property(hotChat, hotCompletion, number, number, (chat, completion, created, index) => {
-      const forChat = buildChat({ ...chat, head: { ...chat.head, created }, index });
-      const forCompletion = buildCompletion({ ...completion, head: { ...completion.head, created }, index });
-      expect(encodeChatChunkFrame(forChat)).toBe(encodeSseData(forChat));
-      expect(encodeCompletionChunkFrame(forCompletion)).toBe(encodeSseData(forCompletion));
-    }), RUNS);
+    fc.assert(
+      fc.property(hotChat, hotCompletion, number, number, (chat, completion, created, index) => {
+        const forChat = buildChat({ ...chat, head: { ...chat.head, created }, index });
+        const forCompletion = buildCompletion({ ...completion, head: { ...completion.head, created }, index });
+        expect(encodeChatChunkFrame(forChat)).toBe(encodeSseData(forChat));
+        expect(encodeCompletionChunkFrame(forCompletion)).toBe(encodeSseData(forCompletion));
+      }),
+      RUNS,
+    );
   });
 
   test.each(encoders)('%s: the hot keys in order, values of other types or shapes', (_name, encode) => {
-    fc.assert(fc.property(fc.oneof(variedChat, variedCompletion), (chunk) => {
-      fc.pre(canStringify(chunk));
-      expect(encode(chunk)).toBe(encodeSseData(chunk));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof(variedChat, variedCompletion), (chunk) => {
+        fc.pre(canStringify(chunk));
+        expect(encode(chunk)).toBe(encodeSseData(chunk));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   test.each(encoders)('%s: near misses (keys added, removed, reordered; other values; other choices)', (_name, encode) => {
-    fc.assert(fc.property(anyChunk, fc.array(edit, { minLength: 1, maxLength: 3 }), (chunk, edits) => {
-      const edited = edits.reduce<unknown>(applyEdit, chunk);
-      fc.pre(isRecord(edited) && canStringify(edited));
-      expect(encode(edited as Chunk)).toBe(encodeSseData(edited));
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(anyChunk, fc.array(edit, { minLength: 1, maxLength: 3 }), (chunk, edits) => {
+        const edited = edits.reduce<unknown>(applyEdit, chunk);
+        fc.pre(isRecord(edited) && canStringify(edited));
+        expect(encode(edited as Chunk)).toBe(encodeSseData(edited));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   test.each(encoders)('%s: any JSON object', (_name, encode) => {
-    fc.assert(fc.property(fc.dictionary(fc.oneof(keyName, fc.string()), fc.jsonValue()), (value) => {
-      expect(encode(value)).toBe(encodeSseData(value));
-    }), RUNS);
+    fc.assert(
+      fc.property(fc.dictionary(fc.oneof(keyName, fc.string()), fc.jsonValue()), (value) => {
+        expect(encode(value)).toBe(encodeSseData(value));
+      }),
+      RUNS,
+    );
   });
 
-  test('the cached head is one stream\'s: chunks of streams taken in turn', () => {
+  test("the cached head is one stream's: chunks of streams taken in turn", () => {
     const stream = fc.record({ head: chatHead, index: nonNegativeInteger, key: fc.constantFrom('content', 'reasoning_content') });
-    fc.assert(fc.property(stream, stream, fc.array(fc.tuple(fc.boolean(), text), { minLength: 2, maxLength: 12 }), (a, b, turns) => {
-      for (const [first, value] of turns) {
-        const chunk = buildChat({ ...(first ? a : b), text: value });
-        expect(encodeChatChunkFrame(chunk)).toBe(encodeSseData(chunk));
-      }
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(stream, stream, fc.array(fc.tuple(fc.boolean(), text), { minLength: 2, maxLength: 12 }), (a, b, turns) => {
+        for (const [first, value] of turns) {
+          const chunk = buildChat({ ...(first ? a : b), text: value });
+          expect(encodeChatChunkFrame(chunk)).toBe(encodeSseData(chunk));
+        }
+      }),
+      { numRuns: 500 },
+    );
     const c = fc.record({ head: completionHead, index: nonNegativeInteger });
-    fc.assert(fc.property(c, c, fc.array(fc.tuple(fc.boolean(), text), { minLength: 2, maxLength: 12 }), (a, b, turns) => {
-      for (const [first, value] of turns) {
-        const chunk = buildCompletion({ ...(first ? a : b), text: value });
-        expect(encodeCompletionChunkFrame(chunk)).toBe(encodeSseData(chunk));
-      }
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(c, c, fc.array(fc.tuple(fc.boolean(), text), { minLength: 2, maxLength: 12 }), (a, b, turns) => {
+        for (const [first, value] of turns) {
+          const chunk = buildCompletion({ ...(first ? a : b), text: value });
+          expect(encodeCompletionChunkFrame(chunk)).toBe(encodeSseData(chunk));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('the cached head tells apart streams that differ in one value only', () => {
-    const base: ChatHead = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 5, model: 'm', fingerprint: undefined, usage: false };
+    const base: ChatHead = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 5,
+      model: 'm',
+      fingerprint: undefined,
+      usage: false,
+    };
     const heads: ChatHead[] = [
       base,
       { ...base, id: 'chatcmpl-2' },
@@ -314,7 +463,10 @@ describe('encodeChatChunkFrame / encodeCompletionChunkFrame', () => {
   });
 
   test('what JSON.stringify cannot write throws as it does', () => {
-    const cyclic = chatChunk({ id: 'a', object: 'chat.completion.chunk', created: 1, model: 'm', fingerprint: undefined, usage: false }, deltaChoice(0, 'content', 'x'));
+    const cyclic = chatChunk(
+      { id: 'a', object: 'chat.completion.chunk', created: 1, model: 'm', fingerprint: undefined, usage: false },
+      deltaChoice(0, 'content', 'x'),
+    );
     ((cyclic.choices as Chunk[])[0].delta as Chunk).content = cyclic;
     expect(() => encodeSseData(cyclic)).toThrow(TypeError);
     expect(() => encodeChatChunkFrame(cyclic)).toThrow(TypeError);

@@ -37,7 +37,12 @@ const delta = (choice: number, text: string, id: number): StreamEvent => ({ type
 
 describe('coalesceEvents', () => {
   test('merges every buffer_tokens deltas of a choice into one chunk', async () => {
-    const events = [delta(0, 'a', 1), delta(0, 'b', 2), delta(0, 'c', 3), { type: 'choice-end', choice: 0, finishReason: 'stop' } as StreamEvent];
+    const events = [
+      delta(0, 'a', 1),
+      delta(0, 'b', 2),
+      delta(0, 'c', 3),
+      { type: 'choice-end', choice: 0, finishReason: 'stop' } as StreamEvent,
+    ];
     expect(await collect(coalesceEvents(from(events), { tokens: 2, mode: 'any' }))).toEqual([
       { type: 'text-delta', choice: 0, delta: 'ab', tokenIds: [1, 2] },
       { type: 'text-delta', choice: 0, delta: 'c', tokenIds: [3] },
@@ -52,7 +57,9 @@ describe('coalesceEvents', () => {
 
   test('buffer_ms flushes on time even when the upstream is silent', async () => {
     let releaseB: () => void = () => undefined;
-    const bReleased = new Promise<void>((resolve) => { releaseB = resolve; });
+    const bReleased = new Promise<void>((resolve) => {
+      releaseB = resolve;
+    });
     let bSent = false;
     async function* slow(): StreamBatches {
       yield [delta(0, 'a', 1)];
@@ -71,42 +78,74 @@ describe('coalesceEvents', () => {
   });
 
   test("mode 'all' waits for both thresholds", async () => {
-    const now = (() => { let t = 0; return () => (t += 1); })(); // 1 ms per call: the time threshold is never reached
+    const now = (() => {
+      let t = 0;
+      return () => (t += 1);
+    })(); // 1 ms per call: the time threshold is never reached
     const events = [delta(0, 'a', 1), delta(0, 'b', 2), delta(0, 'c', 3)];
     const out = await collect(coalesceEvents(from(events), { tokens: 2, ms: 1000, mode: 'all' }, now));
     expect(out).toEqual([{ type: 'text-delta', choice: 0, delta: 'abc', tokenIds: [1, 2, 3] }]);
   });
 
   test('interleaved choices are merged per choice', () => {
-    expect(mergeDeltas([
-      { type: 'text-delta', choice: 0, delta: 'a' },
+    expect(
+      mergeDeltas([
+        { type: 'text-delta', choice: 0, delta: 'a' },
+        { type: 'text-delta', choice: 1, delta: 'x' },
+        { type: 'text-delta', choice: 0, delta: 'b' },
+      ]),
+    ).toEqual([
+      { type: 'text-delta', choice: 0, delta: 'ab' },
       { type: 'text-delta', choice: 1, delta: 'x' },
-      { type: 'text-delta', choice: 0, delta: 'b' },
-    ])).toEqual([{ type: 'text-delta', choice: 0, delta: 'ab' }, { type: 'text-delta', choice: 1, delta: 'x' }]);
+    ]);
   });
 
   test('the deltas of one batch (one upstream packet) are merged too', async () => {
-    const events = [delta(0, 'a', 1), delta(0, 'b', 2), delta(0, 'c', 3), { type: 'choice-end', choice: 0, finishReason: 'stop' } as StreamEvent];
+    const events = [
+      delta(0, 'a', 1),
+      delta(0, 'b', 2),
+      delta(0, 'c', 3),
+      { type: 'choice-end', choice: 0, finishReason: 'stop' } as StreamEvent,
+    ];
     const batches: StreamEvent[][] = [];
     for await (const batch of coalesceEvents(from(events, [4]), { tokens: 2, mode: 'any' })) batches.push(batch);
-    expect(batches).toEqual([[
-      { type: 'text-delta', choice: 0, delta: 'ab', tokenIds: [1, 2] },
-      { type: 'text-delta', choice: 0, delta: 'c', tokenIds: [3] },
-      { type: 'choice-end', choice: 0, finishReason: 'stop' },
-    ]]);
+    expect(batches).toEqual([
+      [
+        { type: 'text-delta', choice: 0, delta: 'ab', tokenIds: [1, 2] },
+        { type: 'text-delta', choice: 0, delta: 'c', tokenIds: [3] },
+        { type: 'choice-end', choice: 0, finishReason: 'stop' },
+      ],
+    ]);
   });
 
   test('property: a coalesced stream assembles to exactly the unbuffered result, however it is batched', async () => {
     const event = fc.oneof(
-      fc.record({ type: fc.constant('text-delta' as const), choice: fc.integer({ min: 0, max: 2 }), delta: fc.string(), tokenIds: fc.array(fc.nat(), { maxLength: 2 }) }),
+      fc.record({
+        type: fc.constant('text-delta' as const),
+        choice: fc.integer({ min: 0, max: 2 }),
+        delta: fc.string(),
+        tokenIds: fc.array(fc.nat(), { maxLength: 2 }),
+      }),
       fc.record({ type: fc.constant('reasoning-delta' as const), choice: fc.integer({ min: 0, max: 2 }), delta: fc.string() }),
-      fc.record({ type: fc.constant('choice-end' as const), choice: fc.integer({ min: 0, max: 2 }), finishReason: fc.constant('stop' as const) }),
+      fc.record({
+        type: fc.constant('choice-end' as const),
+        choice: fc.integer({ min: 0, max: 2 }),
+        finishReason: fc.constant('stop' as const),
+      }),
     );
     const sizes = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 5 });
-    await fc.assert(fc.asyncProperty(fc.array(event, { maxLength: 40 }), fc.integer({ min: 0, max: 6 }), fc.constantFrom('any' as const, 'all' as const), sizes, async (events, tokens, mode, batching) => {
-      const plain = assemble(events as StreamEvent[]);
-      const merged = assemble(await collect(coalesceEvents(from(events as StreamEvent[], batching), { tokens, ms: 0, mode })));
-      expect(merged).toEqual(plain);
-    }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(event, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.constantFrom('any' as const, 'all' as const),
+        sizes,
+        async (events, tokens, mode, batching) => {
+          const plain = assemble(events as StreamEvent[]);
+          const merged = assemble(await collect(coalesceEvents(from(events as StreamEvent[], batching), { tokens, ms: 0, mode })));
+          expect(merged).toEqual(plain);
+        },
+      ),
+    );
   });
 });

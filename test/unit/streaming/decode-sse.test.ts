@@ -39,11 +39,16 @@ describe('SseDecoder', () => {
   });
 
   test('the messages of one packet come together; one split across packets comes with the packet that completes it', async () => {
-    expect(await batches(chunks('data: 1\n\ndata: 2\n\ndata: ', '3\n', '\ndata: 4\n\n'))).toEqual([[{ data: '1' }, { data: '2' }], [{ data: '3' }, { data: '4' }]]);
+    expect(await batches(chunks('data: 1\n\ndata: 2\n\ndata: ', '3\n', '\ndata: 4\n\n'))).toEqual([
+      [{ data: '1' }, { data: '2' }],
+      [{ data: '3' }, { data: '4' }],
+    ]);
   });
 
   test('keeps the event name when the server sends one', async () => {
-    expect(await collect(chunks('event: error\ndata: {"error":{"message":"x"}}\n\n'))).toEqual([{ data: '{"error":{"message":"x"}}', event: 'error' }]);
+    expect(await collect(chunks('event: error\ndata: {"error":{"message":"x"}}\n\n'))).toEqual([
+      { data: '{"error":{"message":"x"}}', event: 'error' },
+    ]);
   });
 
   test('CRLF line ends, comments and multi-line data (joined with \\n)', async () => {
@@ -76,10 +81,15 @@ describe('SseDecoder', () => {
   });
 
   test('the same messages however the bytes are split', async () => {
-    const transcript = 'data: {"choices":[{"delta":{"content":"Ünï"}}]}\r\n\r\nevent: message\ndata: {"x":"😀"}\n\n: comment\n\ndata: b\ndata: c\n\ndata: [DONE]\n\n';
+    const transcript =
+      'data: {"choices":[{"delta":{"content":"Ünï"}}]}\r\n\r\nevent: message\ndata: {"x":"😀"}\n\n: comment\n\ndata: b\ndata: c\n\ndata: [DONE]\n\n';
     const bytes = encoder.encode(transcript);
     const expected = await collect(chunks(bytes));
-    expect(expected).toEqual([{ data: '{"choices":[{"delta":{"content":"Ünï"}}]}' }, { data: '{"x":"😀"}', event: 'message' }, { data: 'b\nc' }]);
+    expect(expected).toEqual([
+      { data: '{"choices":[{"delta":{"content":"Ünï"}}]}' },
+      { data: '{"x":"😀"}', event: 'message' },
+      { data: 'b\nc' },
+    ]);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(), { maxLength: 40 }), async (offsets) => {
         expect(await collect(chunks(...cut(bytes, offsets)))).toEqual(expected);

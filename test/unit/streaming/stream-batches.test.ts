@@ -12,7 +12,10 @@ describe('mapEvents', () => {
     let opened = false;
     async function* source() {
       opened = true;
-      yield [{ type: 'text-delta', choice: 0, delta: 'a' }, { type: 'text-delta', choice: 0, delta: '' }] as StreamEvent[];
+      yield [
+        { type: 'text-delta', choice: 0, delta: 'a' },
+        { type: 'text-delta', choice: 0, delta: '' },
+      ] as StreamEvent[];
       yield [{ type: 'text-delta', choice: 0, delta: '' }] as StreamEvent[];
       yield [{ type: 'choice-end', choice: 0, finishReason: 'stop' }] as StreamEvent[];
     }
@@ -26,7 +29,12 @@ describe('mapEvents', () => {
   });
 
   test("an emulation's stream does no work until pulled: a chat template that fails to render fails the first pull, not the call", async () => {
-    const inner: Engine = { complete: () => Promise.reject(new Error('unused')), async *stream() { yield [{ type: 'choice-end', choice: 0, finishReason: 'stop' }]; } };
+    const inner: Engine = {
+      complete: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield [{ type: 'choice-end', choice: 0, finishReason: 'stop' }];
+      },
+    };
     const engine = chatOverText(inner, { template: '{% if %}' });
     const request: NeutralRequest = { ...emptyRequest('chat'), messages: [{ role: 'user', content: 'Hi' }] };
     const stream = engine.stream(request, context);

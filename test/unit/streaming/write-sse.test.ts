@@ -24,14 +24,16 @@ async function serve(chunks: () => AsyncIterable<unknown>, clientPauseMs: number
   try {
     const { port } = server.address() as AddressInfo;
     return await new Promise<string>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port }, (res) => {
-        const parts: Buffer[] = [];
-        res.pause(); // a slow client: the first writes fill the socket's buffers
-        setTimeout(() => res.resume(), clientPauseMs);
-        res.on('data', (part: Buffer) => parts.push(part));
-        res.on('end', () => resolve(Buffer.concat(parts).toString()));
-        res.on('error', reject);
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port }, (res) => {
+          const parts: Buffer[] = [];
+          res.pause(); // a slow client: the first writes fill the socket's buffers
+          setTimeout(() => res.resume(), clientPauseMs);
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => resolve(Buffer.concat(parts).toString()));
+          res.on('error', reject);
+        })
+        .on('error', reject);
       setTimeout(() => reject(new Error('the stream did not finish')), 5000).unref();
     });
   } finally {
@@ -64,9 +66,15 @@ describe('SseWriter', () => {
     expect(body.split('\n\n').filter((frame) => frame.startsWith('data: {')).length).toBe(6);
   }, 10_000);
 
-  it('text queued in one turn of the event loop leaves in one write; with the end, in the end\'s write', async () => {
+  it("text queued in one turn of the event loop leaves in one write; with the end, in the end's write", async () => {
     const calls: string[] = [];
-    const fake = { destroyed: false, writableEnded: false, writableNeedDrain: false, write: (text: string) => calls.push(`write ${text}`), end: (text: string) => calls.push(`end ${text}`) };
+    const fake = {
+      destroyed: false,
+      writableEnded: false,
+      writableNeedDrain: false,
+      write: (text: string) => calls.push(`write ${text}`),
+      end: (text: string) => calls.push(`end ${text}`),
+    };
     const response = fake as unknown as http.ServerResponse;
     const writer = new SseWriter(response);
     writer.write('a');

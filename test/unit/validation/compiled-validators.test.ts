@@ -25,7 +25,8 @@ const minimal: Record<DocumentName, Record<string, unknown>> = {
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 
-const issues = (validate: Validate, body: unknown) => (validate({ requestBody: body }) ? [] : toValidationIssues((validate.errors ?? []) as never, body));
+const issues = (validate: Validate, body: unknown) =>
+  validate({ requestBody: body }) ? [] : toValidationIssues((validate.errors ?? []) as never, body);
 
 describe.each(Object.keys(OPENAPI_DOCUMENTS) as DocumentName[])('the %s document', (name) => {
   let compiled: Validate;
@@ -40,10 +41,13 @@ describe.each(Object.keys(OPENAPI_DOCUMENTS) as DocumentName[])('the %s document
 
   test('a compiled validator and openapi-backend find the same problems, field by field, for any JSON value', () => {
     const fields = listRequestFields(name);
-    fc.assert(fc.property(fc.constantFrom(...fields, 'not_a_field'), fc.jsonValue({ maxDepth: 3 }), (field, value) => {
-      const body = { ...minimal[name], [field]: value };
-      expect(issues(compiled, body)).toEqual(issues(runtime, body));
-    }), { numRuns: 600 });
+    fc.assert(
+      fc.property(fc.constantFrom(...fields, 'not_a_field'), fc.jsonValue({ maxDepth: 3 }), (field, value) => {
+        const body = { ...minimal[name], [field]: value };
+        expect(issues(compiled, body)).toEqual(issues(runtime, body));
+      }),
+      { numRuns: 600 },
+    );
   });
 });
 

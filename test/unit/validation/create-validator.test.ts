@@ -36,7 +36,14 @@ const richResponses: Record<string, unknown> = {
         { type: 'input_file', filename: 'a.txt', file_data: 'aGk=' },
       ],
     },
-    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Needs the weather.' }], content: [{ type: 'reasoning_text', text: 'Call get_weather.' }], encrypted_content: null, status: 'completed' },
+    {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: 'Needs the weather.' }],
+      content: [{ type: 'reasoning_text', text: 'Call get_weather.' }],
+      encrypted_content: null,
+      status: 'completed',
+    },
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },
     { type: 'function_call_output', call_id: 'call_1', output: '18C' },
     { type: 'function_call_output', id: 'fco_1', call_id: 'call_2', output: [{ type: 'input_text', text: '18C' }], status: null },
@@ -49,7 +56,12 @@ const richResponses: Record<string, unknown> = {
       status: 'completed',
       phase: 'final_answer',
       content: [
-        { type: 'output_text', text: 'Il fait 18C.', annotations: [{ type: 'url_citation', url: 'https://example.com', start_index: 0, end_index: 1, title: 'x' }], logprobs: [{ token: 'Il', logprob: -0.1, bytes: [73, 108], top_logprobs: [] }] },
+        {
+          type: 'output_text',
+          text: 'Il fait 18C.',
+          annotations: [{ type: 'url_citation', url: 'https://example.com', start_index: 0, end_index: 1, title: 'x' }],
+          logprobs: [{ token: 'Il', logprob: -0.1, bytes: [73, 108], top_logprobs: [] }],
+        },
         { type: 'refusal', refusal: 'No.' },
       ],
     },
@@ -58,14 +70,28 @@ const richResponses: Record<string, unknown> = {
     { id: 'msg_00' },
   ],
   tools: [
-    { type: 'function', name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
-    { type: 'custom', name: 'run_sql', description: 'Runs SQL', format: { type: 'grammar', syntax: 'lark', definition: 'start: "SELECT 1"' } },
+    {
+      type: 'function',
+      name: 'get_weather',
+      description: 'Weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      strict: true,
+    },
+    {
+      type: 'custom',
+      name: 'run_sql',
+      description: 'Runs SQL',
+      format: { type: 'grammar', syntax: 'lark', definition: 'start: "SELECT 1"' },
+    },
     { type: 'custom', name: 'echo', format: { type: 'text' } },
   ],
   tool_choice: { type: 'function', name: 'get_weather' },
   parallel_tool_calls: true,
   max_tool_calls: 4,
-  text: { format: { type: 'json_schema', name: 'answer', description: 'The answer', schema: { type: 'object' }, strict: true }, verbosity: 'low' },
+  text: {
+    format: { type: 'json_schema', name: 'answer', description: 'The answer', schema: { type: 'object' }, strict: true },
+    verbosity: 'low',
+  },
   reasoning: { effort: 'high', summary: 'auto', context: 'current_turn', mode: 'standard' },
   include: ['reasoning.encrypted_content', 'message.output_text.logprobs'],
   stream: true,
@@ -123,9 +149,22 @@ describe('valid requests', () => {
   });
 
   it.each([
-    ['a hosted tool call item', { input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] }],
+    [
+      'a hosted tool call item',
+      { input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] },
+    ],
     ['an MCP item', { input: [{ type: 'mcp_approval_response', approval_request_id: 'a', approve: true }] }],
-    ['hosted tools', { tools: [{ type: 'web_search' }, { type: 'file_search', vector_store_ids: ['vs_1'] }, { type: 'mcp', server_label: 's' }, { type: 'code_interpreter', container: { type: 'auto' } }] }],
+    [
+      'hosted tools',
+      {
+        tools: [
+          { type: 'web_search' },
+          { type: 'file_search', vector_store_ids: ['vs_1'] },
+          { type: 'mcp', server_label: 's' },
+          { type: 'code_interpreter', container: { type: 'auto' } },
+        ],
+      },
+    ],
     ['a hosted tool choice', { tool_choice: { type: 'web_search_preview' } }],
     ['a custom tool choice', { tool_choice: { type: 'custom', name: 'run_sql' } }],
     ['allowed tools', { tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'f' }] } }],
@@ -146,19 +185,51 @@ describe('valid requests', () => {
   });
 
   it('accepts null for every optional field the specs make nullable', () => {
-    const nullable = ['temperature', 'top_p', 'stop', 'thinking', 'reasoning_effort', 'reasoning_history', 'stream_options', 'speculation', 'prediction', 'response_format', 'images', 'logprobs', 'sampling_mask'];
+    const nullable = [
+      'temperature',
+      'top_p',
+      'stop',
+      'thinking',
+      'reasoning_effort',
+      'reasoning_history',
+      'stream_options',
+      'speculation',
+      'prediction',
+      'response_format',
+      'images',
+      'logprobs',
+      'sampling_mask',
+    ];
     expect(validator.validate('text', text(Object.fromEntries(nullable.map((field) => [field, null]))))).toEqual([]);
-    const chatNullable = ['temperature', 'stop', 'thinking', 'reasoning_effort', 'stream_options', 'speculation', 'prediction', 'verbosity', 'moderation', 'service_tier', 'prompt_cache_retention'];
+    const chatNullable = [
+      'temperature',
+      'stop',
+      'thinking',
+      'reasoning_effort',
+      'stream_options',
+      'speculation',
+      'prediction',
+      'verbosity',
+      'moderation',
+      'service_tier',
+      'prompt_cache_retention',
+    ];
     expect(validator.validate('chat', chat(Object.fromEntries(chatNullable.map((field) => [field, null]))))).toEqual([]);
   });
 
-  it.each(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive', 1, 4096, true, false])('chat reasoning_effort accepts %p', (effort) => {
-    expect(validator.validate('chat', chat({ reasoning_effort: effort }))).toEqual([]);
-  });
+  it.each(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive', 1, 4096, true, false])(
+    'chat reasoning_effort accepts %p',
+    (effort) => {
+      expect(validator.validate('chat', chat({ reasoning_effort: effort }))).toEqual([]);
+    },
+  );
 
-  it.each(['none', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive', 512, true, false])('completions reasoning_effort and thinking.effort accept %p', (effort) => {
-    expect(validator.validate('text', text({ reasoning_effort: effort, thinking: { type: 'enabled', effort } }))).toEqual([]);
-  });
+  it.each(['none', 'low', 'medium', 'high', 'xhigh', 'max', 'adaptive', 512, true, false])(
+    'completions reasoning_effort and thinking.effort accept %p',
+    (effort) => {
+      expect(validator.validate('text', text({ reasoning_effort: effort, thinking: { type: 'enabled', effort } }))).toEqual([]);
+    },
+  );
 
   it.each([
     ['a string', 'hi'],
@@ -175,8 +246,18 @@ describe('valid requests', () => {
   });
 
   it('accepts the other union forms', () => {
-    expect(validator.validate('text', text({ logprobs: true, stop: 'END', prediction: 'draft', speculation: [1, 2], images: ['data:image/png;base64,AA=='] }))).toEqual([]);
-    expect(validator.validate('chat', chat({ stop: 'END', tool_choice: 'required', function_call: { name: 'f' }, response_format: { type: 'json_object' } }))).toEqual([]);
+    expect(
+      validator.validate(
+        'text',
+        text({ logprobs: true, stop: 'END', prediction: 'draft', speculation: [1, 2], images: ['data:image/png;base64,AA=='] }),
+      ),
+    ).toEqual([]);
+    expect(
+      validator.validate(
+        'chat',
+        chat({ stop: 'END', tool_choice: 'required', function_call: { name: 'f' }, response_format: { type: 'json_object' } }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -205,7 +286,12 @@ describe('invalid requests name the field', () => {
     ['chat', chat({ messages: [{ role: 'user' }] }), 'messages[0].content', 'missing'],
     ['chat', chat({ messages: [{ role: 'user', content: 5 }] }), 'messages[0].content', 'type_error'],
     ['chat', chat({ messages: [{ role: 'user', content: [{ type: 'text', text: 1 }] }] }), 'messages[0].content[0].text', 'type_error'],
-    ['chat', chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }), 'messages[0].content[0].image_url.url', 'missing'],
+    [
+      'chat',
+      chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }),
+      'messages[0].content[0].image_url.url',
+      'missing',
+    ],
     ['chat', chat({ messages: [{ role: 'assistant', reasoning_content: 3 }] }), 'messages[0].reasoning_content', 'type_error'],
     ['chat', chat({ messages: [] }), 'messages', 'too_short'],
     ['text', text({ stop: ['1', '2', '3', '4', '5'] }), 'stop', 'too_long'],
@@ -251,16 +337,41 @@ describe('invalid requests name the field', () => {
     ['responses', responses({ input: [{ role: 'user', content: 5 }] }), 'input[0].content', 'type_error'],
     ['responses', responses({ input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }), 'input[0].content[0].type', 'enum'],
     ['responses', responses({ input: [{ role: 'user', content: [{ type: 'input_text' }] }] }), 'input[0].content[0].text', 'missing'],
-    ['responses', responses({ input: [{ role: 'user', content: [{ type: 'input_image', detail: 'huge' }] }] }), 'input[0].content[0].detail', 'enum'],
-    ['responses', responses({ input: [{ type: 'function_call', call_id: 'c', name: 'f', arguments: {} }] }), 'input[0].arguments', 'type_error'],
+    [
+      'responses',
+      responses({ input: [{ role: 'user', content: [{ type: 'input_image', detail: 'huge' }] }] }),
+      'input[0].content[0].detail',
+      'enum',
+    ],
+    [
+      'responses',
+      responses({ input: [{ type: 'function_call', call_id: 'c', name: 'f', arguments: {} }] }),
+      'input[0].arguments',
+      'type_error',
+    ],
     ['responses', responses({ input: [{ type: 'function_call_output', output: 'x' }] }), 'input[0].call_id', 'missing'],
-    ['responses', responses({ input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'output_text', text: 'x' }] }] }), 'input[0].output[0].type', 'enum'],
-    ['responses', responses({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary', text: 'x' }] }] }), 'input[0].summary[0].type', 'enum'],
+    [
+      'responses',
+      responses({ input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'output_text', text: 'x' }] }] }),
+      'input[0].output[0].type',
+      'enum',
+    ],
+    [
+      'responses',
+      responses({ input: [{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary', text: 'x' }] }] }),
+      'input[0].summary[0].type',
+      'enum',
+    ],
     ['responses', responses({ input: [{ type: 'custom_tool_call', call_id: 'c', name: 'f' }] }), 'input[0].input', 'missing'],
     ['responses', responses({ input: [{ type: 'teleport' }] }), 'input[0]', 'enum'],
     ['responses', responses({ tools: [{ type: 'function' }] }), 'tools[0].name', 'missing'],
     ['responses', responses({ tools: [{ type: 'function', function: { name: 'f' } }] }), 'tools[0].name', 'missing'],
-    ['responses', responses({ tools: [{ type: 'custom', name: 'f', format: { type: 'grammar', syntax: 'gbnf', definition: 'x' } }] }), 'tools[0].format.syntax', 'enum'],
+    [
+      'responses',
+      responses({ tools: [{ type: 'custom', name: 'f', format: { type: 'grammar', syntax: 'gbnf', definition: 'x' } }] }),
+      'tools[0].format.syntax',
+      'enum',
+    ],
     ['responses', responses({ tools: [{ type: 'teleport' }] }), 'tools[0].type', 'enum'],
     ['responses', responses({ tool_choice: 'sometimes' }), 'tool_choice', 'enum'],
     ['responses', responses({ tool_choice: { type: 'function' } }), 'tool_choice.name', 'missing'],
@@ -275,7 +386,17 @@ describe('invalid requests name the field', () => {
   });
 
   it('gives FastAPI-style locations and readable messages', () => {
-    expect(validator.validate('chat', chat({ messages: [{ role: 'user', content: 'hi' }, { role: 'bot', content: 'x' }] }))).toEqual([
+    expect(
+      validator.validate(
+        'chat',
+        chat({
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'bot', content: 'x' },
+          ],
+        }),
+      ),
+    ).toEqual([
       {
         param: 'messages[1].role',
         loc: ['body', 'messages', 1, 'role'],
@@ -290,7 +411,17 @@ describe('invalid requests name the field', () => {
   });
 
   it('names the field of a Responses input item in readable messages', () => {
-    expect(validator.validate('responses', responses({ input: [{ role: 'user', content: 'hi' }, { role: 'robot', content: 'x' }] }))).toEqual([
+    expect(
+      validator.validate(
+        'responses',
+        responses({
+          input: [
+            { role: 'user', content: 'hi' },
+            { role: 'robot', content: 'x' },
+          ],
+        }),
+      ),
+    ).toEqual([
       {
         param: 'input[1].role',
         loc: ['body', 'input', 1, 'role'],
@@ -300,10 +431,12 @@ describe('invalid requests name the field', () => {
     ]);
     expect(validator.validate('responses', responses({ temperature: 3 }))[0].message).toBe('temperature: must be <= 2');
     expect(validator.validate('responses', responses({ foo: 1 }))[0].message).toBe('Unrecognized request argument supplied: foo');
-    expect(validator.validate('responses', responses({ input: [{ type: 'function_call', call_id: 5, name: 'f', arguments: '{}' }] }))[0].message).toBe('input[0].call_id: must be a string; got 5');
-    expect(validator.validate('responses', responses({ input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }))[0].message).toBe(
-      "input[0].content[0].type: must be one of: 'input_text', 'input_image', 'input_file', 'output_text', 'refusal'; got 'text'",
-    );
+    expect(
+      validator.validate('responses', responses({ input: [{ type: 'function_call', call_id: 5, name: 'f', arguments: '{}' }] }))[0].message,
+    ).toBe('input[0].call_id: must be a string; got 5');
+    expect(
+      validator.validate('responses', responses({ input: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }))[0].message,
+    ).toBe("input[0].content[0].type: must be one of: 'input_text', 'input_image', 'input_file', 'output_text', 'refusal'; got 'text'");
   });
 
   it('reports one issue for a union, listing what it accepts', () => {
@@ -327,7 +460,9 @@ describe('invalid requests name the field', () => {
   });
 
   it.each([null, undefined, [], 'text', 3])('rejects a body that is not an object (%p)', (body) => {
-    expect(validator.validate('chat', body)).toEqual([expect.objectContaining({ param: '', loc: ['body'], message: 'The request body must be a JSON object.' })]);
+    expect(validator.validate('chat', body)).toEqual([
+      expect.objectContaining({ param: '', loc: ['body'], message: 'The request body must be a JSON object.' }),
+    ]);
   });
 });
 

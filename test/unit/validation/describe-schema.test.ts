@@ -6,8 +6,17 @@ describe('describeAllowed', () => {
     [[{ type: 'integer' }], 'an integer'],
     [[{ enum: ['any', 'all', null] }], "one of: 'any', 'all', null"],
     [[{ enum: ['developer'] }], "'developer'"],
-    [[{ type: 'string' }, { type: 'array', items: { type: 'array', items: { type: 'integer' } } }], 'a string or an array of integer arrays'],
-    [[{ type: 'object', properties: { type: { enum: ['enabled'] } } }, { type: 'object', nullable: true, enum: [null] }], "an object with type 'enabled' or null"],
+    [
+      [{ type: 'string' }, { type: 'array', items: { type: 'array', items: { type: 'integer' } } }],
+      'a string or an array of integer arrays',
+    ],
+    [
+      [
+        { type: 'object', properties: { type: { enum: ['enabled'] } } },
+        { type: 'object', nullable: true, enum: [null] },
+      ],
+      "an object with type 'enabled' or null",
+    ],
     [[{ anyOf: [{ type: 'string', enum: ['low', null], nullable: true }, { type: 'boolean' }] }], "one of: 'low', a boolean, null"],
   ])('%j -> %s', (schemas, phrase) => {
     expect(describeAllowed(schemas)).toBe(phrase);

@@ -8,7 +8,9 @@ describe('listRequestFields', () => {
   it('lists the top-level wire names of the chat request, in document order', () => {
     const fields = listRequestFields('chat');
     expect(fields.slice(0, 2)).toEqual(['messages', 'model']);
-    expect(fields).toEqual(expect.arrayContaining(['stream_options', 'reasoning_effort', 'top_k', 'thinking', 'prompt_cache_key', 'safety_identifier']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['stream_options', 'reasoning_effort', 'top_k', 'thinking', 'prompt_cache_key', 'safety_identifier']),
+    );
     expect(fields).not.toContain('prompt');
   });
 

@@ -10,7 +10,10 @@ describe('locateIssue', () => {
   });
 
   it('keeps numeric object keys as keys and unescapes JSON pointers', () => {
-    expect(locateIssue('/requestBody/logit_bias/50256', { logit_bias: { '50256': 1 } })).toEqual({ param: 'logit_bias.50256', loc: ['body', 'logit_bias', '50256'] });
+    expect(locateIssue('/requestBody/logit_bias/50256', { logit_bias: { '50256': 1 } })).toEqual({
+      param: 'logit_bias.50256',
+      loc: ['body', 'logit_bias', '50256'],
+    });
     expect(locateIssue('/requestBody/metadata/a~1b~0c', { metadata: {} }).loc).toEqual(['body', 'metadata', 'a/b~c']);
   });
 

@@ -21,7 +21,10 @@ function propertyNames(document: Node, schema: unknown, seen = new Set<string>()
   if (typeof node.$ref === 'string') {
     if (seen.has(node.$ref)) return names;
     seen.add(node.$ref);
-    const target = node.$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Node)[key], document);
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Node)[key], document);
     return propertyNames(document, target, seen);
   }
   for (const name of Object.keys((node.properties as Node | undefined) ?? {})) names.add(name);
@@ -126,7 +129,9 @@ describeShared('our documents cover the reference specs', () => {
   });
 
   it("the responses document has every field of OpenAI's newest CreateResponse, and nothing else", () => {
-    expect(openaiResponses).toEqual(expect.arrayContaining(['model', 'input', 'instructions', 'tools', 'reasoning', 'text', 'conversation', 'context_management']));
+    expect(openaiResponses).toEqual(
+      expect.arrayContaining(['model', 'input', 'instructions', 'tools', 'reasoning', 'text', 'conversation', 'context_management']),
+    );
     expect(openaiResponses.length).toBeGreaterThanOrEqual(30);
     expect(missingFrom(listRequestFields('responses'), openaiResponses)).toEqual([]);
     expect(missingFrom(openaiResponses, listRequestFields('responses'))).toEqual([]);

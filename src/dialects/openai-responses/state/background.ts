@@ -16,7 +16,12 @@ import { serializeResponsesResult } from '../serialize-result.js';
 import { storedEntry, type ResponseState } from './response-state.js';
 
 /** Counts the run in (or refuses it with a 429), keeps it `queued` and returns it: the caller's answer. */
-export async function detachRun(request: NeutralRequest, abort: AbortController, state: ResponseState, { runs }: StateServices): Promise<Record<string, unknown>> {
+export async function detachRun(
+  request: NeutralRequest,
+  abort: AbortController,
+  state: ResponseState,
+  { runs }: StateServices,
+): Promise<Record<string, unknown>> {
   const id = state.backgroundId as string;
   const created = Math.floor(Date.now() / 1000);
   // Counted before the first await, so requests arriving together cannot all slip under the limit.
@@ -27,7 +32,12 @@ export async function detachRun(request: NeutralRequest, abort: AbortController,
     await state.store?.put(storedEntry(queued, state));
   } catch (error) {
     // Its instructions or tools made it too large: the same refusal as an input too large (response-state.ts).
-    if (error instanceof ResponseTooLarge) throw limitExceeded('store', `The response takes ${error.bytes} bytes; a stored response may take at most ${error.limit}`, 'responses.store.maxResponseBytes');
+    if (error instanceof ResponseTooLarge)
+      throw limitExceeded(
+        'store',
+        `The response takes ${error.bytes} bytes; a stored response may take at most ${error.limit}`,
+        'responses.store.maxResponseBytes',
+      );
     throw error;
   }
   return queued;

@@ -24,7 +24,12 @@ export interface ConversationQuery {
 export async function conversationBefore({ store, from, owner, maxDepth }: ConversationQuery): Promise<unknown[]> {
   const chain: StoredResponse[] = [];
   for (let next: string | undefined = from; next !== undefined; next = chain[chain.length - 1].previousResponseId) {
-    if (chain.length === maxDepth) throw limitExceeded('previous_response_id', `The conversation of response '${from}' holds more than ${maxDepth} responses`, 'responses.store.maxContinuationDepth');
+    if (chain.length === maxDepth)
+      throw limitExceeded(
+        'previous_response_id',
+        `The conversation of response '${from}' holds more than ${maxDepth} responses`,
+        'responses.store.maxContinuationDepth',
+      );
     const stored = await store.get(next, owner);
     if (!stored) throw chain.length === 0 ? previousResponseNotFound(from) : earlierResponseNotFound(from, next);
     chain.push(stored);

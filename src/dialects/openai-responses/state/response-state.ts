@@ -36,7 +36,8 @@ export interface ResponseState {
   backgroundId?: string;
 }
 
-const isReference = (item: unknown): item is { type: 'item_reference'; id: string } => isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
+const isReference = (item: unknown): item is { type: 'item_reference'; id: string } =>
+  isRecord(item) && item.type === 'item_reference' && typeof item.id === 'string';
 
 /** Clients that count on stored items (the AI SDK's OpenAI provider, by default) send references to them: the store has them. */
 async function referencedItem(store: ResponseStore, owner: string, id: string, index: number): Promise<unknown> {
@@ -45,9 +46,13 @@ async function referencedItem(store: ResponseStore, owner: string, id: string, i
   return item;
 }
 
-const asItems = (input: unknown): unknown[] => (typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : []);
+const asItems = (input: unknown): unknown[] =>
+  typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : [];
 
-export async function resolveResponseState(raw: unknown, { store, settings, owner }: Pick<StateServices, 'store' | 'settings' | 'owner'>): Promise<ResponseState> {
+export async function resolveResponseState(
+  raw: unknown,
+  { store, settings, owner }: Pick<StateServices, 'store' | 'settings' | 'owner'>,
+): Promise<ResponseState> {
   const responseId = newResponseId();
   // Not an object: the dialect's parse says so, in its words.
   if (!isRecord(raw)) return { body: raw, responseId, owner, input: [] };
@@ -55,20 +60,32 @@ export async function resolveResponseState(raw: unknown, { store, settings, owne
   const state: ResponseState = { body, responseId, owner, input: asItems(body.input) };
   // Without a store the body goes to the dialect as it came: its table refuses what needs one, and warns that nothing is kept.
   // An input of the wrong shape goes as it came too, for the validator to name.
-  if (!store || !(body.input === undefined || body.input === null || typeof body.input === 'string' || Array.isArray(body.input))) return state;
+  if (!store || !(body.input === undefined || body.input === null || typeof body.input === 'string' || Array.isArray(body.input)))
+    return state;
   if (state.input.some(isReference)) {
     state.input = await Promise.all(state.input.map((item, i) => (isReference(item) ? referencedItem(store, owner, item.id, i) : item)));
     body.input = state.input;
   }
   if (typeof body.previous_response_id === 'string') {
-    const earlier = await conversationBefore({ store, from: body.previous_response_id, owner, maxDepth: settings?.maxContinuationDepth ?? Infinity });
+    const earlier = await conversationBefore({
+      store,
+      from: body.previous_response_id,
+      owner,
+      maxDepth: settings?.maxContinuationDepth ?? Infinity,
+    });
     state.previousResponseId = body.previous_response_id;
     body.input = [...earlier, ...state.input];
     delete body.previous_response_id;
   }
   if (body.background === true) {
-    if (body.stream === true) throw invalidRequest('background', 'background with stream is not supported by this proxy: start the response in the background and poll GET /v1/responses/{id}.', 'unsupported_parameter');
-    if (body.store === false) throw invalidRequest('background', 'background requires store: a background response is fetched from the store.');
+    if (body.stream === true)
+      throw invalidRequest(
+        'background',
+        'background with stream is not supported by this proxy: start the response in the background and poll GET /v1/responses/{id}.',
+        'unsupported_parameter',
+      );
+    if (body.store === false)
+      throw invalidRequest('background', 'background requires store: a background response is fetched from the store.');
     state.backgroundId = responseId;
     body.store = true;
   }
@@ -77,7 +94,12 @@ export async function resolveResponseState(raw: unknown, { store, settings, owne
     // Asked for by name: an input the store could never keep is refused now, not answered unkept.
     const limit = settings?.maxResponseBytes ?? Infinity;
     const bytes = Number.isFinite(limit) ? jsonBytes(state.input) : 0;
-    if (bytes > limit) throw limitExceeded('store', `The input takes ${bytes} bytes; a stored response may take at most ${limit}`, 'responses.store.maxResponseBytes');
+    if (bytes > limit)
+      throw limitExceeded(
+        'store',
+        `The input takes ${bytes} bytes; a stored response may take at most ${limit}`,
+        'responses.store.maxResponseBytes',
+      );
     state.store = store;
   } else if ((body.store === undefined || body.store === null) && settings?.storeByDefault) {
     state.store = store;
@@ -111,7 +133,11 @@ export function storedEntry(response: Record<string, unknown>, state: ResponseSt
  * does not cost the caller the answer: it says `store: false`, and `failed` hears why. A background
  * caller hears only from the store: it keeps the response as `failed`, saying why, without its output.
  */
-export async function keepAnswer(answer: Record<string, unknown>, state: ResponseState, failed: (error: unknown) => void = () => undefined): Promise<Record<string, unknown>> {
+export async function keepAnswer(
+  answer: Record<string, unknown>,
+  state: ResponseState,
+  failed: (error: unknown) => void = () => undefined,
+): Promise<Record<string, unknown>> {
   if (!state.store) return answer;
   try {
     await state.store.put(storedEntry(answer, state));
@@ -119,7 +145,13 @@ export async function keepAnswer(answer: Record<string, unknown>, state: Respons
     answer.store = false;
     failed(error);
     if (state.backgroundId !== undefined) {
-      const unkept = { ...answer, store: true, status: 'failed', output: [], error: { code: 'server_error', message: `The response could not be kept: ${(error as Error)?.message ?? String(error)}` } };
+      const unkept = {
+        ...answer,
+        store: true,
+        status: 'failed',
+        output: [],
+        error: { code: 'server_error', message: `The response could not be kept: ${(error as Error)?.message ?? String(error)}` },
+      };
       await state.store.put(storedEntry(unkept, state)).catch(failed);
     }
   }
@@ -129,7 +161,11 @@ export async function keepAnswer(answer: Record<string, unknown>, state: Respons
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /** A stored stream is kept when its last event carries the whole Response: before that event is written (undefined for the others). */
-export function keepStreamed(event: Record<string, unknown>, state: ResponseState, failed?: (error: unknown) => void): Promise<void> | undefined {
+export function keepStreamed(
+  event: Record<string, unknown>,
+  state: ResponseState,
+  failed?: (error: unknown) => void,
+): Promise<void> | undefined {
   if (!FINAL_EVENTS.has(event.type as string) || !isRecord(event.response)) return undefined;
   return keepAnswer(event.response, state, failed).then(() => undefined);
 }

@@ -20,7 +20,9 @@ async function beginResponseState(raw: unknown, services: StateServices): Promis
   return {
     body: state.body,
     echo: (request) => repeatState(request, state),
-    ...(backgroundId !== undefined ? { detach: (request: NeutralRequest, abort: AbortController) => detachRun(request, abort, state, services) } : {}),
+    ...(backgroundId !== undefined
+      ? { detach: (request: NeutralRequest, abort: AbortController) => detachRun(request, abort, state, services) }
+      : {}),
     keep: (answer) => keepAnswer(answer, state, notKept),
     ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, state, notKept) } : {}),
     fail: (error: ProxyError) => failRun(error, state, notKept),

@@ -28,7 +28,8 @@ async function ownEntry(id: string, { store, owner }: StateServices) {
 }
 
 function storeOf(id: string, store: ResponseStore | undefined): ResponseStore {
-  if (!store) throw responseNotFound(id, ': no response store is configured, so the proxy keeps no responses (responses.store in the README)');
+  if (!store)
+    throw responseNotFound(id, ': no response store is configured, so the proxy keeps no responses (responses.store in the README)');
   return store;
 }
 
@@ -36,7 +37,10 @@ function storeOf(id: string, store: ResponseStore | undefined): ResponseStore {
 async function inputItems(id: string, services: StateServices): Promise<Record<string, unknown>> {
   const { store, entry } = await ownEntry(id, services);
   const maxDepth = services.settings?.maxContinuationDepth ?? Infinity;
-  const earlier = entry.previousResponseId === undefined ? [] : await conversationBefore({ store, from: entry.previousResponseId, owner: services.owner, maxDepth });
+  const earlier =
+    entry.previousResponseId === undefined
+      ? []
+      : await conversationBefore({ store, from: entry.previousResponseId, owner: services.owner, maxDepth });
   const data = [...earlier, ...entry.input].map(listedItem).reverse();
   return { object: 'list', data, first_id: itemId(data[0]), last_id: itemId(data[data.length - 1]), has_more: false };
 }
@@ -56,7 +60,15 @@ async function cancel(id: string, { store, owner, runs, notKept }: StateServices
   const stored = await kept.get(id, owner);
   if (!run) throw stored ? responseNotRunning(id) : responseNotFound(id);
   const response = stored?.response ?? {
-    id, object: 'response', created_at: run.createdAt, model: run.model, background: true, error: null, incomplete_details: null, output: [], usage: null,
+    id,
+    object: 'response',
+    created_at: run.createdAt,
+    model: run.model,
+    background: true,
+    error: null,
+    incomplete_details: null,
+    output: [],
+    usage: null,
   };
   response.status = 'cancelled';
   if (stored) await kept.put(stored).catch(notKept);
@@ -68,7 +80,8 @@ async function cancel(id: string, { store, owner, runs, notKept }: StateServices
 function listedItem(item: unknown, index: number): unknown {
   if (!isRecord(item) || (item.type !== undefined && item.type !== 'message')) return item;
   const role = item.role;
-  const content = typeof item.content === 'string' ? [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] : item.content;
+  const content =
+    typeof item.content === 'string' ? [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: item.content }] : item.content;
   return { id: typeof item.id === 'string' ? item.id : `msg_input_${index}`, type: 'message', role, status: 'completed', content };
 }
 

@@ -61,7 +61,10 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
     ...(request.reasoning ? { reasoning } : {}),
     endpoint: 'text',
     prompt,
-    limits: { ...request.limits, stop: usesChatml && !request.limits.stop.includes(chatmlStop) ? [...request.limits.stop, chatmlStop] : request.limits.stop },
+    limits: {
+      ...request.limits,
+      stop: usesChatml && !request.limits.stop.includes(chatmlStop) ? [...request.limits.stop, chatmlStop] : request.limits.stop,
+    },
   };
 }
 
@@ -97,40 +100,59 @@ interface ChoiceParse {
   calls: number;
 }
 
-function streamChat(inner: Engine, request: NeutralRequest, context: AdapterContext, tags: ThinkTags, options: ChatOverTextOptions): StreamBatches {
+function streamChat(
+  inner: Engine,
+  request: NeutralRequest,
+  context: AdapterContext,
+  tags: ThinkTags,
+  options: ChatOverTextOptions,
+): StreamBatches {
   const withTools = Boolean(request.tools?.length) && request.toolChoice !== 'none';
   const incremental = (options.toolCallFormat ?? 'hermes') === 'hermes';
   const choices = new Map<number, ChoiceParse>();
   const parseOf = (choice: number): ChoiceParse => {
     let parse = choices.get(choice);
     if (!parse) {
-      parse = { reasoning: new ReasoningSplitter(tags), calls: 0, ...(withTools ? (incremental ? { tools: new ToolCallStream() } : { held: '' }) : {}) };
+      parse = {
+        reasoning: new ReasoningSplitter(tags),
+        calls: 0,
+        ...(withTools ? (incremental ? { tools: new ToolCallStream() } : { held: '' }) : {}),
+      };
       choices.set(choice, parse);
     }
     return parse;
   };
 
-  return mapEvents(() => inner.stream(toTextRequest(request, options), context), (event, out) => {
-    if (event.type === 'text-delta') {
-      const parse = parseOf(event.choice);
-      // Plain text with nothing to parse leaves as it came (chatEvents would copy it: this runs for most events).
-      if (isPlain(event) && !parse.tools && parse.held === undefined && parse.reasoning.passesThrough(event.delta)) out.push(event);
-      else chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
-    } else if (event.type === 'choice-end') {
-      const parse = parseOf(event.choice);
-      const source = { type: 'text-delta', choice: event.choice, delta: '' } as const;
-      chatEvents(source, parse.reasoning.finish(), parse, request, out);
-      if (parse.tools) toolEvents(source, parse.tools.finish(), parse, request, out);
-      if (parse.held !== undefined) {
-        const parsed = parseToolCalls(parse.held, options.toolCallFormat);
-        if (parsed.text) out.push({ type: 'text-delta', choice: event.choice, delta: parsed.text });
-        toolEvents(source, parsed.calls.map((call) => ({ kind: 'call', call })), parse, request, out);
+  return mapEvents(
+    () => inner.stream(toTextRequest(request, options), context),
+    (event, out) => {
+      if (event.type === 'text-delta') {
+        const parse = parseOf(event.choice);
+        // Plain text with nothing to parse leaves as it came (chatEvents would copy it: this runs for most events).
+        if (isPlain(event) && !parse.tools && parse.held === undefined && parse.reasoning.passesThrough(event.delta)) out.push(event);
+        else chatEvents(event, parse.reasoning.push(event.delta), parse, request, out);
+      } else if (event.type === 'choice-end') {
+        const parse = parseOf(event.choice);
+        const source = { type: 'text-delta', choice: event.choice, delta: '' } as const;
+        chatEvents(source, parse.reasoning.finish(), parse, request, out);
+        if (parse.tools) toolEvents(source, parse.tools.finish(), parse, request, out);
+        if (parse.held !== undefined) {
+          const parsed = parseToolCalls(parse.held, options.toolCallFormat);
+          if (parsed.text) out.push({ type: 'text-delta', choice: event.choice, delta: parsed.text });
+          toolEvents(
+            source,
+            parsed.calls.map((call) => ({ kind: 'call', call })),
+            parse,
+            request,
+            out,
+          );
+        }
+        out.push({ ...event, finishReason: parse.calls > 0 ? 'tool_calls' : event.finishReason });
+      } else {
+        out.push(event);
       }
-      out.push({ ...event, finishReason: parse.calls > 0 ? 'tool_calls' : event.finishReason });
-    } else {
-      out.push(event);
-    }
-  });
+    },
+  );
 }
 
 type TextDelta = StreamEvent & { type: 'text-delta' };
@@ -168,7 +190,13 @@ function toolEvents(source: TextDelta, pieces: ToolStreamPiece[], parse: ChoiceP
   let first = true;
   for (const piece of pieces) {
     if (piece.kind === 'text') {
-      out.push({ type: 'text-delta', choice: source.choice, delta: piece.text, ...(first && source.tokenIds ? { tokenIds: source.tokenIds } : {}), ...(first && source.logprobs ? { logprobs: source.logprobs } : {}) });
+      out.push({
+        type: 'text-delta',
+        choice: source.choice,
+        delta: piece.text,
+        ...(first && source.tokenIds ? { tokenIds: source.tokenIds } : {}),
+        ...(first && source.logprobs ? { logprobs: source.logprobs } : {}),
+      });
       first = false;
     } else if (request.parallelToolCalls !== false || parse.calls === 0) {
       const { id, name, arguments: args } = piece.call;

@@ -24,7 +24,8 @@ export const CUSTOM_INPUT = 'input';
 export function customToolsAsFunctions(request: NeutralRequest): ReadonlySet<string> | undefined {
   const names = new Set<string>();
   if (request.tools?.some((tool) => tool.custom)) request.tools = request.tools.map((tool) => asFunction(tool, names));
-  if (request.messages?.some((message) => message.toolCalls?.some((call) => call.custom))) request.messages = request.messages.map((message) => withFunctionCalls(message, names));
+  if (request.messages?.some((message) => message.toolCalls?.some((call) => call.custom)))
+    request.messages = request.messages.map((message) => withFunctionCalls(message, names));
   return names.size > 0 ? names : undefined;
 }
 
@@ -32,7 +33,10 @@ function asFunction(tool: ToolDefinition, names: Set<string>): ToolDefinition {
   if (!tool.custom) return tool;
   names.add(tool.name);
   const input: Record<string, unknown> = { type: 'string', description: 'The input, as free text.' };
-  const fn: ToolDefinition = { name: tool.name, parameters: { type: 'object', properties: { [CUSTOM_INPUT]: input }, required: [CUSTOM_INPUT], additionalProperties: false } };
+  const fn: ToolDefinition = {
+    name: tool.name,
+    parameters: { type: 'object', properties: { [CUSTOM_INPUT]: input }, required: [CUSTOM_INPUT], additionalProperties: false },
+  };
   if (tool.description !== undefined) fn.description = tool.description;
   return fn;
 }
@@ -114,7 +118,15 @@ function unwrapStream(open: () => StreamBatches, names: ReadonlySet<string>): St
       }
     } else if (event.type === 'choice-end') {
       for (const [index, call] of held.get(event.choice) ?? []) {
-        out.push({ type: 'tool-call-delta', choice: event.choice, index, id: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: call.name, argumentsDelta: unwrapInput(call.args), custom: true });
+        out.push({
+          type: 'tool-call-delta',
+          choice: event.choice,
+          index,
+          id: call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+          name: call.name,
+          argumentsDelta: unwrapInput(call.args),
+          custom: true,
+        });
       }
       held.delete(event.choice);
     }

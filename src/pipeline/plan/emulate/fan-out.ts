@@ -50,17 +50,19 @@ export async function completeFanOut(inner: Engine, parts: readonly FanOutPart[]
   // A part that fails aborts the ones still waiting or running: the answer is lost anyway.
   const abort = new AbortController();
   const signal = partsSignal(context.signal, abort.signal);
-  const results = await Promise.all(parts.map(async (part) => {
-    const release = await take(signal);
-    try {
-      return await inner.complete(part.request, { ...context, signal });
-    } catch (error) {
-      abort.abort(error);
-      throw error;
-    } finally {
-      release();
-    }
-  }));
+  const results = await Promise.all(
+    parts.map(async (part) => {
+      const release = await take(signal);
+      try {
+        return await inner.complete(part.request, { ...context, signal });
+      } catch (error) {
+        abort.abort(error);
+        throw error;
+      } finally {
+        release();
+      }
+    }),
+  );
   const first = results[0];
   let usage: Usage | undefined;
   for (const result of results) if (result.usage) usage = addUsage(usage, result.usage);
@@ -77,7 +79,15 @@ export async function* streamFanOut(inner: Engine, parts: readonly FanOutPart[],
   // give up at once instead of opening upstream requests nobody reads.
   const stop = new AbortController();
   const signal = partsSignal(context.signal, stop.signal);
-  const streams = parts.map((part) => shiftChoices(whenSlotFree(() => take(signal), () => inner.stream(part.request, { ...context, signal })), part.choiceOffset));
+  const streams = parts.map((part) =>
+    shiftChoices(
+      whenSlotFree(
+        () => take(signal),
+        () => inner.stream(part.request, { ...context, signal }),
+      ),
+      part.choiceOffset,
+    ),
+  );
   const merged = mergeStreams(streams);
   let started = false;
   let usage: Usage | undefined;
@@ -135,7 +145,10 @@ async function* whenSlotFree(take: () => Promise<() => void>, open: () => Stream
 
 function shiftChoices(batches: StreamBatches, offset: number): StreamBatches {
   if (offset === 0) return batches;
-  return mapEvents(() => batches, (event, out) => {
-    out.push('choice' in event ? { ...event, choice: event.choice + offset } : event);
-  });
+  return mapEvents(
+    () => batches,
+    (event, out) => {
+      out.push('choice' in event ? { ...event, choice: event.choice + offset } : event);
+    },
+  );
 }

@@ -43,5 +43,9 @@ export function toToolCall(json: string): ToolCall | undefined {
   const { name, arguments: args, parameters } = value as Record<string, unknown>;
   if (typeof name !== 'string') return undefined;
   const input = args ?? parameters ?? {};
-  return { id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name, arguments: typeof input === 'string' ? input : JSON.stringify(input) };
+  return {
+    id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+    name,
+    arguments: typeof input === 'string' ? input : JSON.stringify(input),
+  };
 }

@@ -34,7 +34,10 @@ type Node =
 type Group = { kind: 'group'; alternatives: Node[][]; size: number };
 
 class Refused extends Error {
-  constructor(why: string, readonly tooLarge = false) {
+  constructor(
+    why: string,
+    readonly tooLarge = false,
+  ) {
     super(why);
   }
 }
@@ -85,7 +88,10 @@ class Parser {
       const sequence = this.sequence();
       group.alternatives.push(sequence);
       // An empty alternative is `""`, one element.
-      group.size += Math.max(1, sequence.reduce((sum, node) => sum + sizeOf(node), 0));
+      group.size += Math.max(
+        1,
+        sequence.reduce((sum, node) => sum + sizeOf(node), 0),
+      );
       if (group.size > MAX_ELEMENTS) throw tooManyElements();
       if (this.peek() !== '|') return group;
       this.at++;
@@ -133,7 +139,10 @@ class Parser {
         return { kind: 'set', ranges: [[0x0a, 0x0a]], negated: true };
       case '\\':
         return this.escape(false);
-      case '*': case '+': case '?': case '{':
+      case '*':
+      case '+':
+      case '?':
+      case '{':
         throw new Refused(`a quantifier "${c}" with nothing to repeat`);
       default:
         return { kind: 'literal', char: c.codePointAt(0) as number };
@@ -148,7 +157,8 @@ class Parser {
     if (c in simple) return { kind: 'literal', char: simple[c] };
     if (c === 'x' || c === 'u') return { kind: 'literal', char: this.hexEscape(c) };
     if (/[\\.*+?()[\]{}|^$/\-#&~ "'`!,:;<=>@%_]/.test(c)) return { kind: 'literal', char: c.codePointAt(0) as number };
-    if ('dwsDWS'.includes(c)) throw new Refused(`\\${c} (a Unicode class in OpenAI's regex dialect; write the characters as a class, e.g. [0-9])`);
+    if ('dwsDWS'.includes(c))
+      throw new Refused(`\\${c} (a Unicode class in OpenAI's regex dialect; write the characters as a class, e.g. [0-9])`);
     if ('pP'.includes(c)) throw new Refused(`\\${c}{..} (Unicode properties)`);
     if ('bBAzZG'.includes(c)) throw new Refused(`\\${c} (anchors and word boundaries)`);
     if (/[1-9k]/.test(c)) throw new Refused('back-references');
@@ -188,7 +198,8 @@ class Parser {
       first = false;
       if (ranges.length >= MAX_ELEMENTS) throw tooManyElements();
       if (c === '[') throw new Refused('nested classes and [:name:] classes');
-      if ((c === '&' && this.peek(1) === '&') || (c === '-' && this.peek(1) === '-') || (c === '~' && this.peek(1) === '~')) throw new Refused('class set operations');
+      if ((c === '&' && this.peek(1) === '&') || (c === '-' && this.peek(1) === '-') || (c === '~' && this.peek(1) === '~'))
+        throw new Refused('class set operations');
       const low = this.classChar();
       if (this.peek() === '-' && this.peek(1) !== ']' && this.peek(1) !== undefined) {
         this.at++;
@@ -224,7 +235,8 @@ class Parser {
       if (!match) throw new Refused('a "{" that is not a counted repetition');
       min = Number(match[1]);
       max = match[2] === undefined ? min : match[3] === '' ? undefined : Number(match[3]);
-      if (min > MAX_REPEAT || (max !== undefined && (max > MAX_REPEAT || max < min))) throw new Refused(`a repetition {${body}} (at most ${MAX_REPEAT})`);
+      if (min > MAX_REPEAT || (max !== undefined && (max > MAX_REPEAT || max < min)))
+        throw new Refused(`a repetition {${body}} (at most ${MAX_REPEAT})`);
       this.at = close;
     } else {
       return node;
@@ -252,7 +264,11 @@ function tooManyElements(): Refused {
 const SHORT: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
 
 /** Code points that appear escaped in a JSON string. */
-const ESCAPED: Range[] = [[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c]];
+const ESCAPED: Range[] = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+];
 
 function jsonForm(char: number): string {
   if (SHORT[char] !== undefined) return SHORT[char];
@@ -267,7 +283,9 @@ function gbnfLiteral(text: string): string {
 
 /** A code point as a GBNF class item. */
 function classItem(char: number): string {
-  return char <= 0xffff ? `\\u${char.toString(16).toUpperCase().padStart(4, '0')}` : `\\U${char.toString(16).toUpperCase().padStart(8, '0')}`;
+  return char <= 0xffff
+    ? `\\u${char.toString(16).toUpperCase().padStart(4, '0')}`
+    : `\\U${char.toString(16).toUpperCase().padStart(8, '0')}`;
 }
 
 function rangeItem([low, high]: Range): string {

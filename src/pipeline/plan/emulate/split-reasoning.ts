@@ -60,7 +60,13 @@ export function splitReasoning(text: string, tags: ThinkTags = defaultThinkTags)
   const splitter = new ReasoningSplitter(tags);
   const pieces = [...splitter.push(text), ...splitter.finish()];
   return {
-    reasoning: pieces.filter((piece) => piece.kind === 'reasoning').map((piece) => piece.text).join(''),
-    text: pieces.filter((piece) => piece.kind === 'text').map((piece) => piece.text).join(''),
+    reasoning: pieces
+      .filter((piece) => piece.kind === 'reasoning')
+      .map((piece) => piece.text)
+      .join(''),
+    text: pieces
+      .filter((piece) => piece.kind === 'text')
+      .map((piece) => piece.text)
+      .join(''),
   };
 }

@@ -14,7 +14,10 @@ export class TagScanner {
   private inside = false;
   private held = '';
 
-  constructor(private readonly open: string, private readonly close: string) {}
+  constructor(
+    private readonly open: string,
+    private readonly close: string,
+  ) {}
 
   /** Segments that are certain after this chunk; an empty inside segment marks a span that opened and closed. */
   push(chunk: string): TagSegment[] {

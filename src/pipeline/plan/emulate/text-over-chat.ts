@@ -19,17 +19,23 @@ export function textOverChat(inner: Engine, tags: ThinkTags = defaultThinkTags):
     },
     stream(request, context) {
       const thinking = new Set<number>();
-      return mapEvents(() => inner.stream(toChatRequest(request), context), (event, out) => {
-        if (event.type === 'reasoning-delta') {
-          out.push(reasoningAsText(event, thinking, tags));
-          return;
-        }
-        // The think block closes before what follows it.
-        if ((event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') && thinking.delete(event.choice)) {
-          out.push({ type: 'text-delta', choice: event.choice, delta: tags.close });
-        }
-        out.push(event);
-      });
+      return mapEvents(
+        () => inner.stream(toChatRequest(request), context),
+        (event, out) => {
+          if (event.type === 'reasoning-delta') {
+            out.push(reasoningAsText(event, thinking, tags));
+            return;
+          }
+          // The think block closes before what follows it.
+          if (
+            (event.type === 'text-delta' || event.type === 'choice-end' || event.type === 'tool-call-delta') &&
+            thinking.delete(event.choice)
+          ) {
+            out.push({ type: 'text-delta', choice: event.choice, delta: tags.close });
+          }
+          out.push(event);
+        },
+      );
     },
   };
 }

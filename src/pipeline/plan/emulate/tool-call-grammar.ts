@@ -45,10 +45,16 @@ export interface ToolCallGrammarOptions {
 export function toolCallGrammar(tools: readonly GrammarTool[], options: ToolCallGrammarOptions): string {
   const rules = new Rules(options.budget ?? { bytes: DEFAULT_LIMITS.grammarBytes, ms: DEFAULT_LIMITS.grammarMs }, options.param ?? 'tools');
   const calls = tools.map((tool, i) => {
-    const args = tool.inputGrammar !== undefined
-      ? rules.add(`args${i}`, `"{" ws "\\"input\\"" ws ":" ws "\\"" ( ${tool.inputGrammar} ) "\\"" ws "}" ws`)
-      : tool.parameters ? schemaRule(tool.parameters, `args${i}`, rules, 0) : 'object';
-    return rules.add(`call${i}`, `"<tool_call>\\n{\\"name\\": " ${gbnfString(JSON.stringify(tool.name))} ", \\"arguments\\": " ${args} "}\\n</tool_call>"`);
+    const args =
+      tool.inputGrammar !== undefined
+        ? rules.add(`args${i}`, `"{" ws "\\"input\\"" ws ":" ws "\\"" ( ${tool.inputGrammar} ) "\\"" ws "}" ws`)
+        : tool.parameters
+          ? schemaRule(tool.parameters, `args${i}`, rules, 0)
+          : 'object';
+    return rules.add(
+      `call${i}`,
+      `"<tool_call>\\n{\\"name\\": " ${gbnfString(JSON.stringify(tool.name))} ", \\"arguments\\": " ${args} "}\\n</tool_call>"`,
+    );
   });
   const grammar = [
     // At most 16 calls in a turn: the grammar itself ends every answer.
@@ -79,7 +85,10 @@ class Rules {
   private visits = 0;
   private size = 0;
 
-  constructor(private readonly budget: GrammarBudget, private readonly param: string) {}
+  constructor(
+    private readonly budget: GrammarBudget,
+    private readonly param: string,
+  ) {}
 
   add(name: string, body: string): string {
     this.fits(name.length + body.length + 5);
@@ -102,14 +111,22 @@ class Rules {
   /** Throws the 400 if `more` bytes would not fit. */
   fits(more: number): void {
     if (this.size + more > this.budget.bytes) {
-      throw limitExceeded(this.param, `the grammar that holds tool calls to the tools' parameters would exceed ${this.budget.bytes} bytes`, 'limits.grammarBytes');
+      throw limitExceeded(
+        this.param,
+        `the grammar that holds tool calls to the tools' parameters would exceed ${this.budget.bytes} bytes`,
+        'limits.grammarBytes',
+      );
     }
   }
 
   /** Counts a schema node; every 256, looks at the clock. */
   visit(): void {
     if (++this.visits % 256 === 0 && performance.now() - this.started > this.budget.ms) {
-      throw limitExceeded(this.param, `building the grammar that holds tool calls to the tools' parameters would take over ${this.budget.ms} ms`, 'limits.grammarMs');
+      throw limitExceeded(
+        this.param,
+        `building the grammar that holds tool calls to the tools' parameters would take over ${this.budget.ms} ms`,
+        'limits.grammarMs',
+      );
     }
   }
 
@@ -167,7 +184,12 @@ function typedRule(schema: Record<string, unknown>, type: unknown, name: string,
  */
 function objectRule(schema: Record<string, unknown>, name: string, rules: Rules, depth: number): string {
   const properties = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
-  if (properties.length === 0 || properties.length > maxProperties || (schema.additionalProperties !== undefined && schema.additionalProperties !== false)) return 'object';
+  if (
+    properties.length === 0 ||
+    properties.length > maxProperties ||
+    (schema.additionalProperties !== undefined && schema.additionalProperties !== false)
+  )
+    return 'object';
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const pair = ([key, value]: [string, unknown], i: number) =>
     `${gbnfString(JSON.stringify(key))} ws ":" ws ${schemaRule(value, `${name}-${i}`, rules, depth + 1)}`;
@@ -181,7 +203,13 @@ function objectRule(schema: Record<string, unknown>, name: string, rules: Rules,
   // No required property: any in-order subset, the first one chosen without a comma before it.
   // Its size grows with the square of the properties: measured before it is written.
   rules.fits(optional.reduce((sum, text, i) => sum + (i + 1) * (text.length + 12), 0));
-  const subsets = optional.map((text, i) => `${text}${optional.slice(i + 1).map((later) => ` ( "," ws ${later} )?`).join('')}`);
+  const subsets = optional.map(
+    (text, i) =>
+      `${text}${optional
+        .slice(i + 1)
+        .map((later) => ` ( "," ws ${later} )?`)
+        .join('')}`,
+  );
   return rules.add(name, `"{" ws ( ${subsets.map((subset) => `( ${subset} )`).join(' | ')} )? "}" ws`);
 }
 

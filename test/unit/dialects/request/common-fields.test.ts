@@ -14,7 +14,6 @@ function parse(body: Record<string, unknown>, rules: Record<string, FieldRule> =
 
 const neutral = (parts: Partial<NeutralRequest>): NeutralRequest => ({ ...emptyRequest('text'), ...parts });
 
-
 describe('plain copies', () => {
   it.each([
     ['temperature', 0.2, { sampling: { temperature: 0.2 } }, 'sampling.temperature'],
@@ -40,7 +39,9 @@ describe('plain copies', () => {
 
 describe('stop', () => {
   it('a string becomes a one-item list', () => {
-    expect(parse({ stop: '\n' })).toEqual(neutral({ limits: { stop: ['\n'], onContextOverflow: 'truncate' }, origins: { 'limits.stop': 'stop' } }));
+    expect(parse({ stop: '\n' })).toEqual(
+      neutral({ limits: { stop: ['\n'], onContextOverflow: 'truncate' }, origins: { 'limits.stop': 'stop' } }),
+    );
   });
   it('a list is kept', () => {
     expect(parse({ stop: ['a', 'b'] }).limits.stop).toEqual(['a', 'b']);
@@ -56,9 +57,16 @@ describe('logprobs', () => {
     ['true + top_logprobs', { logprobs: true, top_logprobs: 3 }, { top: 3, shape: 'chat' }, 'top_logprobs'],
     ['integer: legacy shape', { logprobs: 2 }, { top: 2, shape: 'legacy' }, 'logprobs'],
     ['0: legacy, still the sampled token', { logprobs: 0 }, { top: 0, shape: 'legacy' }, 'logprobs'],
-    ['integer + top_logprobs: Fireworks lets top_logprobs set the count', { logprobs: 1, top_logprobs: 4 }, { top: 4, shape: 'legacy' }, 'top_logprobs'],
+    [
+      'integer + top_logprobs: Fireworks lets top_logprobs set the count',
+      { logprobs: 1, top_logprobs: 4 },
+      { top: 4, shape: 'legacy' },
+      'top_logprobs',
+    ],
   ])('%s', (_name, body, logprobs, topOrigin) => {
-    expect(parse(body)).toEqual(neutral({ logprobs: logprobs as NeutralRequest['logprobs'], origins: { logprobs: 'logprobs', 'logprobs.top': topOrigin } }));
+    expect(parse(body)).toEqual(
+      neutral({ logprobs: logprobs as NeutralRequest['logprobs'], origins: { logprobs: 'logprobs', 'logprobs.top': topOrigin } }),
+    );
   });
   it('false asks for none', () => {
     expect(parse({ logprobs: false })).toEqual(neutral({}));
@@ -80,7 +88,20 @@ describe('echo', () => {
 describe('prediction and speculation', () => {
   it.each([
     ['OpenAI content string', { prediction: { type: 'content', content: 'abc' } }, 'abc', 'prediction'],
-    ['OpenAI text parts, joined', { prediction: { type: 'content', content: [{ type: 'text', text: 'ab' }, { type: 'text', text: 'c' }] } }, 'abc', 'prediction'],
+    [
+      'OpenAI text parts, joined',
+      {
+        prediction: {
+          type: 'content',
+          content: [
+            { type: 'text', text: 'ab' },
+            { type: 'text', text: 'c' },
+          ],
+        },
+      },
+      'abc',
+      'prediction',
+    ],
     ['Fireworks plain string', { prediction: 'abc' }, 'abc', 'prediction'],
     ['speculation text', { speculation: 'abc' }, 'abc', 'speculation'],
     ['speculation token ids', { speculation: [1, 2, 3] }, [1, 2, 3], 'speculation'],
@@ -88,7 +109,9 @@ describe('prediction and speculation', () => {
     expect(parse(body)).toEqual(neutral({ prediction, origins: { prediction: origin } }));
   });
   it('rejects a non-text prediction part', () => {
-    expect(paramOf(() => parse({ prediction: { type: 'content', content: [{ type: 'image_url', image_url: { url: 'x' } }] } }))).toBe('prediction.content.0');
+    expect(paramOf(() => parse({ prediction: { type: 'content', content: [{ type: 'image_url', image_url: { url: 'x' } }] } }))).toBe(
+      'prediction.content.0',
+    );
   });
 });
 
@@ -106,7 +129,9 @@ describe('reasoning rows', () => {
 
 describe('response_format row', () => {
   it('delegates to parseResponseFormat and names nested params', () => {
-    expect(parse({ response_format: { type: 'json_object' } })).toEqual(neutral({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } }));
+    expect(parse({ response_format: { type: 'json_object' } })).toEqual(
+      neutral({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } }),
+    );
     expect(paramOf(() => parse({ response_format: { type: 'grammar' } }))).toBe('response_format.grammar');
   });
 });
@@ -127,11 +152,18 @@ describe('streamFields', () => {
       stream: true,
     };
     expect(parse(body)).toEqual(
-      neutral({ stream: { includeUsage: false, tokenIds: true, coalesce: { tokens: 8, ms: 0, mode: 'all' } }, origins: { stream: 'stream' } }),
+      neutral({
+        stream: { includeUsage: false, tokenIds: true, coalesce: { tokens: 8, ms: 0, mode: 'all' } },
+        origins: { stream: 'stream' },
+      }),
     );
   });
   it("buffer_mode defaults to 'any'", () => {
-    expect(parse({ stream: true, stream_options: { buffer_ms: 50 } }).stream).toEqual({ includeUsage: true, tokenIds: false, coalesce: { ms: 50, mode: 'any' } });
+    expect(parse({ stream: true, stream_options: { buffer_ms: 50 } }).stream).toEqual({
+      includeUsage: true,
+      tokenIds: false,
+      coalesce: { ms: 50, mode: 'any' },
+    });
   });
   it('include_obfuscation true leaves a warning: the proxy never pads', () => {
     expect(parse({ stream: true, stream_options: { include_obfuscation: true } }, streamFields({ includeUsage: false }))).toEqual(

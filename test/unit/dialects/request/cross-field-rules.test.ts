@@ -1,5 +1,10 @@
 /** dialects/request-context.ts: the shared cross-field rules and the session-affinity key. */
-import { applyCrossFieldRules, commonCrossFieldRules, headerValue, type RequestHeaders } from '../../../../src/dialects/cross-field-rules.js';
+import {
+  applyCrossFieldRules,
+  commonCrossFieldRules,
+  headerValue,
+  type RequestHeaders,
+} from '../../../../src/dialects/cross-field-rules.js';
 import { emptyRequest, type NeutralRequest } from '../../../../src/model/request.js';
 import { paramOf } from './expect-param.js';
 
@@ -24,7 +29,10 @@ describe('common cross-field rules', () => {
   });
 
   it.each([
-    ['one of each pair', { max_tokens: 5, top_logprobs: 1, logprobs: true, stream: true, stream_options: {}, speculation: 'b', echo_last: 1 }],
+    [
+      'one of each pair',
+      { max_tokens: 5, top_logprobs: 1, logprobs: true, stream: true, stream_options: {}, speculation: 'b', echo_last: 1 },
+    ],
     ['integer logprobs with top_logprobs', { logprobs: 0, top_logprobs: 1 }],
     ['echo false with echo_last', { echo: false, echo_last: 2 }],
     ['nulls are unset', { max_tokens: null, max_completion_tokens: 5, prediction: null, speculation: 'x', mirostat_lr: null }],

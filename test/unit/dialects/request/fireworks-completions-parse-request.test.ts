@@ -26,7 +26,9 @@ describe('parseCompletionsRequest', () => {
     ['new format, no alternatives', { logprobs: true }, { top: 0, shape: 'chat' }, 'logprobs'],
   ])('logprobs: %s', (_name, extra, logprobs, topOrigin) => {
     const origins = { logprobs: 'logprobs', 'logprobs.top': topOrigin };
-    expect(parseCompletionsRequest({ model, prompt: 'a', ...extra })).toEqual(neutral('a', { logprobs: logprobs as NeutralRequest['logprobs'], origins }));
+    expect(parseCompletionsRequest({ model, prompt: 'a', ...extra })).toEqual(
+      neutral('a', { logprobs: logprobs as NeutralRequest['logprobs'], origins }),
+    );
   });
 
   it('logprobs false asks for none', () => {
@@ -41,7 +43,10 @@ describe('parseCompletionsRequest', () => {
   });
 
   it('include_usage false opts out', () => {
-    expect(parseCompletionsRequest({ model, prompt: 'a', stream: true, stream_options: { include_usage: false } }).stream).toEqual({ includeUsage: false, tokenIds: false });
+    expect(parseCompletionsRequest({ model, prompt: 'a', stream: true, stream_options: { include_usage: false } }).stream).toEqual({
+      includeUsage: false,
+      tokenIds: false,
+    });
   });
 
   it('echo, images, speculation, reasoning, overflow behaviour', () => {

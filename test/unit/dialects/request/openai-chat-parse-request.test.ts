@@ -190,8 +190,12 @@ describe('parseChatRequest', () => {
   });
 
   it('audio output is refused rather than lost (the neutral result has no audio)', () => {
-    expect(() => parseChatRequest({ ...base, modalities: ['text', 'audio'] })).toThrow(expect.objectContaining({ status: 400, param: 'modalities' }));
-    expect(() => parseChatRequest({ ...base, audio: { voice: 'alloy', format: 'wav' } })).toThrow(expect.objectContaining({ status: 400, param: 'audio' }));
+    expect(() => parseChatRequest({ ...base, modalities: ['text', 'audio'] })).toThrow(
+      expect.objectContaining({ status: 400, param: 'modalities' }),
+    );
+    expect(() => parseChatRequest({ ...base, audio: { voice: 'alloy', format: 'wav' } })).toThrow(
+      expect.objectContaining({ status: 400, param: 'audio' }),
+    );
     expect(parseChatRequest({ ...base, modalities: ['text'] })).toEqual(neutral({}));
   });
 
@@ -210,7 +214,10 @@ describe('parseChatRequest', () => {
   it('allowed_tools narrows tools whatever the key order', () => {
     const body = {
       ...base,
-      tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'time' } }] } },
+      tool_choice: {
+        type: 'allowed_tools',
+        allowed_tools: { mode: 'required', tools: [{ type: 'function', function: { name: 'time' } }] },
+      },
       tools: [weather, { type: 'function', function: { name: 'time' } }],
     };
     const request = parseChatRequest(body);
@@ -234,12 +241,31 @@ describe('parseChatRequest', () => {
     ['tool_choice with function_call', { functions: [{ name: 'f' }], tool_choice: 'auto', function_call: 'auto' }, 'function_call'],
     ['function_call without functions', { function_call: 'auto' }, 'function_call'],
     ['tool_choice required without tools', { tool_choice: 'required' }, 'tool_choice'],
-    ['tool_choice naming an undeclared tool', { tools: [weather], tool_choice: { type: 'function', function: { name: 'time' } } }, 'tool_choice'],
-    ['allowed_tools naming an undeclared tool', { tools: [weather], tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'x' } }] } } }, 'tool_choice'],
+    [
+      'tool_choice naming an undeclared tool',
+      { tools: [weather], tool_choice: { type: 'function', function: { name: 'time' } } },
+      'tool_choice',
+    ],
+    [
+      'allowed_tools naming an undeclared tool',
+      {
+        tools: [weather],
+        tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'x' } }] } },
+      },
+      'tool_choice',
+    ],
     ['function_call naming an undeclared function', { functions: [{ name: 'f' }], function_call: { name: 'g' } }, 'function_call'],
     ['prediction with speculation', { prediction: { type: 'content', content: 'a' }, speculation: 'a' }, 'speculation'],
-    ['thinking keep all with reasoning_history disabled', { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' }, 'reasoning_history'],
-    ['a custom tool choice naming an undeclared tool', { tools: [{ type: 'custom', custom: { name: 'sql' } }], tool_choice: { type: 'custom', custom: { name: 'x' } } }, 'tool_choice'],
+    [
+      'thinking keep all with reasoning_history disabled',
+      { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' },
+      'reasoning_history',
+    ],
+    [
+      'a custom tool choice naming an undeclared tool',
+      { tools: [{ type: 'custom', custom: { name: 'sql' } }], tool_choice: { type: 'custom', custom: { name: 'x' } } },
+      'tool_choice',
+    ],
     ['an unknown field', { best_of: 2 }, 'best_of'],
     ['a completions-only field', { prompt: 'Once' }, 'prompt'],
   ])('%s -> 400', (_name, extra, param) => {
@@ -249,7 +275,8 @@ describe('parseChatRequest', () => {
 
 describe('parseChatRequest: completions-only fields', () => {
   test.each(['echo', 'echo_last'])('%s is a 400 pointing to /v1/completions', (field) => {
-    expect(() => parseChatRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], [field]: field === 'echo' ? true : 2 }))
-      .toThrow(expect.objectContaining({ status: 400, param: field, message: expect.stringContaining('/v1/completions') }));
+    expect(() =>
+      parseChatRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], [field]: field === 'echo' ? true : 2 }),
+    ).toThrow(expect.objectContaining({ status: 400, param: field, message: expect.stringContaining('/v1/completions') }));
   });
 });

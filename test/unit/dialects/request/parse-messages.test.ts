@@ -5,7 +5,11 @@ import { paramOf } from './expect-param.js';
 describe('parseMessages', () => {
   it.each([
     ['system with name', { role: 'system', content: 'Be brief.', name: 'ops' }, { role: 'system', content: 'Be brief.', name: 'ops' }],
-    ['developer text parts', { role: 'developer', content: [{ type: 'text', text: 'Rules' }] }, { role: 'developer', content: [{ type: 'text', text: 'Rules' }] }],
+    [
+      'developer text parts',
+      { role: 'developer', content: [{ type: 'text', text: 'Rules' }] },
+      { role: 'developer', content: [{ type: 'text', text: 'Rules' }] },
+    ],
     [
       'user image with detail',
       { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/cat.png', detail: 'low' } }] },
@@ -38,7 +42,11 @@ describe('parseMessages', () => {
     ],
     [
       'assistant tool calls and reasoning, content absent',
-      { role: 'assistant', reasoning_content: 'Think.', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'f', arguments: '{}' }, index: 0 }] },
+      {
+        role: 'assistant',
+        reasoning_content: 'Think.',
+        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'f', arguments: '{}' }, index: 0 }],
+      },
       { role: 'assistant', content: null, reasoning: 'Think.', toolCalls: [{ id: 'call_a', name: 'f', arguments: '{}' }] },
     ],
     [
@@ -66,17 +74,36 @@ describe('parseMessages', () => {
   });
 
   it('a custom tool call: its input is free text', () => {
-    expect(parseMessages([{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'sql', input: 'SELECT 1' } }] }]))
-      .toEqual([{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name: 'sql', arguments: 'SELECT 1', custom: true }] }]);
+    expect(
+      parseMessages([
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'sql', input: 'SELECT 1' } }] },
+      ]),
+    ).toEqual([{ role: 'assistant', content: null, toolCalls: [{ id: 'c', name: 'sql', arguments: 'SELECT 1', custom: true }] }]);
   });
 
   it.each([
     ['unknown role', [{ role: 'robot', content: 'x' }], 'messages[0].role'],
     ['unknown part type', [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'hologram' }] }], 'messages[0].content[1].type'],
-    ['a tool call of another type', [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'mcp', mcp: { name: 'g' } }] }], 'messages[0].tool_calls[0].type'],
-    ['a custom tool call without input', [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'g' } }] }], 'messages[0].tool_calls[0].custom.input'],
-    ['unknown tool call field', [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '' }, extra: 1 }] }], 'messages[0].tool_calls[0].extra'],
-    ['tool_calls with function_call', [{ role: 'assistant', tool_calls: [], function_call: { name: 'f', arguments: '' } }], 'messages[0].function_call'],
+    [
+      'a tool call of another type',
+      [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'mcp', mcp: { name: 'g' } }] }],
+      'messages[0].tool_calls[0].type',
+    ],
+    [
+      'a custom tool call without input',
+      [{ role: 'assistant', tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'g' } }] }],
+      'messages[0].tool_calls[0].custom.input',
+    ],
+    [
+      'unknown tool call field',
+      [{ role: 'assistant', tool_calls: [{ id: 'c', function: { name: 'f', arguments: '' }, extra: 1 }] }],
+      'messages[0].tool_calls[0].extra',
+    ],
+    [
+      'tool_calls with function_call',
+      [{ role: 'assistant', tool_calls: [], function_call: { name: 'f', arguments: '' } }],
+      'messages[0].function_call',
+    ],
     ['image without url', [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }], 'messages[0].content[0].image_url.url'],
     ['content of the wrong type', [{ role: 'user', content: 7 }], 'messages[0].content'],
     ['bad function JSON', [{ role: 'assistant', tool_calls: [{ function: '{' }] }], 'messages[0].tool_calls[0].function'],

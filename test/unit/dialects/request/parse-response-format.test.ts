@@ -15,7 +15,11 @@ describe('parseResponseFormat', () => {
       { type: 'json_schema', name: 'thing', description: 'A thing', schema, strict: true },
     ],
     // OpenAI makes the schema optional: an empty schema accepts any JSON, as its absence does.
-    ['OpenAI wrapper without schema', { type: 'json_schema', json_schema: { name: 'anything' } }, { type: 'json_schema', name: 'anything', schema: {} }],
+    [
+      'OpenAI wrapper without schema',
+      { type: 'json_schema', json_schema: { name: 'anything' } },
+      { type: 'json_schema', name: 'anything', schema: {} },
+    ],
     ['Fireworks bare schema under json_schema', { type: 'json_schema', json_schema: schema }, { type: 'json_schema', schema }],
     ['Fireworks bare schema under schema', { type: 'json_schema', schema }, { type: 'json_schema', schema }],
     ['Fireworks schema as JSON text', { type: 'json_schema', json_schema: JSON.stringify(schema) }, { type: 'json_schema', schema }],

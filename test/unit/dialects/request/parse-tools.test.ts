@@ -2,7 +2,10 @@
 import { parseFunctionCall, parseFunctions, parseToolChoice, parseTools } from '../../../../src/dialects/openai-chat/parse-tools.js';
 import { paramOf } from './expect-param.js';
 
-const weather = { type: 'function', function: { name: 'weather', description: 'Weather now', parameters: { type: 'object' }, strict: true } };
+const weather = {
+  type: 'function',
+  function: { name: 'weather', description: 'Weather now', parameters: { type: 'object' }, strict: true },
+};
 const time = { type: 'function', function: { name: 'time', strict: null } };
 
 describe('parseTools', () => {
@@ -18,7 +21,10 @@ describe('parseTools', () => {
   });
   it('custom tools: free text (the default) or a grammar', () => {
     const sql = { type: 'custom', custom: { name: 'sql', description: 'Runs SQL' } };
-    const code = { type: 'custom', custom: { name: 'code', format: { type: 'grammar', grammar: { syntax: 'regex', definition: '[0-9]+' } } } };
+    const code = {
+      type: 'custom',
+      custom: { name: 'code', format: { type: 'grammar', grammar: { syntax: 'regex', definition: '[0-9]+' } } },
+    };
     const note = { type: 'custom', custom: { name: 'note', format: { type: 'text' } } };
     expect(parseTools([weather, sql, code, note], undefined)).toEqual([
       { name: 'weather', description: 'Weather now', parameters: { type: 'object' }, strict: true },
@@ -29,7 +35,9 @@ describe('parseTools', () => {
   });
   it('allowed_tools may name custom tools', () => {
     const choice = { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [{ type: 'custom', custom: { name: 'sql' } }] } };
-    expect(parseTools([weather, { type: 'custom', custom: { name: 'sql' } }], choice)).toEqual([{ name: 'sql', custom: { format: { type: 'text' } } }]);
+    expect(parseTools([weather, { type: 'custom', custom: { name: 'sql' } }], choice)).toEqual([
+      { name: 'sql', custom: { format: { type: 'text' } } },
+    ]);
   });
   it('tools of another type, or a custom tool without a name -> 400', () => {
     expect(paramOf(() => parseTools([weather, { type: 'mcp', mcp: {} }], undefined))).toBe('tools[1].type');
@@ -66,7 +74,9 @@ describe('parseToolChoice', () => {
 
 describe('legacy functions', () => {
   it('functions become tool definitions', () => {
-    expect(parseFunctions([{ name: 'weather', parameters: { type: 'object' } }])).toEqual([{ name: 'weather', parameters: { type: 'object' } }]);
+    expect(parseFunctions([{ name: 'weather', parameters: { type: 'object' } }])).toEqual([
+      { name: 'weather', parameters: { type: 'object' } },
+    ]);
   });
   it.each([
     ['auto', 'auto'],

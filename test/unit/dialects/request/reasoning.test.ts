@@ -1,7 +1,13 @@
 /** model/reasoning.ts: the reasoning_effort / thinking / reasoning_history precedence matrix and the effort ladder. */
-import { budgetForEffort, DEFAULT_EFFORT_LADDER, effortForBudget, normalizeEffort, normalizeReasoning, type ReasoningWire } from '../../../../src/model/reasoning.js';
+import {
+  budgetForEffort,
+  DEFAULT_EFFORT_LADDER,
+  effortForBudget,
+  normalizeEffort,
+  normalizeReasoning,
+  type ReasoningWire,
+} from '../../../../src/model/reasoning.js';
 import { paramOf } from './expect-param.js';
-
 
 describe('normalizeEffort', () => {
   it.each([
@@ -27,7 +33,13 @@ describe('normalizeReasoning: precedence matrix', () => {
     ['effort integer', { reasoning_effort: 2000 }, { budgetTokens: 2000 }, { 'reasoning.budgetTokens': 'reasoning_effort' }, []],
     ['history alone', { reasoning_history: 'interleaved' }, { history: 'interleaved' }, { 'reasoning.history': 'reasoning_history' }, []],
     ['enabled alone = true', { thinking: { type: 'enabled' } }, { effort: 'medium' }, { 'reasoning.effort': 'thinking.type' }, []],
-    ['enabled takes reasoning_effort', { reasoning_effort: 'high', thinking: { type: 'enabled' } }, { effort: 'high' }, { 'reasoning.effort': 'reasoning_effort' }, []],
+    [
+      'enabled takes reasoning_effort',
+      { reasoning_effort: 'high', thinking: { type: 'enabled' } },
+      { effort: 'high' },
+      { 'reasoning.effort': 'reasoning_effort' },
+      [],
+    ],
     [
       'thinking.effort overrides reasoning_effort',
       { reasoning_effort: 'low', thinking: { type: 'enabled', effort: 'max' } },
@@ -39,7 +51,11 @@ describe('normalizeReasoning: precedence matrix', () => {
       'enabled with budget, effort and end text',
       { thinking: { type: 'enabled', budget_tokens: 4096, effort: 'high', budget_end_str: 'Time to answer.' } },
       { effort: 'high', budgetTokens: 4096, budgetEndText: 'Time to answer.' },
-      { 'reasoning.effort': 'thinking.effort', 'reasoning.budgetTokens': 'thinking.budget_tokens', 'reasoning.budgetEndText': 'thinking.budget_end_str' },
+      {
+        'reasoning.effort': 'thinking.effort',
+        'reasoning.budgetTokens': 'thinking.budget_tokens',
+        'reasoning.budgetEndText': 'thinking.budget_end_str',
+      },
       [],
     ],
     [
@@ -78,24 +94,64 @@ describe('normalizeReasoning: precedence matrix', () => {
       { 'reasoning.effort': 'thinking.type' },
       ['reasoning_effort is overridden by thinking.type=disabled.'],
     ],
-    ['disabled with effort none: no warning', { reasoning_effort: false, thinking: { type: 'disabled' } }, { effort: 'none' }, { 'reasoning.effort': 'thinking.type' }, []],
-    ['adaptive', { thinking: { type: 'adaptive' }, reasoning_history: 'disabled' }, { effort: 'adaptive', history: 'disabled' }, { 'reasoning.effort': 'thinking.type', 'reasoning.history': 'reasoning_history' }, []],
-    ['adaptive with reasoning_effort adaptive', { reasoning_effort: 'adaptive', thinking: { type: 'adaptive' } }, { effort: 'adaptive' }, { 'reasoning.effort': 'thinking.type' }, []],
-    ['null fields are unset', { reasoning_effort: null, thinking: null, reasoning_history: 'preserved' }, { history: 'preserved' }, { 'reasoning.history': 'reasoning_history' }, []],
+    [
+      'disabled with effort none: no warning',
+      { reasoning_effort: false, thinking: { type: 'disabled' } },
+      { effort: 'none' },
+      { 'reasoning.effort': 'thinking.type' },
+      [],
+    ],
+    [
+      'adaptive',
+      { thinking: { type: 'adaptive' }, reasoning_history: 'disabled' },
+      { effort: 'adaptive', history: 'disabled' },
+      { 'reasoning.effort': 'thinking.type', 'reasoning.history': 'reasoning_history' },
+      [],
+    ],
+    [
+      'adaptive with reasoning_effort adaptive',
+      { reasoning_effort: 'adaptive', thinking: { type: 'adaptive' } },
+      { effort: 'adaptive' },
+      { 'reasoning.effort': 'thinking.type' },
+      [],
+    ],
+    [
+      'null fields are unset',
+      { reasoning_effort: null, thinking: null, reasoning_history: 'preserved' },
+      { history: 'preserved' },
+      { 'reasoning.history': 'reasoning_history' },
+      [],
+    ],
   ];
   it.each(cases)('%s', (_name, wire, reasoning, origins, warnings) => {
     expect(normalizeReasoning(wire)).toEqual({ reasoning, origins, warnings });
   });
 
   it.each([
-    ["keep 'all' with history disabled", { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' }, 'reasoning_history'],
-    ["keep 'all' with history interleaved", { reasoning_history: 'interleaved', thinking: { type: 'enabled', keep: 'all' } }, 'reasoning_history'],
+    [
+      "keep 'all' with history disabled",
+      { thinking: { type: 'enabled', keep: 'all' }, reasoning_history: 'disabled' },
+      'reasoning_history',
+    ],
+    [
+      "keep 'all' with history interleaved",
+      { reasoning_history: 'interleaved', thinking: { type: 'enabled', keep: 'all' } },
+      'reasoning_history',
+    ],
     ['enabled with reasoning_effort none', { reasoning_effort: 'none', thinking: { type: 'enabled' } }, 'reasoning_effort'],
     ['enabled with reasoning_effort false', { reasoning_effort: false, thinking: { type: 'enabled' } }, 'reasoning_effort'],
     ['enabled with thinking.effort none', { thinking: { type: 'enabled', effort: false } }, 'thinking.effort'],
     ['budget below 1024', { thinking: { type: 'enabled', budget_tokens: 1023 } }, 'thinking.budget_tokens'],
-    ['budget conflicts with integer effort', { reasoning_effort: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } }, 'thinking.budget_tokens'],
-    ['budget conflicts with integer thinking.effort', { thinking: { type: 'enabled', budget_tokens: 2048, effort: 5000 } }, 'thinking.budget_tokens'],
+    [
+      'budget conflicts with integer effort',
+      { reasoning_effort: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } },
+      'thinking.budget_tokens',
+    ],
+    [
+      'budget conflicts with integer thinking.effort',
+      { thinking: { type: 'enabled', budget_tokens: 2048, effort: 5000 } },
+      'thinking.budget_tokens',
+    ],
     ['budget_end_str without a budget', { thinking: { type: 'enabled', budget_end_str: 'Done.' } }, 'thinking.budget_end_str'],
     ["keep other than 'all'", { thinking: { type: 'enabled', keep: 'some' } }, 'thinking.keep'],
     ['unknown thinking key', { thinking: { type: 'enabled', budget: 5 } }, 'thinking.budget'],
@@ -147,7 +203,11 @@ describe('effort ladder', () => {
       { effort: 'medium', upTo: 12000 },
       { effort: 'high', upTo: 30000 },
     ] as const;
-    expect([effortForBudget(100, ladder), effortForBudget(5000, ladder), effortForBudget(99999, ladder)]).toEqual(['low', 'medium', 'high']);
+    expect([effortForBudget(100, ladder), effortForBudget(5000, ladder), effortForBudget(99999, ladder)]).toEqual([
+      'low',
+      'medium',
+      'high',
+    ]);
     expect(budgetForEffort('xhigh', ladder)).toBeUndefined();
   });
 });

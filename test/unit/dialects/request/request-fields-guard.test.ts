@@ -25,7 +25,14 @@ function propertyNames(document: Node, schema: unknown, seen = new Set<string>()
   if (typeof node.$ref === 'string') {
     if (seen.has(node.$ref)) return [];
     seen.add(node.$ref);
-    return propertyNames(document, node.$ref.slice(2).split('/').reduce<unknown>((at, key) => (at as Node)[key], document), seen);
+    return propertyNames(
+      document,
+      node.$ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((at, key) => (at as Node)[key], document),
+      seen,
+    );
   }
   const parts = ((node.allOf as unknown[] | undefined) ?? []).flatMap((part) => propertyNames(document, part, seen));
   return [...new Set([...Object.keys((node.properties as Node | undefined) ?? {}), ...parts])];

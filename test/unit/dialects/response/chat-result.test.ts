@@ -44,7 +44,11 @@ describe('serializeChatResult', () => {
   it('n=3: one choice each, in order', () => {
     const result: NeutralResult = {
       ...base,
-      choices: [0, 1, 2].map((index) => ({ index, text: `t${index}`, finishReason: index === 2 ? 'length' as const : 'stop' as const })),
+      choices: [0, 1, 2].map((index) => ({
+        index,
+        text: `t${index}`,
+        finishReason: index === 2 ? ('length' as const) : ('stop' as const),
+      })),
     };
     expect(serializeChatResult(result, request('chat', { choices: 3 })).choices).toStrictEqual([
       { index: 0, message: { role: 'assistant', content: 't0', refusal: null }, logprobs: null, finish_reason: 'stop' },
@@ -56,7 +60,14 @@ describe('serializeChatResult', () => {
   it('tool calls: content null when the model only called tools', () => {
     const result: NeutralResult = {
       ...base,
-      choices: [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] }],
+      choices: [
+        {
+          index: 0,
+          text: '',
+          finishReason: 'tool_calls',
+          toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+        },
+      ],
     };
     expect(serializeChatResult(result, request('chat')).choices[0]).toStrictEqual({
       index: 0,
@@ -85,7 +96,10 @@ describe('serializeChatResult', () => {
   });
 
   it('legacy `functions` with two calls is an error, not a dropped call', () => {
-    const calls = [{ id: 'a', name: 'f', arguments: '{}' }, { id: 'b', name: 'g', arguments: '{}' }];
+    const calls = [
+      { id: 'a', name: 'f', arguments: '{}' },
+      { id: 'b', name: 'g', arguments: '{}' },
+    ];
     const result: NeutralResult = { ...base, choices: [{ index: 0, text: '', finishReason: 'tool_calls', toolCalls: calls }] };
     expect(() => serializeChatResult(result, request('chat', { legacyFunctions: true }))).toThrow(/legacy `functions`/);
   });
@@ -103,12 +117,23 @@ describe('serializeChatResult', () => {
   it('logprobs as asked: content entries with top_logprobs always an array, refusal null', () => {
     const result: NeutralResult = {
       ...base,
-      choices: [{
-        index: 0,
-        text: 'Hi!',
-        finishReason: 'stop',
-        logprobs: [token('Hi', -0.1, [['Hi', -0.1], ['Hey', -2]]), token('!', -0.5, [['!', -0.5], ['.', -1]])],
-      }],
+      choices: [
+        {
+          index: 0,
+          text: 'Hi!',
+          finishReason: 'stop',
+          logprobs: [
+            token('Hi', -0.1, [
+              ['Hi', -0.1],
+              ['Hey', -2],
+            ]),
+            token('!', -0.5, [
+              ['!', -0.5],
+              ['.', -1],
+            ]),
+          ],
+        },
+      ],
     };
     expect(serializeChatResult(result, request('chat', { logprobs: { top: 1, shape: 'chat' } })).choices[0].logprobs).toStrictEqual({
       content: [
@@ -143,7 +168,9 @@ describe('serializeChatResult', () => {
   it('Fireworks extensions: perf_metrics, raw_output, token_ids and prompt_token_ids only when asked', () => {
     const result: NeutralResult = {
       ...base,
-      choices: [{ index: 0, text: 'Hi', finishReason: 'stop', tokenIds: [9, 8], promptTokenIds: [1, 2, 3], rawOutput: { completion: 'Hi' } }],
+      choices: [
+        { index: 0, text: 'Hi', finishReason: 'stop', tokenIds: [9, 8], promptTokenIds: [1, 2, 3], rawOutput: { completion: 'Hi' } },
+      ],
       usage: { ...usage, cachedPromptTokens: 1 },
       perf: { timeToFirstToken: 0.25, processingTime: 0.5, backend: { 'backend-host': 'h1' } },
     };
@@ -153,14 +180,16 @@ describe('serializeChatResult', () => {
       object: 'chat.completion',
       created: 7,
       model: 'm',
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: 'Hi', refusal: null },
-        logprobs: null,
-        finish_reason: 'stop',
-        raw_output: { completion: 'Hi' },
-        token_ids: [9, 8],
-      }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hi', refusal: null },
+          logprobs: null,
+          finish_reason: 'stop',
+          raw_output: { completion: 'Hi' },
+          token_ids: [9, 8],
+        },
+      ],
       usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, prompt_tokens_details: { cached_tokens: 1 } },
       perf_metrics: {
         'backend-host': 'h1',
@@ -171,7 +200,12 @@ describe('serializeChatResult', () => {
       },
       prompt_token_ids: [1, 2, 3],
     });
-    expect(Object.keys(serializeChatResult(result, request('chat')).choices[0])).toStrictEqual(['index', 'message', 'logprobs', 'finish_reason']);
+    expect(Object.keys(serializeChatResult(result, request('chat')).choices[0])).toStrictEqual([
+      'index',
+      'message',
+      'logprobs',
+      'finish_reason',
+    ]);
   });
 });
 

@@ -37,16 +37,21 @@ const unscored = tokenText.map((text) => ({ token: text, logprob: null as number
 const legacy: fc.Arbitrary<LegacyLogprobs> = fc
   .tuple(fc.array(fc.oneof({ weight: 5, arbitrary: legacyPosition }, { weight: 1, arbitrary: unscored }), { maxLength: 8 }), fc.boolean())
   .chain(([positions, withIds]) =>
-    fc.tuple(fc.array(fc.nat(10_000), { minLength: positions.length, maxLength: positions.length }), fc.array(fc.nat(5_000), { minLength: positions.length, maxLength: positions.length })).map(([offsets, ids]) => {
-      const out: LegacyLogprobs = {
-        tokens: positions.map((position) => position.token),
-        token_logprobs: positions.map((position) => position.logprob),
-        top_logprobs: positions.map((position) => position.map),
-        text_offset: offsets,
-      };
-      if (withIds && positions.length > 0) out.token_ids = ids;
-      return out;
-    }),
+    fc
+      .tuple(
+        fc.array(fc.nat(10_000), { minLength: positions.length, maxLength: positions.length }),
+        fc.array(fc.nat(5_000), { minLength: positions.length, maxLength: positions.length }),
+      )
+      .map(([offsets, ids]) => {
+        const out: LegacyLogprobs = {
+          tokens: positions.map((position) => position.token),
+          token_logprobs: positions.map((position) => position.logprob),
+          top_logprobs: positions.map((position) => position.map),
+          text_offset: offsets,
+        };
+        if (withIds && positions.length > 0) out.token_ids = ids;
+        return out;
+      }),
   );
 
 /** OpenAI's shape, or Fireworks' new format (token ids, text_offset, sampling_logprob everywhere). */
@@ -64,31 +69,41 @@ const chatContent = (extended: boolean): fc.Arbitrary<ChatLogprobEntry[]> => {
       text_offset: fc.nat(10_000),
       sampling_logprob: fc.option(logprob, { nil: null }),
     })
-    .map(({ token_id, text_offset, sampling_logprob, ...rest }) => (extended ? { ...rest, token_id, text_offset, sampling_logprob } : rest));
+    .map(({ token_id, text_offset, sampling_logprob, ...rest }) =>
+      extended ? { ...rest, token_id, text_offset, sampling_logprob } : rest,
+    );
   return fc.array(entry, { maxLength: 8 });
 };
 
 describe('logprobs round trips', () => {
   it('legacy -> neutral -> legacy is the identity', () => {
-    fc.assert(fc.property(legacy, (wire) => {
-      expect(toLegacyLogprobs(fromLegacyLogprobs(wire), TOP)).toStrictEqual(wire);
-    }));
+    fc.assert(
+      fc.property(legacy, (wire) => {
+        expect(toLegacyLogprobs(fromLegacyLogprobs(wire), TOP)).toStrictEqual(wire);
+      }),
+    );
   });
 
   it('chat -> neutral -> chat is the identity (OpenAI shape)', () => {
-    fc.assert(fc.property(chatContent(false), (wire) => {
-      expect(toChatLogprobs(fromChatLogprobs(wire), TOP)).toStrictEqual(wire);
-    }));
+    fc.assert(
+      fc.property(chatContent(false), (wire) => {
+        expect(toChatLogprobs(fromChatLogprobs(wire), TOP)).toStrictEqual(wire);
+      }),
+    );
   });
 
   it('chat -> neutral -> chat is the identity (Fireworks new format)', () => {
-    fc.assert(fc.property(chatContent(true), (wire) => {
-      expect(toChatLogprobs(fromChatLogprobs(wire), TOP, { tokenIds: true, extended: true })).toStrictEqual(wire);
-    }));
+    fc.assert(
+      fc.property(chatContent(true), (wire) => {
+        expect(toChatLogprobs(fromChatLogprobs(wire), TOP, { tokenIds: true, extended: true })).toStrictEqual(wire);
+      }),
+    );
   });
 
   it('example: OpenAI `bytes: null` for a special token survives', () => {
-    const wire: ChatLogprobEntry[] = [{ token: ' How', logprob: -0.1, bytes: [32, 72, 111, 119], top_logprobs: [{ token: '<|end|>', logprob: -10.9, bytes: null }] }];
+    const wire: ChatLogprobEntry[] = [
+      { token: ' How', logprob: -0.1, bytes: [32, 72, 111, 119], top_logprobs: [{ token: '<|end|>', logprob: -10.9, bytes: null }] },
+    ];
     expect(toChatLogprobs(fromChatLogprobs(wire), 1)).toStrictEqual(wire);
   });
 });

@@ -7,7 +7,9 @@ import type { ResponseStore } from '../../../../src/response-store/response-stor
 const failing: ResponseStore = {
   kind: 'broken',
   get: async () => undefined,
-  put: async () => { throw new Error('disk full'); },
+  put: async () => {
+    throw new Error('disk full');
+  },
   findItem: async () => undefined,
   delete: async () => false,
 };
@@ -18,12 +20,19 @@ const context = (store: ResponseStore, owner = 'a'): Pick<StateServices, 'store'
 
 /** One stored turn: `text` asked, `answer` answered, continuing `previous` when given. */
 async function turn(store: ResponseStore, text: string, answer: string, previous?: string, owner = 'a'): Promise<string> {
-  const state = await resolveResponseState({ model: 'm', input: text, store: true, ...(previous ? { previous_response_id: previous } : {}) }, context(store, owner));
+  const state = await resolveResponseState(
+    { model: 'm', input: text, store: true, ...(previous ? { previous_response_id: previous } : {}) },
+    context(store, owner),
+  );
   await keepAnswer({ id: state.responseId, output: [{ id: `msg_${answer}`, type: 'message', role: 'assistant', content: answer }] }, state);
   return state.responseId;
 }
 
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ProxyError);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ProxyError,
+  );
 
 describe('keeping a Responses answer', () => {
   test('a store that fails does not cost the caller the answer: store false, and the failure is told', async () => {
@@ -38,11 +47,17 @@ describe('keeping a Responses answer', () => {
     const store = memoryStore();
     const state = await resolveResponseState({ model: 'm', input: 'Hi', store: true }, context(store));
     await keepAnswer({ id: state.responseId, output: [] }, state);
-    expect(await store.get(state.responseId, 'a')).toEqual({ response: { id: state.responseId, output: [] }, input: [{ role: 'user', content: 'Hi' }], owner: 'a' });
+    expect(await store.get(state.responseId, 'a')).toEqual({
+      response: { id: state.responseId, output: [] },
+      input: [{ role: 'user', content: 'Hi' }],
+      owner: 'a',
+    });
   });
 
   test('every request gets its own random id: resp_ and 32 hex digits', async () => {
-    const ids = await Promise.all([1, 2, 3].map(async () => (await resolveResponseState({ model: 'm', input: 'Hi' }, { owner: '' })).responseId));
+    const ids = await Promise.all(
+      [1, 2, 3].map(async () => (await resolveResponseState({ model: 'm', input: 'Hi' }, { owner: '' })).responseId),
+    );
     for (const id of ids) expect(id).toMatch(/^resp_[0-9a-f]{32}$/);
     expect(new Set(ids).size).toBe(3);
   });
@@ -51,7 +66,9 @@ describe('keeping a Responses answer', () => {
     const store = memoryStore();
     const state = await resolveResponseState({ model: 'm', input: 'Hi' }, context(store));
     const failures: unknown[] = [];
-    const answer = await keepAnswer({ id: state.responseId, output: [{ type: 'message', content: 'x'.repeat(8192) }] }, state, (error) => failures.push(error));
+    const answer = await keepAnswer({ id: state.responseId, output: [{ type: 'message', content: 'x'.repeat(8192) }] }, state, (error) =>
+      failures.push(error),
+    );
     expect(answer.store).toBe(false);
     expect(String(failures[0])).toMatch(/maxResponseBytes/);
     expect(await store.get(state.responseId, 'a')).toBeUndefined();
@@ -74,11 +91,13 @@ describe('continuing a stored conversation', () => {
     const store = memoryStore();
     const first = await turn(store, 'one', 'uno');
     const second = await turn(store, 'two', 'dos', first);
-    expect((await store.get(second, 'a'))).toMatchObject({ input: [{ role: 'user', content: 'two' }], previousResponseId: first });
+    expect(await store.get(second, 'a')).toMatchObject({ input: [{ role: 'user', content: 'two' }], previousResponseId: first });
     const state = await resolveResponseState({ model: 'm', input: 'three', previous_response_id: second }, context(store));
     expect((state.body as { input: unknown[] }).input).toEqual([
-      { role: 'user', content: 'one' }, expect.objectContaining({ content: 'uno' }),
-      { role: 'user', content: 'two' }, expect.objectContaining({ content: 'dos' }),
+      { role: 'user', content: 'one' },
+      expect.objectContaining({ content: 'uno' }),
+      { role: 'user', content: 'two' },
+      expect.objectContaining({ content: 'dos' }),
       { role: 'user', content: 'three' },
     ]);
     expect(state.input).toEqual([{ role: 'user', content: 'three' }]);
@@ -105,12 +124,14 @@ describe('continuing a stored conversation', () => {
     expect(error?.message).toMatch(/no longer stored/);
   });
 
-  test('another owner\'s response reads as one that does not exist, for previous_response_id and item_reference', async () => {
+  test("another owner's response reads as one that does not exist, for previous_response_id and item_reference", async () => {
     const store = memoryStore();
     const mine = await turn(store, 'secret', 'kept');
     const continued = await failureOf(resolveResponseState({ model: 'm', input: 'Hi', previous_response_id: mine }, context(store, 'b')));
     expect(continued).toMatchObject({ status: 404, code: 'previous_response_not_found' });
-    const referenced = await failureOf(resolveResponseState({ model: 'm', input: [{ type: 'item_reference', id: 'msg_kept' }] }, context(store, 'b')));
+    const referenced = await failureOf(
+      resolveResponseState({ model: 'm', input: [{ type: 'item_reference', id: 'msg_kept' }] }, context(store, 'b')),
+    );
     expect(referenced).toMatchObject({ status: 404, code: 'item_not_found', param: 'input[0]' });
     const own = await resolveResponseState({ model: 'm', input: [{ type: 'item_reference', id: 'msg_kept' }] }, context(store, 'a'));
     expect(own.input).toEqual([expect.objectContaining({ id: 'msg_kept', content: 'kept' })]);
