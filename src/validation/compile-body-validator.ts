@@ -17,8 +17,16 @@ export type BodyValidator = ((data: unknown) => boolean) & { errors?: readonly S
  */
 export const AJV_OPTIONS = { allErrors: true, verbose: true, discriminator: true } as const;
 
-export async function compileBodyValidator(name: DocumentName, openapiDir: string): Promise<BodyValidator> {
-  const { file, operationId } = OPENAPI_DOCUMENTS[name];
+/**
+ * The body validator of the document's operation (OPENAPI_DOCUMENTS), or of another operation
+ * in the same document (`countMessageTokens` in the Messages document).
+ */
+export async function compileBodyValidator(
+  name: DocumentName,
+  openapiDir: string,
+  operationId: string = OPENAPI_DOCUMENTS[name].operationId,
+): Promise<BodyValidator> {
+  const { file } = OPENAPI_DOCUMENTS[name];
   const definition = inlineRefs(loadOpenapiDocument(name, openapiDir)) as unknown as Document;
   // strict: an invalid document fails start-up instead of logging a warning.
   const api = new OpenAPIBackend({ definition, strict: true, ajvOpts: AJV_OPTIONS });

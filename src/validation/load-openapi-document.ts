@@ -16,14 +16,15 @@ export interface OpenapiDocumentInfo {
   operationId: string;
 }
 
-/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`. */
-export type DocumentName = Endpoint | 'responses';
+/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`, or `messages` (Anthropic). */
+export type DocumentName = Endpoint | 'responses' | 'messages';
 
 /** Which document, path and operation serve each caller dialect. */
 export const OPENAPI_DOCUMENTS: Readonly<Record<DocumentName, OpenapiDocumentInfo>> = Object.freeze({
   chat: { file: 'openai-chat.yaml', path: '/v1/chat/completions', operationId: 'createChatCompletion' },
   text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
   responses: { file: 'openai-responses.yaml', path: '/v1/responses', operationId: 'createResponse' },
+  messages: { file: 'anthropic-messages.yaml', path: '/v1/messages', operationId: 'createMessage' },
 });
 
 /** `<package root>/config/openapi`. */

@@ -49,6 +49,11 @@ function rejectsOutright(error: SchemaError, at: string): boolean {
   return VALUE_CHECKS.has(error.keyword) && (error.instancePath === `${at}/type` || error.instancePath === `${at}/role`);
 }
 
+/** The branch requires a `type` tag the value does not have. */
+function lacksTag(error: SchemaError, at: string): boolean {
+  return error.instancePath === at && error.keyword === 'required' && error.params.missingProperty === 'type';
+}
+
 function plural(count: unknown, noun: string): string {
   return `${String(count)} ${noun}${count === 1 ? '' : 's'}`;
 }
@@ -167,9 +172,11 @@ export function toValidationIssues(errors: readonly SchemaError[], body: unknown
     }
     const at = union.instancePath;
     const fitting = [...byBranch.values()].filter((list) => !list.some((error) => rejectsOutright(error, at)));
-    // Several fit: prefer the one whose errors are all inside the value, not about the value itself.
+    // Several fit: prefer the one whose errors are all inside the value, not about the value itself;
+    // else, for a value without a `type`, the one branch that does not require it (an untyped custom tool).
     const inside = fitting.filter((list) => list.every((error) => error.instancePath !== at));
-    const chosen = fitting.length === 1 ? fitting[0] : inside.length === 1 ? inside[0] : undefined;
+    const untagged = fitting.filter((list) => !list.some((error) => lacksTag(error, at)));
+    const chosen = fitting.length === 1 ? fitting[0] : inside.length === 1 ? inside[0] : untagged.length === 1 ? untagged[0] : undefined;
     if (chosen) {
       visit(chosen);
       return;

@@ -21,6 +21,7 @@ const minimal: Record<DocumentName, Record<string, unknown>> = {
   chat: { model: 'm', messages: [{ role: 'user', content: 'Hi' }] },
   text: { model: 'm', prompt: 'Hi' },
   responses: { model: 'm', input: 'Hi' },
+  messages: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] },
 };
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };

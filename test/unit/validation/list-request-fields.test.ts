@@ -22,6 +22,13 @@ describe('listRequestFields', () => {
     expect(new Set(fields).size).toBe(fields.length);
   });
 
+  it('lists the top-level wire names of the Anthropic Messages request', () => {
+    const fields = listRequestFields('messages');
+    expect(fields.slice(0, 3)).toEqual(['model', 'max_tokens', 'messages']);
+    expect(fields).toEqual(expect.arrayContaining(['system', 'thinking', 'output_config', 'context_management', 'output_format']));
+    expect(fields).not.toContain('user_profile_id');
+  });
+
   it('returns a fresh array each call', () => {
     const first = listRequestFields('text');
     first.push('mutated');

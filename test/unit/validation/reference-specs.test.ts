@@ -143,3 +143,81 @@ describeShared('our documents cover the reference specs', () => {
     expect(missingFrom(streamOptionFields('chat'), seed.streamOptions)).toEqual([]);
   });
 });
+
+/**
+ * No Anthropic spec in ../shared: the reference for the Messages document is the types of
+ * @anthropic-ai/sdk (a devDependency, pinned to the version the document was written from).
+ */
+const sdkResources = resolve(repoRoot, 'node_modules', '@anthropic-ai', 'sdk', 'resources');
+
+/** The fields of an SDK params interface, split by the SDK's own "Body param:" / "Header param:" notes. */
+function sdkParams(file: string, name: string): { body: string[]; header: string[] } {
+  const source = readFileSync(join(sdkResources, file), 'utf8');
+  const start = source.indexOf(`export interface ${name} {`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const text = source.slice(start, source.indexOf('\n}\n', start));
+  const body: string[] = [];
+  const header: string[] = [];
+  for (const match of text.matchAll(/(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?^ {4}(\w+)\??:/gm)) {
+    (match[1]?.includes('Header param:') ? header : body).push(match[2]);
+  }
+  return { body, header };
+}
+
+/** The SDK's header params, as the headers it sends them in. */
+const SDK_HEADERS: Record<string, string> = {
+  user_profile_id: 'anthropic-user-profile-id',
+  workspace_id: 'anthropic-workspace-id',
+  betas: 'anthropic-beta',
+};
+/** Ours but not the newest SDK's: API version 2023-06-01's sampling fields (SDK 0.x), deprecated. */
+const DEPRECATED_SAMPLING = ['temperature', 'top_p', 'top_k'];
+/** The beta body fields our document declares (the ones real clients send). */
+const BETA_FIELDS = ['context_management', 'mcp_servers', 'output_format'];
+
+function messagesOperation(path: string): { properties: string[]; headers: string[] } {
+  const document = loadOpenapiDocument('messages');
+  const operation = ((document.paths as Node)[path] as Node).post as Node;
+  const ref = (((operation.requestBody as Node).content as Node)['application/json'] as Node).schema as Node;
+  const schemaName = String(ref.$ref).split('/').pop() as string;
+  const schema = ((document.components as Node).schemas as Node)[schemaName] as Node;
+  const parameters = (document.components as Node).parameters as Node;
+  const headers = (operation.parameters as Node[])
+    .map((parameter) => parameters[String(parameter.$ref).split('/').pop() as string] as Node)
+    .filter((parameter) => parameter.in === 'header')
+    .map((parameter) => String(parameter.name));
+  return { properties: Object.keys(schema.properties as Node), headers };
+}
+
+describe("the messages document covers the newest Anthropic SDK's request types", () => {
+  it.each([
+    ['/v1/messages', 'MessageCreateParamsBase'],
+    ['/v1/messages/count_tokens', 'MessageCountTokensParams'],
+  ])('%s has every body field of %s, and only those, the deprecated sampling fields and our beta fields', (path, name) => {
+    const sdk = sdkParams('messages/messages.d.ts', name);
+    const beta = sdkParams('beta/messages/messages.d.ts', name);
+    const ours = messagesOperation(path);
+    expect(sdk.body).toEqual(expect.arrayContaining(['model', 'messages', 'system', 'tools', 'thinking', 'output_config']));
+    expect(missingFrom(ours.properties, sdk.body)).toEqual([]);
+    const extras = path === '/v1/messages' ? DEPRECATED_SAMPLING : [];
+    expect(missingFrom([...sdk.body, ...extras, ...BETA_FIELDS], ours.properties)).toEqual([]);
+    expect(missingFrom(beta.body, BETA_FIELDS)).toEqual([]);
+  });
+
+  it.each([
+    ['/v1/messages', 'MessageCreateParamsBase'],
+    ['/v1/messages/count_tokens', 'MessageCountTokensParams'],
+  ])("%s declares %s's header params as headers, not body fields", (path, name) => {
+    const header = [...sdkParams('messages/messages.d.ts', name).header, ...sdkParams('beta/messages/messages.d.ts', name).header];
+    const ours = messagesOperation(path);
+    expect(header).toEqual(expect.arrayContaining(['user_profile_id', 'workspace_id', 'betas']));
+    expect(missingFrom(Object.keys(SDK_HEADERS), header)).toEqual([]);
+    expect(
+      missingFrom(
+        ours.headers,
+        [...new Set(header)].map((field) => SDK_HEADERS[field]),
+      ),
+    ).toEqual([]);
+    expect(ours.properties.filter((field) => header.includes(field))).toEqual([]);
+  });
+});
