@@ -34,11 +34,13 @@ export interface RemoteAdapterOptions {
   settings: AdapterSettings<RemoteBackendSettings>;
   capabilities: BackendCapabilities;
   codec: WireCodec;
+  /** Where each endpoint is posted under the base URL, where the kind's are not OpenAI's (Anthropic: `/messages`). */
+  paths?: Readonly<Record<'chat' | 'completions', string>>;
 }
 
-const PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
+const OPENAI_PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
 
-export function createRemoteAdapter({ name, settings: config, capabilities, codec }: RemoteAdapterOptions): Adapter {
+export function createRemoteAdapter({ name, settings: config, capabilities, codec, paths = OPENAI_PATHS }: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
   const secrets = secretsOf(config);
@@ -66,7 +68,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     if (!capabilities.speaks.includes(endpoint)) {
       throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
-    const path = PATHS[endpoint];
+    const path = paths[endpoint];
     const body = codec.toWireBody(request, { stream });
     const headers: Record<string, string> = {
       ...fixedHeaders,

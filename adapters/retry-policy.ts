@@ -7,12 +7,13 @@
 import type { ProxyError } from '../src/errors/proxy-error.js';
 
 /** Retried: the connection failed, no headers in time, 429, and the 5xx statuses that say "try again". */
-const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+// 529: Anthropic's 503 (overloaded).
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 const RETRIED_CODES = new Set(['upstream_unreachable', 'upstream_timeout']);
 
 /** A remote backend's `retries` (REMOTE_DEFAULTS.retries in remote-settings.ts when unset). */
 export interface RemoteRetries {
-  /** Tries after the first, on connection errors, timeouts before the headers, 429 and 500/502/503/504. 0: none. */
+  /** Tries after the first, on connection errors, timeouts before the headers, 429 and 500/502/503/504/529. 0: none. */
   attempts: number;
   /** The first back-off; each next one doubles, with full jitter. */
   initialDelayMs: number;

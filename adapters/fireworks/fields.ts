@@ -128,6 +128,9 @@ const FIELDS: FieldSupport = {
   serviceTier: oneOf('service_tier', { accepted: ['auto', 'default', 'flex', 'priority'] }),
   user: copy('user'),
   promptCacheKey: copy('prompt_cache_key'),
+  cacheControl: unsupported('no caching breakpoints: it caches prompt prefixes on its own'),
+  contextManagement: unsupported('no server-side context editing'),
+  toolError: unsupported('a tool result has no error flag: its content goes as it is'),
 };
 
 /** Fireworks chat fields with no neutral meaning, which the chat dialect relays verbatim. */

@@ -103,6 +103,9 @@ const FIELDS: FieldSupport = {
   ),
   user: copy('user'),
   promptCacheKey: chatOnly(copy('prompt_cache_key')),
+  cacheControl: unsupported('no caching breakpoints: it caches prompt prefixes on its own'),
+  contextManagement: unsupported('no server-side context editing'),
+  toolError: unsupported('a tool result has no error flag: its content goes as it is'),
 };
 
 /** OpenAI chat fields with no neutral meaning, which the chat dialect relays verbatim. */

@@ -25,15 +25,16 @@ export type { Change, ChangeAction, TranslationReport, Verdict } from '../pipeli
 /** A config's routes (the first backend of the matching route), or a default backend of one kind. */
 export type TranslateTarget = { config: ProxyConfig } | { kind: string; speaks?: SpokenEndpoint[] };
 
-/** The caller's dialect: OpenAI chat, Fireworks completions or OpenAI Responses. */
-export type CallerEndpoint = 'chat' | 'completions' | 'responses';
+/** The caller's dialect: OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages. */
+export type CallerEndpoint = 'chat' | 'completions' | 'responses' | 'messages';
 
-export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses'];
+export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses', 'messages'];
 
 const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = {
   chat: 'openai-chat',
   completions: 'fireworks-completions',
   responses: 'openai-responses',
+  messages: 'anthropic-messages',
 };
 
 /** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
@@ -145,7 +146,8 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
 }
 
 /**
- * The dialect a body is in: the endpoint given, else chat when it has `messages`,
+ * The dialect a body is in: the endpoint given, else chat when it has `messages` (Messages when
+ * it also has a field or block only Anthropic has: `system`, `stop_sequences`, `tool_use`...),
  * completions when it has a `prompt` (a text, a list or token ids: a Responses
  * `prompt` is a template object), Responses when it has `input` or `instructions`,
  * else completions.
@@ -157,9 +159,25 @@ export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown):
 /** The caller's dialect a body looks like (`dialectFor` without an endpoint). */
 export function detectEndpoint(body: unknown): CallerEndpoint {
   if (!isRecord(body)) return 'completions';
-  if ('messages' in body) return 'chat';
+  if ('messages' in body) return looksAnthropic(body) ? 'messages' : 'chat';
   if ('prompt' in body && !isRecord(body.prompt)) return 'completions';
   return 'input' in body || 'instructions' in body ? 'responses' : 'completions';
+}
+
+/** Top-level fields, and content blocks, that only Anthropic's Messages API has. */
+const ANTHROPIC_FIELDS = ['system', 'stop_sequences', 'output_config', 'context_management', 'output_format'];
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document']);
+
+function looksAnthropic(body: Record<string, unknown>): boolean {
+  if (ANTHROPIC_FIELDS.some((field) => field in body)) return true;
+  if (isRecord(body.tool_choice) && typeof body.tool_choice.type === 'string' && body.tool_choice.type !== 'function') return true;
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  return messages.some(
+    (message) =>
+      isRecord(message) &&
+      Array.isArray(message.content) &&
+      message.content.some((block) => isRecord(block) && ANTHROPIC_BLOCKS.has(block.type as string)),
+  );
 }
 
 /** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */
@@ -170,14 +188,15 @@ export function endpointOfDialect(dialect: Dialect): CallerEndpoint {
 }
 
 /**
- * An endpoint as logs and users name it: `chat`, `completions`, `responses`, or a
- * path or URL (`/v1/chat/completions`, `/v1/completions`, `/v1/responses`).
+ * An endpoint as logs and users name it: `chat`, `completions`, `responses`, `messages`, or a
+ * path or URL (`/v1/chat/completions`, `/v1/completions`, `/v1/responses`, `/v1/messages`).
  * Undefined for anything else.
  */
 export function endpointNamed(value: string): CallerEndpoint | undefined {
   const name = value.trim().toLowerCase();
   if ((CALLER_ENDPOINTS as readonly string[]).includes(name)) return name as CallerEndpoint;
   if (/responses/.test(name)) return 'responses';
+  if (/messages/.test(name)) return 'messages';
   if (/chat/.test(name)) return 'chat';
   return /completions/.test(name) ? 'completions' : undefined;
 }

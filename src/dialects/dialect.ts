@@ -12,13 +12,13 @@ import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
 export interface Dialect {
-  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses';
+  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses' | 'anthropic-messages';
   /** The path it serves (`POST` only). */
   readonly path: string;
   /** The neutral endpoint its requests become. */
   readonly endpoint: Endpoint;
   /** Its OpenAPI document (src/validation/load-openapi-document.ts). */
-  readonly document: Endpoint | 'responses';
+  readonly document: Endpoint | 'responses' | 'messages';
   /** OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
   readonly sse: SseFraming;
   /** Every wire request field with its fate. */
@@ -33,6 +33,12 @@ export interface Dialect {
   streamSerializer(request: NeutralRequest): StreamSerializer;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
+  /** The HTTP status of an error, where this dialect's differs from the error's own (Anthropic answers a busy backend with 529). */
+  errorStatus?(error: ProxyError): number;
+  /** A header that carries the request id besides `x-request-id` (Anthropic's `request-id`). */
+  readonly requestIdHeader?: string;
+  /** Where this dialect's callers count a request's tokens without generating (`/v1/messages/count_tokens`). */
+  readonly countTokensPath?: string;
   /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */

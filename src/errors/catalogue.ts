@@ -301,10 +301,12 @@ export function upstreamAuthFailed(httpStatus: number): ProxyError {
  */
 export function upstreamError(httpStatus: number | undefined, upstreamMessage: string, retryAfterSeconds?: number): ProxyError {
   const failed = httpStatus === undefined ? 'answered with an error' : `failed with HTTP ${httpStatus}`;
+  // 503, or Anthropic's 529: the backend is up but too busy now, which a caller may wait out.
+  const overloaded = httpStatus === 503 || httpStatus === 529;
   return new ProxyError({
     status: 502,
     type: 'upstream_error',
-    code: 'upstream_error',
+    code: overloaded ? 'upstream_overloaded' : 'upstream_error',
     message: `The upstream backend ${failed}: ${upstreamMessage}`,
     retryAfterSeconds,
   });

@@ -7,11 +7,13 @@ import type { Registry } from 'prom-client';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadConfig, type ProxyConfig } from '../runtime/configuration.js';
 import type { Dialect } from '../dialects/dialect.js';
+import { anthropicMessagesDialect } from '../dialects/anthropic-messages/index.js';
 import { DIALECTS } from '../dialects/registry.js';
 import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from '../errors/catalogue.js';
 import { internalError, type ProxyError } from '../errors/proxy-error.js';
 import { checkApiKey } from '../pipeline/request/check-api-key.js';
 import { answerStateRoute, handleRequest } from '../pipeline/handle-request.js';
+import { countTokens } from '../pipeline/count-tokens.js';
 import { sendError, sendJson } from '../pipeline/answer/send-json.js';
 import { createRuntime, type RuntimeOptions } from '../runtime/create-runtime.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
@@ -98,6 +100,15 @@ export function createDialectProxy(
       sendError(res, undefined, methodNotAllowed());
     },
   );
+  for (const dialect of DIALECTS) {
+    if (!dialect.countTokensPath) continue;
+    router.post(dialect.countTokensPath, (req, res) => {
+      starting.then(
+        (built) => countTokens(built, dialect, req, res),
+        (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
+      );
+    });
+  }
   // A stateful dialect's own routes (the Responses API's GET, DELETE and cancel), keyed like the rest.
   for (const route of DIALECTS.flatMap((dialect) => dialect.state?.routes ?? [])) {
     router[route.method](route.path, (req, res) => {
@@ -108,20 +119,19 @@ export function createDialectProxy(
     });
   }
   router.get('/v1/models', (req, res) => {
+    // Anthropic's clients send `anthropic-version` and read Anthropic's list shape and errors.
+    const anthropic = typeof req.headers['anthropic-version'] === 'string' ? anthropicMessagesDialect : undefined;
     // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
     try {
       checkApiKey(req, checked.server.apiKeys);
     } catch (error) {
-      sendError(res, undefined, error as ProxyError);
+      sendError(res, anthropic, error as ProxyError);
       return;
     }
     starting.then(
       (built) =>
-        sendJson(res, 200, {
-          object: 'list',
-          data: built.routes.listedModels().map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })),
-        }),
-      (error: unknown) => sendError(res, undefined, backendUnavailable(error)),
+        sendJson(res, 200, anthropic ? anthropicModelList(built.routes.listedModels()) : openaiModelList(built.routes.listedModels())),
+      (error: unknown) => sendError(res, anthropic, backendUnavailable(error)),
     );
   });
   // Open like /healthz: scrapers carry no API key, and the values hold no secret.
@@ -173,4 +183,16 @@ export function createDialectProxy(
 /** The standalone server's last handler. */
 export function notFound(req: express.Request, res: express.Response): void {
   sendError(res, undefined, unknownUrl(req.method, req.path));
+}
+
+type ListedModel = { id: string; backend: string };
+
+function openaiModelList(models: readonly ListedModel[]): Record<string, unknown> {
+  return { object: 'list', data: models.map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) };
+}
+
+/** Anthropic's `GET /v1/models` page: every model at once. */
+function anthropicModelList(models: readonly ListedModel[]): Record<string, unknown> {
+  const data = models.map(({ id }) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
 }

@@ -25,6 +25,8 @@ export interface NeutralFieldSpec {
   set?(request: NeutralRequest, value: unknown): void;
   /** Informational (end-user ids, cache keys): a backend without it goes without, with a warning, never a 400. */
   soft?: boolean;
+  /** The caller's name for a field inside the conversation, which `origins` (one per path) cannot tell apart from the conversation itself. */
+  named?: string;
 }
 
 type Defined<T> = T extends undefined ? never : T;
@@ -55,7 +57,8 @@ type TopLevel =
   | 'perfMetricsInBody'
   | 'returnTokenIds'
   | 'rawOutput'
-  | 'store';
+  | 'store'
+  | 'contextManagement';
 
 const field = (key: TopLevel, param: string, asks?: (request: NeutralRequest) => boolean): NeutralFieldSpec => ({
   path: key,
@@ -86,6 +89,30 @@ const reasoning = (key: 'effort' | 'budgetTokens' | 'history' | 'budgetEndText',
     delete r.reasoning?.[key];
   },
 });
+
+function hasCacheControl(r: NeutralRequest): boolean {
+  if (r.cacheControl || r.tools?.some((tool) => tool.cacheControl)) return true;
+  return (
+    r.messages?.some(
+      (message) =>
+        (Array.isArray(message.content) && message.content.some((part) => part.cacheControl)) ||
+        message.toolCalls?.some((call) => call.cacheControl),
+    ) ?? false
+  );
+}
+
+/** Every breakpoint taken out; what carried one is replaced, never changed in place (the plan's copy shares it with the caller's request). */
+function withoutCacheControl(r: NeutralRequest): void {
+  delete r.cacheControl;
+  if (r.tools) r.tools = r.tools.map(({ cacheControl: _dropped, ...tool }) => tool);
+  if (r.messages) {
+    r.messages = r.messages.map((message) => ({
+      ...message,
+      ...(Array.isArray(message.content) ? { content: message.content.map(({ cacheControl: _dropped, ...part }) => part) } : {}),
+      ...(message.toolCalls ? { toolCalls: message.toolCalls.map(({ cacheControl: _dropped, ...call }) => call) } : {}),
+    }));
+  }
+}
 
 /** A value that asks for something: not undefined, null or false (`store: false` asks for nothing). */
 const isUsed = (value: unknown): boolean => value !== undefined && value !== null && value !== false;
@@ -211,6 +238,26 @@ export const NEUTRAL_FIELDS = {
   },
   user: { ...field('user', 'user'), soft: true },
   promptCacheKey: { ...field('promptCacheKey', 'prompt_cache_key'), soft: true },
+  // Caching breakpoints (Anthropic's `cache_control`) on the request, its tools and its parts: hints a backend without them goes without.
+  cacheControl: {
+    path: 'cacheControl',
+    param: 'cache_control',
+    value: (r) => (hasCacheControl(r) ? true : undefined),
+    drop: withoutCacheControl,
+    soft: true,
+  },
+  contextManagement: { ...field('contextManagement', 'context_management'), soft: true },
+  // A tool result marked as a failure (Anthropic's `is_error`): the result itself still goes.
+  toolError: {
+    path: 'messages',
+    param: 'is_error',
+    named: 'is_error',
+    value: (r) => (r.messages?.some((message) => message.toolError) ? true : undefined),
+    drop: (r) => {
+      if (r.messages) r.messages = r.messages.map(({ toolError: _dropped, ...message }) => message);
+    },
+    soft: true,
+  },
 } as const satisfies Record<string, NeutralFieldSpec>;
 
 export type NeutralField = keyof typeof NEUTRAL_FIELDS;
@@ -228,7 +275,8 @@ export function asksFor(request: NeutralRequest, field: NeutralField): boolean {
  * of it: `mirostat_target` for `sampling.mirostat`), else the usual wire name.
  */
 export function paramOf(request: NeutralRequest, field: NeutralField): string {
-  const { path, param }: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+  const { path, param, named }: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+  if (named !== undefined) return named;
   const origins = request.origins as Record<string, string | undefined>;
   return origins[path] ?? Object.entries(origins).find(([key]) => key.startsWith(`${path}.`))?.[1] ?? param;
 }

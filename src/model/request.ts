@@ -11,6 +11,12 @@ export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
 
+/** A prompt-caching breakpoint (Anthropic's `cache_control`): cache the prompt up to here, for `ttl` (`5m`, `1h`). */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: string;
+}
+
 export type ContentPart = (
   | { type: 'text'; text: string }
   | { type: 'image'; url: string; detail?: string }
@@ -22,6 +28,7 @@ export type ContentPart = (
 ) & {
   /** Wire keys of the part with no neutral meaning (`prompt_cache_breakpoint`, `image_url.max_long_side_pixel`, ...), kept for a native relay. */
   extra?: Record<string, unknown>;
+  cacheControl?: CacheControl;
 };
 
 export interface ToolCall {
@@ -31,6 +38,7 @@ export interface ToolCall {
   arguments: string;
   /** A call of a custom tool (OpenAI's `{type: 'custom', custom: {name, input}}`): `arguments` is the input text. */
   custom?: boolean;
+  cacheControl?: CacheControl;
 }
 
 export interface Message {
@@ -43,6 +51,12 @@ export interface Message {
   reasoning?: string;
   /** The caller's field the reasoning came from when it is not the message's own (`input[2]`, a Responses reasoning item), for warnings. */
   reasoningOrigin?: string;
+  /** The signature that came with the reasoning (an Anthropic thinking block's), returned as it was given. */
+  reasoningSignature?: string;
+  /** Reasoning the model's provider encrypted (Anthropic `redacted_thinking` blocks' `data`), in order. */
+  redactedReasoning?: string[];
+  /** On a tool result: the tool failed (Anthropic `is_error`). */
+  toolError?: boolean;
   /** Wire fields of the message that have no neutral meaning but must survive a native relay (refusal, audio, ...). */
   extra?: Record<string, unknown>;
 }
@@ -60,6 +74,7 @@ export interface ToolDefinition {
    * arguments; `format` may constrain that text. `parameters` and `strict` are then unset.
    */
   custom?: { format: CustomToolFormat };
+  cacheControl?: CacheControl;
 }
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { name: string };
@@ -142,6 +157,10 @@ export interface NeutralRequest {
   promptCacheKey?: string;
   promptCacheIsolationKey?: string;
   metadata?: Record<string, unknown>;
+  /** A caching breakpoint for the whole prompt (Anthropic's top-level `cache_control`); parts and tools carry their own. */
+  cacheControl?: CacheControl;
+  /** How the backend may trim the conversation to fit (Anthropic's `context_management`), as sent. */
+  contextManagement?: Record<string, unknown>;
   store?: boolean;
   serviceTier?: string;
   /**

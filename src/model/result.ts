@@ -9,6 +9,8 @@ export interface Usage {
   completionTokens: number;
   totalTokens: number;
   cachedPromptTokens?: number;
+  /** Prompt tokens written to the provider's cache (Anthropic's `cache_creation_input_tokens`). */
+  cacheWriteTokens?: number;
   audioPromptTokens?: number;
   reasoningTokens?: number;
   audioCompletionTokens?: number;
@@ -20,6 +22,7 @@ export interface Usage {
 /** The optional counters, each a plain sum across sub-requests. */
 const optionalCounters = [
   'cachedPromptTokens',
+  'cacheWriteTokens',
   'audioPromptTokens',
   'reasoningTokens',
   'audioCompletionTokens',
@@ -45,11 +48,17 @@ export interface ResultChoice {
   /** The generated text only, never the echoed prompt: the completions dialect prepends the echo itself. */
   text: string;
   reasoning?: string;
+  /** The signature of the reasoning (an Anthropic backend's thinking block), to be returned with it. */
+  reasoningSignature?: string;
+  /** Reasoning the provider encrypted (Anthropic `redacted_thinking` blocks' `data`). */
+  redactedReasoning?: string[];
   toolCalls?: ToolCall[];
   refusal?: string | null;
   /** Citations the backend attached to the text (OpenAI's `url_citation`s, from web search), kept as sent. */
   annotations?: unknown[];
   finishReason: FinishReason | null;
+  /** Which of the request's stop sequences ended the text, when the backend says (finish reason `stop`). */
+  stopSequence?: string;
   logprobs?: TokenLogprob[];
   /**
    * With `echo` / `echo_last`: the echoed prompt tokens in order (the whole prompt, or its last N tokens),

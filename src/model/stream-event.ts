@@ -19,6 +19,8 @@ export type StreamEvent =
       annotations?: unknown[];
     }
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
+  /** The signature of the choice's reasoning so far (an Anthropic backend's `signature_delta`); dialects without signatures ignore it. */
+  | { type: 'reasoning-signature'; choice: number; signature: string }
   /** `custom`: a call of a custom tool, whose `argumentsDelta` is a piece of its free-text input. */
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string; custom?: boolean }
   | {
@@ -27,6 +29,8 @@ export type StreamEvent =
       finishReason: FinishReason;
       /** The choice's streamed `delta.refusal` text, joined (OpenAI structured-output refusals). */
       refusal?: string;
+      /** Which of the request's stop sequences ended the text, when the backend says. */
+      stopSequence?: string;
       /** Fireworks `raw_output`, which arrives on the chunk that finishes the choice. */
       rawOutput?: Record<string, unknown>;
     }

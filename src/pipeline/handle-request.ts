@@ -28,6 +28,7 @@ import { dryRunAnswer } from './report/translation-report.js';
 export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const record = new RequestRecord(runtime, dialect, requestIdOf(req));
   res.setHeader('x-request-id', record.requestId);
+  if (dialect.requestIdHeader) res.setHeader(dialect.requestIdHeader, record.requestId);
   const abort = new AbortController();
   // A client that goes away cancels the upstream work at once; so does the end of a shutdown's grace (inFlight.end).
   res.on('close', () => {

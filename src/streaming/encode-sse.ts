@@ -10,6 +10,8 @@ export interface SseFraming<Chunk = Record<string, unknown>> {
   frame(chunk: Chunk): string;
   /** Written after the last frame ('' for none). */
   readonly end: string;
+  /** Written while the stream is silent: an SSE comment (sseKeepAliveComment) unless the dialect has its own (Anthropic's `ping` event). */
+  readonly keepAlive?: string;
 }
 
 /** A named event (`event: <type>`), as the Responses API sends every event. */

@@ -14,7 +14,7 @@ export interface KeepAlive {
   stop(): void;
 }
 
-export function keepAlive(response: ServerResponse, ms: number): KeepAlive {
+export function keepAlive(response: ServerResponse, ms: number, frame = sseKeepAliveComment): KeepAlive {
   let last = Date.now();
   let timer: NodeJS.Timeout;
   const arm = (delay: number) => {
@@ -25,7 +25,7 @@ export function keepAlive(response: ServerResponse, ms: number): KeepAlive {
     if (response.destroyed || response.writableEnded) return;
     const idle = Date.now() - last;
     if (idle >= ms) {
-      response.write(sseKeepAliveComment);
+      response.write(frame);
       last = Date.now();
       arm(ms);
     } else {

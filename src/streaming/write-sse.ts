@@ -14,12 +14,13 @@ export class SseWriter {
   private scheduled = false;
   private readonly alive?: KeepAlive;
 
-  /** `keepAliveMs`: an SSE comment after this long without a write (keep-alive.ts); off when unset. */
+  /** `keepAliveMs`: `keepAliveFrame` (an SSE comment by default) after this long without a write (keep-alive.ts); off when unset. */
   constructor(
     private readonly response: ServerResponse,
     keepAliveMs?: number,
+    keepAliveFrame?: string,
   ) {
-    if (keepAliveMs) this.alive = keepAlive(response, keepAliveMs);
+    if (keepAliveMs) this.alive = keepAlive(response, keepAliveMs, keepAliveFrame);
   }
 
   /** The client went away, or the stream has ended. */

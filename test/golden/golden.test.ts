@@ -10,8 +10,8 @@
  *   response.json | response.sse            what the caller must receive
  *
  * The folder's dialect picks the endpoint: openai-chat/ -> /v1/chat/completions,
- * openai-responses/ -> /v1/responses (named events, `event:` compared too; no
- * [DONE]), fireworks-completions/ -> /v1/completions.
+ * openai-responses/ -> /v1/responses and anthropic-messages/ -> /v1/messages (named
+ * events, `event:` compared too; no [DONE]), fireworks-completions/ -> /v1/completions.
  *
  * UPDATE_GOLDEN=1 records the observed upstream request and response instead
  * of asserting them. A file is rewritten only when a normal run would fail on it
@@ -96,6 +96,7 @@ function matches(old: string, unchanged: (old: string) => boolean): boolean {
 function endpointOf(dir: string): string {
   if (dir.startsWith('openai-chat')) return '/v1/chat/completions';
   if (dir.startsWith('openai-responses')) return '/v1/responses';
+  if (dir.startsWith('anthropic-messages')) return '/v1/messages';
   return '/v1/completions';
 }
 
@@ -215,8 +216,8 @@ describe('golden cases', () => {
         return;
       }
       if (streamed) {
-        // A Responses stream ends with its last typed event (response.completed, .incomplete, .failed or error), never [DONE].
-        if (endpoint === '/v1/responses') expect(text).not.toContain('data: [DONE]');
+        // A Responses or Messages stream ends with its last typed event (response.completed, message_stop, error...), never [DONE].
+        if (endpoint === '/v1/responses' || endpoint === '/v1/messages') expect(text).not.toContain('data: [DONE]');
         else expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
         expect(normalize(sseTranscript(text))).toEqual(normalize(sseTranscript(read(dir, 'response.sse'))));
       } else {

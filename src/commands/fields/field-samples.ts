@@ -2,7 +2,7 @@
  * One or more example values per wire field: the inputs the fate table runs
  * through the real code. They are inputs, not results: what a backend does
  * with each is found by the dry run. Keyed by the dialect's OpenAPI document
- * (chat, text, responses) where the wire shape differs: the chat and
+ * (chat, text, responses, messages) where the wire shape differs: the chat and
  * completions dialects share one table, the Responses dialect has its own
  * (its tools, tool choice, `prompt` and stream options are other shapes).
  * Typed by the tables' field unions, so a new field does not compile until it
@@ -11,6 +11,7 @@
 import type { ChatField } from '../../dialects/openai-chat/request-fields.js';
 import type { CompletionsField } from '../../dialects/fireworks-completions/request-fields.js';
 import type { ResponsesField } from '../../dialects/openai-responses/request-fields.js';
+import type { MessagesField } from '../../dialects/anthropic-messages/request-fields.js';
 import type { DocumentName } from '../../validation/load-openapi-document.js';
 
 export interface FieldSample {
@@ -28,6 +29,7 @@ export const BASE_BODIES: Readonly<Record<DocumentName, Readonly<Record<string, 
   chat: { model: 'model-a', messages: [{ role: 'user', content: 'Hi' }] },
   text: { model: 'model-a', prompt: 'Hi' },
   responses: { model: 'model-a', input: 'Hi' },
+  messages: { model: 'model-a', max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] },
 };
 
 const tool = {
@@ -278,10 +280,92 @@ export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSa
   moderation: FIELD_SAMPLES.moderation,
 };
 
+const messagesTool = { name: 'get_weather', description: 'The weather in a city.', input_schema: fn.parameters };
+const ephemeral = { type: 'ephemeral' };
+
+/** Anthropic's Messages API: its own shapes (blocks, tool_choice, thinking); sampling fields reuse chat's values. */
+export const MESSAGES_SAMPLES: Readonly<Record<MessagesField, readonly FieldSample[]>> = {
+  model: FIELD_SAMPLES.model,
+  max_tokens: one(64),
+  messages: [
+    { label: 'text', value: [{ role: 'user', content: 'Once upon a time' }] },
+    {
+      label: 'tool loop',
+      value: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }] },
+      ],
+      with: { tools: [messagesTool] },
+    },
+    {
+      label: 'thinking passed back',
+      value: [
+        { role: 'user', content: 'What is 2 + 2?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Two and two.', signature: 'sig-from-anthropic' },
+            { type: 'text', text: '4' },
+          ],
+        },
+        { role: 'user', content: 'And 3 + 3?' },
+      ],
+    },
+    {
+      label: 'failed tool',
+      value: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'timeout', is_error: true }] },
+      ],
+      with: { tools: [messagesTool] },
+    },
+  ],
+  system: [
+    { label: 'string', value: 'Be brief.' },
+    { label: 'blocks', value: [{ type: 'text', text: 'Be brief.', cache_control: ephemeral }] },
+  ],
+  cache_control: one(ephemeral),
+  metadata: one({ user_id: 'user-1' }),
+  stop_sequences: one(['\n\n']),
+  stream: one(true),
+  temperature: FIELD_SAMPLES.temperature,
+  top_p: FIELD_SAMPLES.top_p,
+  top_k: FIELD_SAMPLES.top_k,
+  tools: one([messagesTool]),
+  tool_choice: [
+    { label: 'any', value: { type: 'any' }, with: { tools: [messagesTool] } },
+    { label: 'tool', value: { type: 'tool', name: 'get_weather' }, with: { tools: [messagesTool] } },
+    { label: 'no parallel calls', value: { type: 'auto', disable_parallel_tool_use: true }, with: { tools: [messagesTool] } },
+  ],
+  thinking: [
+    { label: 'budget', value: { type: 'enabled', budget_tokens: 2048 }, with: { max_tokens: 4096 } },
+    { label: 'adaptive', value: { type: 'adaptive' } },
+    { label: 'disabled', value: { type: 'disabled' } },
+  ],
+  output_config: [
+    { label: 'effort', value: { effort: 'high' } },
+    { label: 'format', value: { format: { type: 'json_schema', schema: { type: 'object', properties: { answer: { type: 'string' } } } } } },
+  ],
+  output_format: one({ type: 'json_schema', schema: { type: 'object', properties: { answer: { type: 'string' } } } }),
+  service_tier: [
+    { label: 'auto', value: 'auto' },
+    { label: 'standard_only', value: 'standard_only' },
+  ],
+  context_management: one({ edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] }),
+  container: one('container_1'),
+  inference_geo: one('us'),
+  mcp_servers: one([{ type: 'url', url: 'https://mcp.example.com/sse', name: 'example' }]),
+  speed: one('fast'),
+  diagnostics: one({ previous_message_id: 'msg_1' }),
+};
+
 const SAMPLES_BY_DOCUMENT: Readonly<Record<DocumentName, Readonly<Record<string, readonly FieldSample[] | undefined>>>> = {
   chat: FIELD_SAMPLES,
   text: FIELD_SAMPLES,
   responses: RESPONSES_SAMPLES,
+  messages: MESSAGES_SAMPLES,
 };
 
 /** The samples that apply to the dialect of one document. */

@@ -37,7 +37,8 @@ export class CompletionStreamSerializer implements StreamSerializer {
   }
 
   push(event: StreamEvent, out: Chunk[]): void {
-    if (this.ended) return;
+    // A reasoning signature has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature') return;
     const { request, offsets } = this;
     if (event.type === 'response-start') {
       this.head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };

@@ -77,7 +77,8 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     } else if (event.type === 'reasoning-delta') this.reasoningDelta(event.delta);
     else if (event.type === 'text-delta') this.textDelta(event);
     else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
-    else this.choiceEnd(event);
+    else if (event.type === 'choice-end') this.choiceEnd(event);
+    // reasoning-signature: a Response's reasoning items carry no signature.
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */

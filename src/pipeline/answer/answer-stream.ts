@@ -16,7 +16,7 @@ export async function answerStream(call: RoutedCall, res: ServerResponse, state?
   setAnswerHeaders(res, backend.name, record.tried, plan.warnings);
   res.writeHead(200, sseHeaders);
   // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
-  if (started.keepAliveFirst) res.write(sseKeepAliveComment);
+  if (started.keepAliveFirst) res.write(dialect.sse.keepAlive ?? sseKeepAliveComment);
   const stream = new CallerStream(dialect.streamSerializer(plan.request), {
     meter: record.meter,
     perfMetricsInBody: plan.request.perfMetricsInBody === true,

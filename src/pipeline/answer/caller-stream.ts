@@ -110,7 +110,7 @@ export async function writeCallerStream(
   stream: CallerStream,
   options: WriteStreamOptions,
 ): Promise<void> {
-  const writer = new SseWriter(response, options.keepAliveMs);
+  const writer = new SseWriter(response, options.keepAliveMs, options.framing.keepAlive);
   const { frame, end } = options.framing;
   const out: Chunk[] = [];
   const write = async () => {

@@ -9,10 +9,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, dialect: Pick<Dialect, 'errorBody'> | undefined, error: ProxyError): void {
+export function sendError(res: ServerResponse, dialect: Pick<Dialect, 'errorBody' | 'errorStatus'> | undefined, error: ProxyError): void {
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
   if (error.status === 413) headers.connection = 'close';
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
-  sendJson(res, error.status === 499 ? 400 : error.status, dialect ? dialect.errorBody(error) : error.toBody(), headers);
+  const status = dialect?.errorStatus?.(error) ?? error.status;
+  sendJson(res, status === 499 ? 400 : status, dialect ? dialect.errorBody(error) : error.toBody(), headers);
 }

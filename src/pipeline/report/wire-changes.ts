@@ -262,9 +262,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     }
     if (key in pristine.passthrough) continue; // relayed as it is (a differing value would be a bug of the relay)
     // A field that becomes another of the backend's (Responses' input and instructions -> messages).
-    // (`instructions` is the first message; `messages` records input as its origin.)
+    // (`instructions` and Messages' `system` are the first message; `messages` records input as its origin.)
     const becomes =
-      key === 'instructions' && 'messages' in upstream
+      (key === 'instructions' || key === 'system') && 'messages' in upstream
         ? 'messages'
         : paths.map((path) => path.split('.')[0]).find((path) => path !== key && path in upstream);
     if (becomes !== undefined) {

@@ -203,6 +203,8 @@ describe('llama-server capabilities', () => {
     const capabilities = llamaServerCapabilities({ url: 'http://127.0.0.1:8089/v1' });
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
     expect(unsupportedFields(capabilities)).toEqual([
+      'cacheControl',
+      'contextManagement',
       'echo',
       'echo.lastTokens',
       'images',
@@ -221,6 +223,7 @@ describe('llama-server capabilities', () => {
       'serviceTier',
       'store',
       'stream.tokenIds',
+      'toolError',
       'tools',
       'tools:custom',
       'user',

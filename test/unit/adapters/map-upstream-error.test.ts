@@ -111,13 +111,16 @@ describe('mapUpstreamError', () => {
   });
 
   test('5xx is a 502 naming the upstream status and message; bodies that are not JSON are handled', () => {
+    // 503 and Anthropic's 529: up but too busy now, which a caller may wait out (Anthropic's callers get a 529 for it).
     expect(seen(mapUpstreamError({ status: 503, body: 'Service Unavailable' }))).toEqual({
       status: 502,
       type: 'upstream_error',
       param: null,
-      code: 'upstream_error',
+      code: 'upstream_overloaded',
       message: 'The upstream backend failed with HTTP 503: Service Unavailable',
     });
+    expect(mapUpstreamError({ status: 529, body: 'Overloaded' }).code).toBe('upstream_overloaded');
+    expect(mapUpstreamError({ status: 500, body: 'boom' }).code).toBe('upstream_error');
     expect(mapUpstreamError({ status: 500, body: '' }).message).toBe(
       'The upstream backend failed with HTTP 500: HTTP 500 with no error message',
     );

@@ -325,6 +325,8 @@ describe('capabilities', () => {
     const chatOnly = openAICapabilities({ kind: 'openai', url: 'https://api.openai.com/v1' });
     expect(chatOnly.speaks).toEqual(['chat']);
     expect(unsupportedFields(chatOnly)).toEqual([
+      'cacheControl',
+      'contextManagement',
       'echo',
       'echo.lastTokens',
       'images',
@@ -344,6 +346,7 @@ describe('capabilities', () => {
       'sampling.typicalP',
       'samplingMask',
       'stream.tokenIds',
+      'toolError',
     ]);
     expect(chatOnly.maxTopLogprobs).toBe(20);
     expect(choicesAreNative(chatOnly)).toBe(true);
@@ -368,7 +371,7 @@ describe('capabilities', () => {
   test('fireworks: every feature but store and audio; 5 top logprobs unless configured', () => {
     const capabilities = fireworksCapabilities({ kind: 'fireworks', url: 'https://api.fireworks.ai/inference/v1' });
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
-    expect(unsupportedFields(capabilities)).toEqual(['store']);
+    expect(unsupportedFields(capabilities)).toEqual(['cacheControl', 'contextManagement', 'store', 'toolError']);
     expect(capabilities.maxTopLogprobs).toBe(5);
     expect([...capabilities.efforts]).toEqual(['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive']);
     expect([...capabilities.relayed.chat]).toEqual(['prompt_truncate_len', 'safe_tokenization']);

@@ -12,7 +12,7 @@ const http = (status: number, headers: Record<string, string> = {}): FailedTry =
 const HIGH = () => 0.999999;
 
 describe('retryDelay: what is retried', () => {
-  test.each([429, 500, 502, 503, 504])('HTTP %i is retried', (status) => {
+  test.each([429, 500, 502, 503, 504, 529])('HTTP %i is retried', (status) => {
     expect(retryDelay(http(status), 0, RETRIES, HIGH)).toBe(99);
   });
 

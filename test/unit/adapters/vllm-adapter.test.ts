@@ -15,6 +15,8 @@ describe('vllm capabilities', () => {
     const capabilities = vllmCapabilities({ url: 'http://gpu:8000/v1' });
     expect(capabilities.speaks).toEqual(['completions', 'chat']);
     expect(unsupportedFields(capabilities)).toEqual([
+      'cacheControl',
+      'contextManagement',
       'echo.lastTokens',
       'images',
       'metadata',
@@ -29,6 +31,7 @@ describe('vllm capabilities', () => {
       'samplingMask',
       'serviceTier',
       'store',
+      'toolError',
     ]);
     expect(handlingOf(capabilities.fields, 'prompt:batch', 'text').kind).toBe('native');
     expect(capabilities.maxTopLogprobs).toBe(20);

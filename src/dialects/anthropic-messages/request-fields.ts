@@ -1,0 +1,216 @@
+/**
+ * Every top-level field of Anthropic's `POST /v1/messages` with its fate
+ * (`@anthropic-ai/sdk`'s MessageCreateParams, and the beta fields real
+ * clients send). A field missing here does not compile; an unknown key is a
+ * 400 (field-table.ts). Anthropic-only fields with no neutral meaning are
+ * relayed for a backend that speaks Messages; the plan refuses them for any other.
+ */
+import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
+import { isRecord } from '../../model/is-record.js';
+import { isSet } from '../../model/is-set.js';
+import { MIN_THINKING_BUDGET, normalizeEffort } from '../../model/reasoning.js';
+import type { NeutralRequest, ToolChoice, ToolDefinition } from '../../model/request.js';
+import { affinityKey, requires, type CrossFieldRule } from '../cross-field-rules.js';
+import { copyTo, mapWith, relay, setPath, type FieldTable } from '../field-table.js';
+import { object, text } from '../wire-values.js';
+import { cacheControlOf, parseConversation, parseSystem } from './parse-content.js';
+
+export type MessagesField =
+  | 'model'
+  | 'max_tokens'
+  | 'messages'
+  | 'system'
+  | 'cache_control'
+  | 'metadata'
+  | 'stop_sequences'
+  | 'stream'
+  | 'temperature'
+  | 'top_p'
+  | 'top_k'
+  | 'tools'
+  | 'tool_choice'
+  | 'thinking'
+  | 'output_config'
+  | 'output_format'
+  | 'service_tier'
+  | 'context_management'
+  // Anthropic's service, with no neutral meaning: relayed to a backend that speaks Messages
+  | 'container'
+  | 'inference_geo'
+  | 'mcp_servers'
+  | 'speed'
+  | 'diagnostics';
+
+/** `service_tier` in the neutral names: `standard_only` is the standard tier every backend is. */
+const SERVICE_TIERS: Readonly<Record<string, string>> = { auto: 'auto', standard_only: 'default' };
+
+export const messagesFields: FieldTable<MessagesField> = {
+  model: mapWith('model (the answer repeats it as sent)', (value, { request, field }) => {
+    setPath(request, 'model', value, field);
+    (request.echoedParams ??= {}).model = value;
+  }),
+  max_tokens: copyTo('limits.maxTokens'),
+  messages: mapWith('messages (tool_result blocks -> tool messages; thinking -> reasoning history)', (value, { request, field }) => {
+    const turns = parseConversation(value, field, request.warnings);
+    setPath(request, 'messages', [...(request.messages ?? []), ...turns], field);
+  }),
+  system: mapWith('a system message before the conversation', (value, { request, field }) => {
+    request.messages = [parseSystem(value, field), ...(request.messages ?? [])];
+  }),
+  cache_control: mapWith('cacheControl (a caching hint: kept for Anthropic, not sent elsewhere)', (_value, { request, field, body }) => {
+    const cacheControl = cacheControlOf(body, '');
+    if (cacheControl) setPath(request, 'cacheControl', cacheControl, field);
+  }),
+  metadata: mapWith('metadata.user_id -> user and the session-affinity key', (value, { request, field }) => {
+    const userId = object(value, field).user_id;
+    if (!isSet(userId)) return;
+    setPath(request, 'user', text(userId, `${field}.user_id`), `${field}.user_id`);
+    request.affinityKey ??= request.user;
+  }),
+  stop_sequences: copyTo('limits.stop'),
+  stream: mapWith('stream (usage always included, as Anthropic streams it)', (value, { request, field }) => {
+    if (value === true) setPath(request, 'stream', { includeUsage: true, tokenIds: false }, field);
+  }),
+  temperature: copyTo('sampling.temperature'),
+  top_p: copyTo('sampling.topP'),
+  top_k: copyTo('sampling.topK'),
+  tools: mapWith('tools (custom tools; Anthropic-defined tools are refused by name)', (value, { request, field }) => {
+    if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);
+    setPath(
+      request,
+      'tools',
+      value.map((tool, i) => parseTool(object(tool, `${field}[${i}]`), `${field}[${i}]`)),
+      field,
+    );
+  }),
+  tool_choice: mapWith('toolChoice (any = required); disable_parallel_tool_use -> parallelToolCalls false', (value, { request, field }) => {
+    const choice = object(value, field);
+    setPath(request, 'toolChoice', toolChoiceOf(choice, field), field);
+    if (choice.disable_parallel_tool_use === true) setPath(request, 'parallelToolCalls', false, `${field}.disable_parallel_tool_use`);
+  }),
+  thinking: mapWith(
+    'reasoning: enabled -> a budget, adaptive -> the effort of output_config (adaptive alone), disabled -> none',
+    (value, context) => applyThinking(object(value, context.field), context.request, context.body),
+  ),
+  output_config: mapWith('effort -> reasoning.effort; format -> responseFormat json_schema', (value, { request, field, body }) => {
+    const config = object(value, field);
+    if (isSet(config.effort)) setEffort(request, config.effort, `${field}.effort`, body);
+    if (isSet(config.format)) setPath(request, 'responseFormat', jsonSchemaFormat(config.format, `${field}.format`), `${field}.format`);
+  }),
+  output_format: mapWith('responseFormat json_schema (the older name of output_config.format)', (value, { request, field }) =>
+    setPath(request, 'responseFormat', jsonSchemaFormat(value, field), field),
+  ),
+  service_tier: mapWith('serviceTier (standard_only = default)', (value, { request, field }) =>
+    setPath(request, 'serviceTier', SERVICE_TIERS[text(value, field)] ?? value, field),
+  ),
+  context_management: mapWith(
+    'contextManagement (server-side context editing: kept for Anthropic, not sent elsewhere)',
+    (value, { request, field }) => setPath(request, 'contextManagement', object(value, field), field),
+  ),
+  container: relay("Anthropic's code-execution container: relayed to a backend that speaks Messages"),
+  inference_geo: relay('where Anthropic runs the model: relayed to a backend that speaks Messages'),
+  mcp_servers: relay("MCP servers Anthropic's service connects to: relayed to a backend that speaks Messages"),
+  speed: relay(),
+  diagnostics: relay("why Anthropic's prompt cache missed: relayed to a backend that speaks Messages"),
+};
+
+/**
+ * A custom tool (`type` absent or `custom`) -> a function tool. An
+ * Anthropic-defined tool (bash, text editor, web search, code execution...)
+ * runs at Anthropic or has a schema only Anthropic's models know: refused by name.
+ */
+function parseTool(wire: Record<string, unknown>, at: string): ToolDefinition {
+  if (isSet(wire.type) && wire.type !== 'custom') {
+    throw unsupportedParameter(
+      `${at}.type`,
+      `${at} is the Anthropic-defined tool '${String(wire.type)}', which is not supported by this proxy: declare it as a custom tool with an input_schema.`,
+    );
+  }
+  const tool: ToolDefinition = { name: text(wire.name, `${at}.name`), parameters: object(wire.input_schema, `${at}.input_schema`) };
+  if (isSet(wire.description)) tool.description = text(wire.description, `${at}.description`);
+  if (wire.strict === true) tool.strict = true;
+  const cacheControl = cacheControlOf(wire, at);
+  if (cacheControl) tool.cacheControl = cacheControl;
+  return tool;
+}
+
+function toolChoiceOf(choice: Record<string, unknown>, field: string): ToolChoice {
+  switch (choice.type) {
+    case 'auto':
+      return 'auto';
+    case 'any':
+      return 'required';
+    case 'none':
+      return 'none';
+    case 'tool':
+      return { name: text(choice.name, `${field}.name`) };
+    default:
+      throw invalidRequest(`${field}.type`, `${field}.type must be auto, any, tool or none.`);
+  }
+}
+
+/** `output_config.effort` names the effort; alone, adaptive thinking lets the model choose (effort 'adaptive'). */
+function applyThinking(thinking: Record<string, unknown>, request: NeutralRequest, body: Readonly<Record<string, unknown>>): void {
+  const effortSet = isRecord(body.output_config) && isSet(body.output_config.effort);
+  switch (thinking.type) {
+    case 'enabled': {
+      const budget = thinking.budget_tokens;
+      if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < MIN_THINKING_BUDGET) {
+        throw invalidRequest('thinking.budget_tokens', `thinking.budget_tokens must be an integer >= ${MIN_THINKING_BUDGET}.`);
+      }
+      setPath(request, 'reasoning.budgetTokens', budget, 'thinking.budget_tokens');
+      break;
+    }
+    case 'adaptive':
+      if (!effortSet) setPath(request, 'reasoning.effort', 'adaptive', 'thinking.type');
+      break;
+    case 'disabled':
+      if (effortSet)
+        throw invalidRequest('output_config.effort', 'output_config.effort conflicts with thinking.type=disabled; leave one out.');
+      setPath(request, 'reasoning.effort', 'none', 'thinking.type');
+      break;
+    default:
+      throw invalidRequest('thinking.type', "thinking.type must be 'enabled', 'adaptive' or 'disabled'.");
+  }
+  // `display: omitted` answers with empty thinking (the signature alone), as Anthropic does.
+  if (thinking.display === 'omitted') (request.echoedParams ??= {}).thinking_display = 'omitted';
+}
+
+function setEffort(request: NeutralRequest, value: unknown, param: string, body: Readonly<Record<string, unknown>>): void {
+  const { effort } = normalizeEffort(value, param);
+  if (effort === undefined) throw invalidRequest(param, `${param} must be low, medium, high, xhigh or max.`);
+  if (isRecord(body.thinking) && body.thinking.type === 'enabled') {
+    throw invalidRequest(
+      param,
+      `${param} conflicts with thinking.type=enabled (a budget); use thinking.type=adaptive with an effort, or a budget alone.`,
+    );
+  }
+  setPath(request, 'reasoning.effort', effort, param);
+}
+
+function jsonSchemaFormat(value: unknown, field: string): NeutralRequest['responseFormat'] {
+  const format = object(value, field);
+  if (format.type !== 'json_schema') throw invalidRequest(`${field}.type`, `${field}.type must be 'json_schema'.`);
+  return { type: 'json_schema', schema: object(format.schema, `${field}.schema`) };
+}
+
+/** The named tool must be declared; `any` and `tool` need tools. */
+export const messagesCrossFieldRules: readonly CrossFieldRule[] = [
+  affinityKey,
+  requires(
+    'tool_choice',
+    (body) => !isRecord(body.tool_choice) || (body.tool_choice.type !== 'any' && body.tool_choice.type !== 'tool') || isSet(body.tools),
+    "tool_choice 'any' or 'tool' requires tools.",
+  ),
+  {
+    fields: ['tool_choice', 'tools'],
+    note: 'tool_choice must name a declared tool',
+    apply: ({ body }) => {
+      const choice = body.tool_choice;
+      if (!isRecord(choice) || choice.type !== 'tool' || !Array.isArray(body.tools)) return;
+      if (!body.tools.some((tool) => isRecord(tool) && tool.name === choice.name)) {
+        throw invalidRequest('tool_choice.name', `tool_choice names '${String(choice.name)}', which is not among the declared tools.`);
+      }
+    },
+  },
+];

@@ -1,0 +1,61 @@
+/**
+ * `POST /v1/messages/count_tokens` (a dialect's `countTokensPath`): the
+ * request as it would be sent, counted without generating. No backend kind
+ * exposes its tokenizer to the proxy yet, so the count is an estimate (about
+ * four characters a token, images at a flat rate), and the answer says so in
+ * `x-dialect-token-count: estimate`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dialect } from '../dialects/dialect.js';
+import { toProxyError } from '../errors/proxy-error.js';
+import type { NeutralRequest } from '../model/request.js';
+import { sendError, sendJson } from './answer/send-json.js';
+import { checkApiKey } from './request/check-api-key.js';
+import { checkJsonDepth } from './request/json-depth.js';
+import { parseCallerRequest } from './request/parse-caller-request.js';
+import { readJsonBody } from './request/read-json-body.js';
+import { requestIdOf } from './request/request-id.js';
+import type { ProxyRuntime } from './runtime.js';
+
+const CHARS_PER_TOKEN = 4;
+/** What an image costs at about a megapixel, where its size is not known. */
+const TOKENS_PER_IMAGE = 1600;
+
+export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = requestIdOf(req);
+  res.setHeader('x-request-id', requestId);
+  if (dialect.requestIdHeader) res.setHeader(dialect.requestIdHeader, requestId);
+  try {
+    const { server, limits } = runtime.config;
+    checkApiKey(req, server.apiKeys);
+    const body = await readJsonBody(req, server.maxBodyBytes, server.requestTimeoutMs);
+    checkJsonDepth(body, limits.jsonDepth);
+    // The create request without the fields that only shape the answer: max_tokens stands in for the validator.
+    const counted = body && typeof body === 'object' && !Array.isArray(body) ? { max_tokens: 1, ...body } : body;
+    const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
+    runtime.routes.match(request.model);
+    res.setHeader('x-dialect-token-count', 'estimate');
+    sendJson(res, 200, { input_tokens: estimateTokens(request) });
+  } catch (error) {
+    sendError(res, dialect, toProxyError(error));
+  }
+}
+
+/** The prompt's characters (text, tool calls, tool definitions) over four, and a flat rate per image. */
+export function estimateTokens(request: NeutralRequest): number {
+  let chars = 0;
+  let images = 0;
+  for (const message of request.messages ?? []) {
+    if (typeof message.content === 'string') chars += message.content.length;
+    else
+      for (const part of message.content ?? []) {
+        if (part.type === 'text') chars += part.text.length;
+        else if (part.type === 'image') images++;
+        else chars += JSON.stringify(part).length;
+      }
+    chars +=
+      (message.reasoning?.length ?? 0) + (message.toolCalls ?? []).reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
+  }
+  for (const tool of request.tools ?? []) chars += JSON.stringify(tool).length;
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * TOKENS_PER_IMAGE;
+}
