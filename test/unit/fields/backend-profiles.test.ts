@@ -5,6 +5,7 @@
 import { DEFAULT_PROFILES, loadProfiles } from '../../../src/commands/fields/backend-profiles.js';
 import { findKind } from '../../../adapters/registry.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { anthropicMessage } from '../../helpers/mock-anthropic.js';
 import { startMockUpstream } from '../../helpers/mock-upstream.js';
 
 const answer = {
@@ -29,7 +30,8 @@ describe('backend profiles', () => {
   it.each(remote.map((profile) => [profile.name, profile] as const))(
     '%s: the table builds the body its adapter sends',
     async (_name, profile) => {
-      const upstream = await startMockUpstream({ json: answer });
+      // Each kind reads its own wire: Anthropic answers a message, the others a chat completion.
+      const upstream = await startMockUpstream({ json: profile.settings.kind === 'anthropic' ? anthropicMessage() : answer });
       const settings = { ...profile.settings, url: upstream.url };
       const adapter = await findKind(profile.settings.kind)!.create(profile.name, settings);
       try {

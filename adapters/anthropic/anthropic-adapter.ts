@@ -1,0 +1,88 @@
+/**
+ * `kind: anthropic`: Anthropic's Messages API (`POST {url}/messages`) as a
+ * backend. The remote adapter every kind shares sends it (retries, 529s
+ * included, pools, health probes, the concurrency limit); this adds
+ * Anthropic's headers and reads its errors (anthropic-errors.ts).
+ */
+import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
+import { ProxyError } from '../../src/errors/proxy-error.js';
+import type { NeutralRequest } from '../../src/model/request.js';
+import type { StreamBatches } from '../../src/model/stream-event.js';
+import { withoutSecrets } from '../mask-secrets.js';
+import { createRemoteAdapter, type WireCodec } from '../remote-adapter.js';
+import type { AdapterSettings } from '../remote-settings.js';
+import { refineError } from './anthropic-errors.js';
+import { ADAPTIVE_EFFORTS, anthropicTable, BUDGET_EFFORTS } from './fields.js';
+import { AnthropicChunkReader } from './from-wire-chunks.js';
+import { fromWireResult } from './from-wire-result.js';
+import { ANTHROPIC_DEFAULTS, type AnthropicSettings } from './settings.js';
+import { toWireBody } from './to-wire-body.js';
+
+/** The capabilities of a backend with these settings: chat only, no logprobs, efforts by `adaptiveThinking`. */
+export function anthropicCapabilities(settings: Partial<AnthropicSettings>): BackendCapabilities {
+  return {
+    ...anthropicTable({
+      adaptiveThinking: settings.adaptiveThinking,
+      defaultMaxTokens: settings.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens,
+    }),
+    speaks: ['chat'],
+    maxTopLogprobs: 0,
+    efforts: new Set(settings.adaptiveThinking ? ADAPTIVE_EFFORTS : BUDGET_EFFORTS),
+  };
+}
+
+/** The wire codec of a backend with these capabilities (its table) and default `max_tokens`. */
+export function anthropicCodec(capabilities: BackendCapabilities, defaultMaxTokens: number): WireCodec {
+  return {
+    toWireBody: (request, { stream }) => toWireBody(request, { table: capabilities, stream, defaultMaxTokens }),
+    fromWireResult,
+    chunkReader: (request) => new AnthropicChunkReader(request),
+  };
+}
+
+/**
+ * @example
+ * const claude = createAnthropicAdapter({ kind: 'anthropic', url: 'https://api.anthropic.com/v1', apiKey: process.env.ANTHROPIC_API_KEY });
+ * const result = await claude.complete(request, { signal, requestId: 'req-1' });
+ */
+export function createAnthropicAdapter(settings: AdapterSettings<AnthropicSettings>, options: { name?: string } = {}): Adapter {
+  const { apiKey, anthropicVersion, betas, defaultMaxTokens: _maxTokens, adaptiveThinking: _adaptive, ...remote } = settings;
+  // Anthropic's own headers first: a header configured under `headers` has the last word.
+  const headers: Record<string, string> = { 'anthropic-version': anthropicVersion ?? ANTHROPIC_DEFAULTS.anthropicVersion };
+  if (betas?.length) headers['anthropic-beta'] = betas.join(',');
+  if (apiKey) headers['x-api-key'] = apiKey;
+  for (const [name, value] of Object.entries(settings.headers ?? {})) headers[name.toLowerCase()] = value;
+  const capabilities = anthropicCapabilities(settings);
+  const inner = createRemoteAdapter({
+    name: options.name ?? 'anthropic',
+    settings: { ...remote, headers },
+    capabilities,
+    codec: anthropicCodec(capabilities, settings.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens),
+    paths: { chat: '/messages', completions: '/messages' },
+  });
+  // The key goes as a header, so the shared masking only knows it when it is long; it is masked here whatever its length.
+  const secrets = apiKey ? [apiKey] : [];
+  const refine = (error: ProxyError, request: NeutralRequest): ProxyError => withoutSecrets(refineError(error, request), secrets);
+
+  async function* stream(request: NeutralRequest, context: Parameters<Adapter['stream']>[1]): StreamBatches {
+    try {
+      for await (const batch of inner.stream(request, context)) {
+        const last = batch[batch.length - 1];
+        // An error ends the stream: only a batch's last event can be one.
+        if (last?.type === 'error') batch[batch.length - 1] = { type: 'error', error: refine(last.error, request) };
+        yield batch;
+      }
+    } catch (error) {
+      throw error instanceof ProxyError ? refine(error, request) : error;
+    }
+  }
+
+  return {
+    ...inner,
+    complete: (request, context) =>
+      inner.complete(request, context).catch((error: unknown) => {
+        throw error instanceof ProxyError ? refine(error, request) : error;
+      }),
+    stream,
+  };
+}

@@ -1,0 +1,13 @@
+/** `kind: anthropic`: Anthropic's Messages API (anthropic-adapter.ts); the remote settings plus Anthropic's own (settings.ts). */
+import { defineKind } from '../../src/backend/backend-kind.js';
+import { createAnthropicAdapter } from './anthropic-adapter.js';
+import { ANTHROPIC_DEFAULT_SETTINGS, ANTHROPIC_KEYS, checkAnthropicSettings, type AnthropicSettings } from './settings.js';
+
+export const anthropicKind = defineKind<AnthropicSettings>({
+  name: 'anthropic',
+  remote: true,
+  keys: ANTHROPIC_KEYS,
+  check: checkAnthropicSettings,
+  defaults: ANTHROPIC_DEFAULT_SETTINGS,
+  create: (name, settings) => createAnthropicAdapter(settings, { name }),
+});
