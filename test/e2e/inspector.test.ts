@@ -180,6 +180,42 @@ describe('inspector page', () => {
       }
     }, 60_000);
 
+    test('an Anthropic Messages request: translated for the chat backend, sent, its thinking and text streamed into the reply', async () => {
+      upstream.reply({
+        sse: [
+          chunk({ role: 'assistant', content: '' }),
+          chunk({ reasoning_content: 'Ten primes. ' }),
+          chunk({ content: 'There are 10.' }),
+          chunk({}, 'stop'),
+          'data: [DONE]\n\n',
+        ],
+      });
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      try {
+        await page.goto(`${proxy.url}/`);
+        await page.fill('#key', KEY);
+        await page.selectOption('#example', { label: 'Anthropic Messages with thinking, streamed' });
+        await page.selectOption('#endpoint', 'messages');
+        await page.fill('#model', 'gpt-4o-mini');
+        await page.click('#translate');
+        await page.waitForFunction(() => ['lossless', 'lossy'].includes(document.querySelector('#verdict')?.textContent ?? ''));
+        expect((await page.locator('#changes tr').allTextContents()).join('\n')).toContain('system → messages');
+
+        upstream.requests.length = 0;
+        await page.click('#send');
+        await page.waitForFunction(() => document.querySelector('#reply-text')?.textContent === 'Ten primes. There are 10.', undefined, {
+          timeout: 10_000,
+        });
+        expect(await page.textContent('#reply-raw')).toContain('"type":"message_stop"');
+        expect(upstream.requests[0]).toMatchObject({ path: '/v1/chat/completions', body: { model: 'gpt-4o-mini', stream: true } });
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 60_000);
+
     test("a wrong key is the proxy's 401, shown as the caller gets it", async () => {
       const page = await browser.newPage();
       try {
