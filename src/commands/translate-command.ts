@@ -47,17 +47,18 @@ export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--spea
        dialect-proxy translate --as responses|chat [--model NAME] [--json] [REQUEST.json]
 
 Prints what a backend would receive for one request body in any caller dialect
-(OpenAI chat, Fireworks completions or OpenAI Responses; read from REQUEST.json,
-or stdin), and every change on the way: each field renamed, converted, emulated,
-dropped or rejected, and why. Nothing is sent.
+(OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages; read
+from REQUEST.json, or stdin), and every change on the way: each field renamed,
+converted, emulated, dropped or rejected, and why. Nothing is sent.
 
   --to KIND          a default backend of this kind (${KINDS}), as docs/fields.md assumes it
   --speaks WHICH     with --to: the endpoints it serves, chat, completions or both (default: the kind's)
   --config FILE      route as this configuration does (the first backend of the matching route)
   --model NAME       route and send this model name instead of the body's
-  --endpoint WHICH   the caller's dialect: chat, completions or responses (or its path). Default:
-                     chat when the body has "messages", completions when it has "prompt",
-                     responses when it has "input" or "instructions"
+  --endpoint WHICH   the caller's dialect: chat, completions, responses or messages (or its path).
+                     Default: chat when the body has "messages" (messages when it also has
+                     Anthropic's system, stop_sequences or blocks), completions when it has
+                     "prompt", responses when it has "input" or "instructions"
   --responses REPLY  translate a recorded backend reply (a JSON body or an SSE stream file) into
                      the caller's dialect, as the request would get it
   --as responses     no backend: a Chat Completions request as the Responses request it would
@@ -176,7 +177,7 @@ function endpointOf(value: string | undefined): CallerEndpoint | undefined {
   if (value === undefined) return undefined;
   const endpoint = endpointNamed(value);
   if (endpoint) return endpoint;
-  throw new UsageError(`--endpoint: chat, completions or responses (got "${value}")`);
+  throw new UsageError(`--endpoint: chat, completions, responses or messages (got "${value}")`);
 }
 
 function readText(file: string): string {

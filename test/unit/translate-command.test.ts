@@ -170,6 +170,23 @@ describe('dialect-proxy translate', () => {
     expect(
       ['chat', '/v1/chat/completions', 'https://api.example.com/v1/completions', '/v1/responses', 'embeddings'].map(endpointNamed),
     ).toEqual(['chat', 'chat', 'completions', 'responses', undefined]);
+    expect(['messages', '/v1/messages?beta=true'].map(endpointNamed)).toEqual(['messages', 'messages']);
+    // A Messages body is told from a chat one by what only Anthropic's API has.
+    const system = { model: 'm', max_tokens: 8, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] };
+    const toolResult = {
+      model: 'm',
+      max_tokens: 8,
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] }],
+    };
+    const chatBody = { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
+    expect([system, toolResult, chatBody].map((candidate) => dialectFor(undefined, candidate).name)).toEqual([
+      'anthropic-messages',
+      'anthropic-messages',
+      'openai-chat',
+    ]);
+    const claudeCode = await translate(system, ['--to', 'openai']);
+    expect(claudeCode).toMatchObject({ output: { dialect: 'anthropic-messages' } });
+    expect(claudeCode.output.changes).toContainEqual(expect.objectContaining({ field: 'system', action: 'converted', to: 'messages' }));
   });
 
   test('--as responses: a chat request as the Responses request it would become, and its changes; --as chat back', async () => {

@@ -28,8 +28,9 @@ export function fieldsNamed(request: NeutralRequest, param: string): NeutralFiel
   const origins = Object.entries(request.origins) as [string, string][];
   return NEUTRAL_FIELD_NAMES.filter((field) => {
     if (!asksFor(request, field)) return false;
-    const { path }: NeutralFieldSpec = NEUTRAL_FIELDS[field];
-    return paramOf(request, field) === param || origins.some(([at, wire]) => wire === param && related(at, path));
+    const { path, named }: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+    // A field inside the conversation (a tool result's is_error) is not the conversation's own field.
+    return paramOf(request, field) === param || (named === undefined && origins.some(([at, wire]) => wire === param && related(at, path)));
   });
 }
 
@@ -234,7 +235,10 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
       continue;
     }
     const paths = origins.filter(([, wire]) => topKey(wire) === key).map(([path]) => path);
-    const at = NEUTRAL_FIELD_NAMES.filter((field) => paths.some((path) => related(path, NEUTRAL_FIELDS[field].path)));
+    const at = NEUTRAL_FIELD_NAMES.filter((field) => {
+      const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+      return spec.named === undefined && paths.some((path) => related(path, spec.path));
+    });
     const fields = at.filter((field) => asksFor(pristine, field));
     if (at.length > 0 && fields.length === 0) continue; // asks for nothing (ignore_eos: false): as if left out
     if (fields.length > 0) {
