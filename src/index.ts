@@ -8,6 +8,7 @@ export type {
   RemoteBackendSettings,
   LlamaServerSettings,
   LlamaCppSettings,
+  AnthropicSettings,
   RouteSettings,
   ServerSettings,
 } from './runtime/configuration.js';

@@ -33,6 +33,7 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
     // The create request without the fields that only shape the answer: max_tokens stands in for the validator.
     const counted = body && typeof body === 'object' && !Array.isArray(body) ? { max_tokens: 1, ...body } : body;
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
+    // A model no route serves is a 404 here too, as on /v1/messages.
     runtime.routes.match(request.model);
     res.setHeader('x-dialect-token-count', 'estimate');
     sendJson(res, 200, { input_tokens: estimateTokens(request) });

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import {
   BACKEND_KINDS,
   findKind,
+  type AnthropicSettings,
   type LlamaCppSettings,
   type LlamaServerSettings,
   type RemoteBackendSettings,
@@ -16,10 +17,10 @@ import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits,
 
 export { ConfigError } from '../config/config-checks.js';
 export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from '../config/settings.js';
-export type { LlamaCppSettings, LlamaServerSettings, RemoteBackendSettings } from '../../adapters/registry.js';
+export type { AnthropicSettings, LlamaCppSettings, LlamaServerSettings, RemoteBackendSettings } from '../../adapters/registry.js';
 
 /** A backend of any kind the registry knows, as a config file sets it. */
-export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings;
+export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings | AnthropicSettings;
 
 /**
  * Reads and checks a configuration file, or checks an object already in memory.
