@@ -56,22 +56,9 @@ export function mapErrorEvent(body: Record<string, unknown>, request: NeutralReq
 export function refineError(error: ProxyError, request: NeutralRequest): ProxyError {
   if (error.param !== null || (error.status !== 400 && error.status !== 404 && error.status !== 413)) return error;
   if (TOO_LONG.test(error.message)) {
-    return copy(error, { param: request.origins.messages ?? request.origins.prompt ?? null, code: 'context_length_exceeded' });
+    return error.withParam(request.origins.messages ?? request.origins.prompt ?? null, 'context_length_exceeded');
   }
   const field = FIELD.exec(error.message)?.[1];
   // `messages.1.content.0` -> `messages[1].content[0]`; the plan renames it to the caller's field, or to none.
-  return field === undefined ? error : copy(error, { param: field.replace(/\.(\d+)(?=\.|$)/g, '[$1]') });
-}
-
-function copy(error: ProxyError, change: { param: string | null; code?: string }): ProxyError {
-  return new ProxyError({
-    status: error.status,
-    type: error.type,
-    message: error.message,
-    param: change.param,
-    code: change.code ?? error.code,
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
+  return field === undefined ? error : error.withParam(field.replace(/\.(\d+)(?=\.|$)/g, '[$1]'));
 }

@@ -31,23 +31,10 @@ export function refineError(error: ProxyError, request: NeutralRequest): ProxyEr
   const field = FIELD.exec(error.message)?.[1];
   if (field !== undefined) {
     const [path, usual] = CALLER_FIELD[field] ?? [undefined, field];
-    return copy(error, { param: (path === undefined ? undefined : request.origins[path]) ?? usual });
+    return error.withParam((path === undefined ? undefined : request.origins[path]) ?? usual);
   }
   // The caller's own field: its prompt or its messages, whichever it sent (never the translated request's).
   if (CONTEXT.test(error.message))
-    return copy(error, { param: request.origins.prompt ?? request.origins.messages ?? null, code: 'context_length_exceeded' });
+    return error.withParam(request.origins.prompt ?? request.origins.messages ?? null, 'context_length_exceeded');
   return error;
-}
-
-function copy(error: ProxyError, change: { param: string | null; code?: string }): ProxyError {
-  return new ProxyError({
-    status: error.status,
-    type: error.type,
-    message: error.message,
-    param: change.param,
-    code: change.code ?? error.code,
-    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
 }

@@ -55,6 +55,22 @@ export class ProxyError extends Error {
     if (options.details) this.details = options.details;
   }
 
+  /**
+   * This error naming another field (or none), with another code if given: an upstream's refusal
+   * as the caller should read it. `details` describe the old field, so they go; the original is the cause.
+   */
+  withParam(param: string | null, code: string | null = this.code): ProxyError {
+    return new ProxyError({
+      status: this.status,
+      type: this.type,
+      message: this.message,
+      param,
+      code,
+      ...(this.retryAfterSeconds !== undefined ? { retryAfterSeconds: this.retryAfterSeconds } : {}),
+      cause: this,
+    });
+  }
+
   /** OpenAI's `{error: {...}}`; with `withDetail`, Fireworks' FastAPI-style `detail` list too. */
   toBody(withDetail = false): OpenAIErrorBody {
     const body: OpenAIErrorBody = {

@@ -47,15 +47,7 @@ export function callerErrors(
     const param = callerParam(error.param, request, capabilities, upstream);
     if (param === error.param) return error;
     // `detail` is rebuilt from the new param (the completions dialect's `loc`).
-    return new ProxyError({
-      status: error.status,
-      type: error.type,
-      message: error.message,
-      param,
-      code: error.code,
-      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-      cause: error,
-    });
+    return error.withParam(param);
   };
 }
 
