@@ -33,6 +33,7 @@ function parseTurn(wire: Wire, path: string, warnings: string[]): Message[] {
   const role = wire.role;
   if (role !== 'user' && role !== 'assistant' && role !== 'system')
     throw invalidRequest(`${path}.role`, `${path}.role must be user, assistant or system.`);
+  if (role === 'system') refuseUnhonoured(wire, path, ['role', 'content']);
   if (typeof wire.content === 'string') return [{ role, content: wire.content }];
   if (!Array.isArray(wire.content))
     throw invalidRequest(`${path}.content`, `${path}.content must be a string or an array of content blocks.`);
@@ -81,6 +82,15 @@ function thinkingBlock(block: Wire, at: string): { thinking: string; signature?:
 }
 
 function toolUse(block: Wire, at: string): ToolCall {
+  // A call the model made itself (`caller: {type: 'direct'}`), as every backend's are.
+  refuseUnhonoured(block, at, [
+    'type',
+    'id',
+    'name',
+    'input',
+    'cache_control',
+    ...(isRecord(block.caller) && block.caller.type === 'direct' ? ['caller'] : []),
+  ]);
   const call: ToolCall = {
     id: text(block.id, `${at}.id`),
     name: text(block.name, `${at}.name`),
@@ -92,6 +102,7 @@ function toolUse(block: Wire, at: string): ToolCall {
 }
 
 function toolResult(block: Wire, at: string): Message {
+  refuseUnhonoured(block, at, ['type', 'tool_use_id', 'content', 'is_error', 'cache_control']);
   const message: Message = { role: 'tool', toolCallId: text(block.tool_use_id, `${at}.tool_use_id`), content: '' };
   const cacheControl = cacheControlOf(block, at);
   if (typeof block.content === 'string' || !isSet(block.content)) {
@@ -164,6 +175,9 @@ function imageUrl(source: Wire, at: string): string {
 
 /** A PDF as a file part, plain text (or a content source) as text; a PDF by URL or file id is refused. */
 function documentPart(block: Wire, at: string): ContentPart {
+  // Citations switched off (or left unset) ask for nothing.
+  const citations = isRecord(block.citations) && block.citations.enabled === true;
+  refuseUnhonoured(block, at, ['type', 'source', 'cache_control', 'title', ...(citations ? [] : ['citations'])]);
   const source = object(block.source, `${at}.source`);
   const title = isSet(block.title) ? text(block.title, `${at}.title`) : undefined;
   if (source.type === 'base64') {
@@ -199,6 +213,15 @@ function textOf(item: unknown, at: string): string {
 }
 
 /** A block's `cache_control` (`at` '' for the request's own). */
+/**
+ * Keys the document accepts but the proxy does not carry (a tool's `allowed_callers`, a document's
+ * `context`): set, they are refused by name rather than dropped.
+ */
+export function refuseUnhonoured(wire: Wire, at: string, honoured: readonly string[]): void {
+  const key = Object.keys(wire).find((name) => !honoured.includes(name) && isSet(wire[name]));
+  if (key !== undefined) throw unsupportedParameter(`${at}.${key}`, `${at}.${key} is not supported by this proxy.`);
+}
+
 export function cacheControlOf(block: Wire, at: string): CacheControl | undefined {
   if (!isSet(block.cache_control)) return undefined;
   const where = at === '' ? 'cache_control' : `${at}.cache_control`;

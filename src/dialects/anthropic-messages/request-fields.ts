@@ -13,7 +13,7 @@ import type { NeutralRequest, ToolChoice, ToolDefinition } from '../../model/req
 import { affinityKey, requires, type CrossFieldRule } from '../cross-field-rules.js';
 import { copyTo, mapWith, relay, setPath, type FieldTable } from '../field-table.js';
 import { object, text } from '../wire-values.js';
-import { cacheControlOf, parseConversation, parseSystem } from './parse-content.js';
+import { cacheControlOf, parseConversation, parseSystem, refuseUnhonoured } from './parse-content.js';
 
 export type MessagesField =
   | 'model'
@@ -94,6 +94,7 @@ export const messagesFields: FieldTable<MessagesField> = {
   ),
   output_config: mapWith('effort -> reasoning.effort; format -> responseFormat json_schema', (value, { request, field, body }) => {
     const config = object(value, field);
+    refuseUnhonoured(config, field, ['effort', 'format']);
     if (isSet(config.effort)) setEffort(request, config.effort, `${field}.effort`, body);
     if (isSet(config.format)) setPath(request, 'responseFormat', jsonSchemaFormat(config.format, `${field}.format`), `${field}.format`);
   }),
@@ -126,6 +127,18 @@ function parseTool(wire: Record<string, unknown>, at: string): ToolDefinition {
       `${at} is the Anthropic-defined tool '${String(wire.type)}', which is not supported by this proxy: declare it as a custom tool with an input_schema.`,
     );
   }
+  // `defer_loading` (the tool found by a search first) and `eager_input_streaming` hold anyway: the
+  // tool is always there, and its input streams as it arrives.
+  refuseUnhonoured(wire, at, [
+    'type',
+    'name',
+    'description',
+    'input_schema',
+    'cache_control',
+    'strict',
+    'defer_loading',
+    'eager_input_streaming',
+  ]);
   const tool: ToolDefinition = { name: text(wire.name, `${at}.name`), parameters: object(wire.input_schema, `${at}.input_schema`) };
   if (isSet(wire.description)) tool.description = text(wire.description, `${at}.description`);
   if (wire.strict === true) tool.strict = true;
@@ -151,6 +164,13 @@ function toolChoiceOf(choice: Record<string, unknown>, field: string): ToolChoic
 
 /** `output_config.effort` names the effort; alone, adaptive thinking lets the model choose (effort 'adaptive'). */
 function applyThinking(thinking: Record<string, unknown>, request: NeutralRequest, body: Readonly<Record<string, unknown>>): void {
+  refuseUnhonoured(thinking, 'thinking', ['type', 'budget_tokens', 'display']);
+  if (isSet(thinking.display) && thinking.display !== 'summarized' && thinking.display !== 'omitted') {
+    throw unsupportedParameter(
+      'thinking.display',
+      `thinking.display '${String(thinking.display)}' is not supported by this proxy (summarized, omitted).`,
+    );
+  }
   const effortSet = isRecord(body.output_config) && isSet(body.output_config.effort);
   switch (thinking.type) {
     case 'enabled': {

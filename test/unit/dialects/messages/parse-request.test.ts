@@ -128,4 +128,26 @@ describe('parseMessagesRequest', () => {
     });
     expect(request.origins.user).toBe('metadata.user_id');
   });
+
+  test('keys the document accepts but the proxy does not carry are refused by name, never dropped', () => {
+    const tool = { name: 'f', input_schema: { type: 'object' } };
+    expect(refusal({ ...base, thinking: { type: 'adaptive', block_binding: 'strict' }, messages: [] }).param).toBe(
+      'thinking.block_binding',
+    );
+    expect(refusal({ ...base, thinking: { type: 'adaptive', display: 'updates' }, messages: [] }).param).toBe('thinking.display');
+    expect(refusal({ ...base, output_config: { task_budget: { total: 1000 } }, messages: [] }).param).toBe('output_config.task_budget');
+    expect(refusal({ ...base, tools: [{ ...tool, input_examples: [{ a: 1 }] }], messages: [] }).param).toBe('tools[0].input_examples');
+    expect(refusal({ ...base, messages: [{ role: 'system', content: 'x', clear_at: 'turn' }] }).param).toBe('messages[0].clear_at');
+    const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, context: 'a memo' };
+    expect(refusal({ ...base, messages: [{ role: 'user', content: [document] }] }).param).toBe('messages[0].content[0].context');
+    const serverCall = { type: 'tool_use', id: 't', name: 'f', input: {}, caller: { type: 'code_execution_20250825', tool_id: 'x' } };
+    expect(refusal({ ...base, messages: [{ role: 'assistant', content: [serverCall] }] }).param).toBe('messages[0].content[0].caller');
+    // What holds anyway passes: a deferred tool is simply there, a direct call is every backend's.
+    const request = parseMessagesRequest({
+      ...base,
+      tools: [{ ...tool, defer_loading: true, eager_input_streaming: true }],
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {}, caller: { type: 'direct' } }] }],
+    });
+    expect(request.tools).toHaveLength(1);
+  });
 });
