@@ -7,13 +7,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dialect } from '../dialects/dialect.js';
-import { toProxyError } from '../errors/proxy-error.js';
+import { invalidRequest, toProxyError } from '../errors/proxy-error.js';
+import { isRecord } from '../model/is-record.js';
 import type { NeutralRequest } from '../model/request.js';
 import { sendError, sendJson } from './answer/send-json.js';
 import { checkApiKey } from './request/check-api-key.js';
-import { checkJsonDepth } from './request/json-depth.js';
 import { parseCallerRequest } from './request/parse-caller-request.js';
-import { readJsonBody } from './request/read-json-body.js';
+import { readCallerBody } from './request/read-json-body.js';
 import { requestIdOf } from './request/request-id.js';
 import type { ProxyRuntime } from './runtime.js';
 
@@ -26,12 +26,11 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
   res.setHeader('x-request-id', requestId);
   if (dialect.requestIdHeader) res.setHeader(dialect.requestIdHeader, requestId);
   try {
-    const { server, limits } = runtime.config;
-    checkApiKey(req, server.apiKeys);
-    const body = await readJsonBody(req, server.maxBodyBytes, server.requestTimeoutMs);
-    checkJsonDepth(body, limits.jsonDepth);
-    // The create request without the fields that only shape the answer: max_tokens stands in for the validator.
-    const counted = body && typeof body === 'object' && !Array.isArray(body) ? { max_tokens: 1, ...body } : body;
+    checkApiKey(req, runtime.config.server.apiKeys);
+    const body = await readCallerBody(req, runtime.config);
+    // The create request without the fields that shape only the answer, which are refused as Anthropic does;
+    // max_tokens stands in for the create request's validator.
+    const counted = isRecord(body) ? { ...refuseAnswerFields(body), max_tokens: 1 } : body;
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
     // A model no route serves is a 404 here too, as on /v1/messages.
     runtime.routes.match(request.model);
@@ -40,6 +39,28 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
   } catch (error) {
     sendError(res, dialect, toProxyError(error));
   }
+}
+
+/** What a create request has and a count does not (Anthropic's MessageCountTokensParams). */
+const ANSWER_FIELDS = [
+  'max_tokens',
+  'stream',
+  'stop_sequences',
+  'temperature',
+  'top_p',
+  'top_k',
+  'metadata',
+  'service_tier',
+  'container',
+  'diagnostics',
+  'inference_geo',
+];
+
+function refuseAnswerFields(body: Record<string, unknown>): Record<string, unknown> {
+  const field = ANSWER_FIELDS.find((name) => name in body);
+  if (field !== undefined)
+    throw invalidRequest(field, `Unrecognized request argument supplied: ${field} (a token count takes no ${field}).`);
+  return body;
 }
 
 /** The prompt's characters (text, tool calls, tool definitions) over four, and a flat rate per image. */

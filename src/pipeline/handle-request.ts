@@ -14,9 +14,8 @@ import { answerJson } from './answer/answer-json.js';
 import { answerStream } from './answer/answer-stream.js';
 import { checkApiKey } from './request/check-api-key.js';
 import { BackendFailure } from './plan/fall-back.js';
-import { checkJsonDepth } from './request/json-depth.js';
 import { parseCallerRequest } from './request/parse-caller-request.js';
-import { readJsonBody } from './request/read-json-body.js';
+import { readCallerBody } from './request/read-json-body.js';
 import { RequestRecord } from './answer/request-record.js';
 import { requestIdOf } from './request/request-id.js';
 import { checkRequestLimits } from './request/request-limits.js';
@@ -40,9 +39,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   try {
     // Whose request this is: the state it makes (stored responses, background runs) belongs to this owner.
     const owner = checkApiKey(req, server.apiKeys);
-    const body = await readJsonBody(req, server.maxBodyBytes, server.requestTimeoutMs);
-    // Before anything walks it: the proxy's walkers recurse.
-    checkJsonDepth(body, limits.jsonDepth);
+    const body = await readCallerBody(req, runtime.config);
     state = await dialect.state?.begin(body, stateServices(runtime, owner, record.requestId));
     const request = parseCallerRequest(runtime.validator, dialect, state ? state.body : body, req.headers);
     checkRequestLimits(request, limits);

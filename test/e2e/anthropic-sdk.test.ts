@@ -160,6 +160,19 @@ describe('@anthropic-ai/sdk -> dialect-proxy -> a chat backend', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
+  test('count_tokens refuses what only an answer takes, as Anthropic does', async () => {
+    const response = await fetch(`${proxy.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'caller-key' },
+      body: JSON.stringify({ model: 'claude-sonnet-4-5', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('stream') },
+    });
+  });
+
   test("models.list: Anthropic's list shape", async () => {
     const page = await client.models.list();
     expect(page.data).toEqual([

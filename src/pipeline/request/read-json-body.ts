@@ -5,9 +5,21 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { bodyConsumedByHost, requestTimeout, requestTooLarge } from '../../errors/catalogue.js';
+import type { ProxyConfig } from '../../config/settings.js';
 import { clientClosedRequest, invalidRequest } from '../../errors/proxy-error.js';
+import { checkJsonDepth } from './json-depth.js';
 
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
+
+/** A caller's body within the server's size and time limits, its depth checked before anything walks it (the proxy's walkers recurse). */
+export async function readCallerBody(
+  request: IncomingMessage,
+  { server, limits }: Pick<ProxyConfig, 'server' | 'limits'>,
+): Promise<unknown> {
+  const body = await readJsonBody(request, server.maxBodyBytes, server.requestTimeoutMs);
+  checkJsonDepth(body, limits.jsonDepth);
+  return body;
+}
 
 export async function readJsonBody(request: IncomingMessage, limitBytes: number, timeoutMs = 60_000): Promise<unknown> {
   const maybeParsed = request as MaybeParsed;
