@@ -39,10 +39,21 @@ export interface Dialect {
   readonly requestIdHeader?: string;
   /** Where this dialect's callers count a request's tokens without generating (`/v1/messages/count_tokens`). */
   readonly countTokensPath?: string;
+  /**
+   * `GET /v1/models` in this dialect's shape, for callers that send `header` (Anthropic's clients send
+   * `anthropic-version`); others get OpenAI's list. Errors there are this dialect's too.
+   */
+  readonly modelList?: { header: string; body(models: readonly ListedModel[]): Record<string, unknown> };
   /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
   readonly validationStatus: number;
   /** A dialect with state of its own (the Responses API's stored responses): the hooks the pipeline calls around its requests. */
   readonly state?: DialectState;
+}
+
+/** A model the routes serve, and the backend that serves it. */
+export interface ListedModel {
+  id: string;
+  backend: string;
 }

@@ -6,8 +6,7 @@ import express, { type Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadConfig, type ProxyConfig } from '../runtime/configuration.js';
-import type { Dialect } from '../dialects/dialect.js';
-import { anthropicMessagesDialect } from '../dialects/anthropic-messages/index.js';
+import type { Dialect, ListedModel } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/registry.js';
 import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from '../errors/catalogue.js';
 import { internalError, type ProxyError } from '../errors/proxy-error.js';
@@ -119,19 +118,18 @@ export function createDialectProxy(
     });
   }
   router.get('/v1/models', (req, res) => {
-    // Anthropic's clients send `anthropic-version` and read Anthropic's list shape and errors.
-    const anthropic = typeof req.headers['anthropic-version'] === 'string' ? anthropicMessagesDialect : undefined;
+    // A dialect's own clients (Anthropic's send `anthropic-version`) read its list shape and its errors.
+    const own = DIALECTS.find(({ modelList }) => modelList && typeof req.headers[modelList.header] === 'string');
     // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
     try {
       checkApiKey(req, checked.server.apiKeys);
     } catch (error) {
-      sendError(res, anthropic, error as ProxyError);
+      sendError(res, own, error as ProxyError);
       return;
     }
     starting.then(
-      (built) =>
-        sendJson(res, 200, anthropic ? anthropicModelList(built.routes.listedModels()) : openaiModelList(built.routes.listedModels())),
-      (error: unknown) => sendError(res, anthropic, backendUnavailable(error)),
+      (built) => sendJson(res, 200, (own?.modelList?.body ?? openaiModelList)(built.routes.listedModels())),
+      (error: unknown) => sendError(res, own, backendUnavailable(error)),
     );
   });
   // Open like /healthz: scrapers carry no API key, and the values hold no secret.
@@ -185,14 +183,6 @@ export function notFound(req: express.Request, res: express.Response): void {
   sendError(res, undefined, unknownUrl(req.method, req.path));
 }
 
-type ListedModel = { id: string; backend: string };
-
 function openaiModelList(models: readonly ListedModel[]): Record<string, unknown> {
   return { object: 'list', data: models.map(({ id, backend }) => ({ id, object: 'model', created: 0, owned_by: backend })) };
-}
-
-/** Anthropic's `GET /v1/models` page: every model at once. */
-function anthropicModelList(models: readonly ListedModel[]): Record<string, unknown> {
-  const data = models.map(({ id }) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' }));
-  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
 }

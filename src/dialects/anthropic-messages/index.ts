@@ -1,11 +1,11 @@
 /** Anthropic's Messages API: `POST /v1/messages` (also `?beta=true`, as Claude Code sends it). */
 import { encodeSseEvent } from '../../streaming/encode-sse.js';
-import type { Dialect } from '../dialect.js';
 import { messagesErrorBody, messagesErrorStatus } from './error-body.js';
 import { parseMessagesRequest } from './parse-request.js';
 import { messagesFields } from './request-fields.js';
 import { serializeMessagesResult } from './serialize-result.js';
 import { MessagesStreamSerializer } from './serialize-stream.js';
+import type { Dialect, ListedModel } from '../dialect.js';
 
 export const anthropicMessagesDialect: Dialect = {
   name: 'anthropic-messages',
@@ -22,6 +22,13 @@ export const anthropicMessagesDialect: Dialect = {
   errorStatus: messagesErrorStatus,
   requestIdHeader: 'request-id',
   countTokensPath: '/v1/messages/count_tokens',
+  modelList: { header: 'anthropic-version', body: anthropicModelList },
   streamFailure: (error) => encodeSseEvent(messagesErrorBody(error)),
   validationStatus: 400,
 };
+
+/** Anthropic's `GET /v1/models` page: every model at once. */
+function anthropicModelList(models: readonly ListedModel[]): Record<string, unknown> {
+  const data = models.map(({ id }) => ({ type: 'model', id, display_name: id, created_at: '1970-01-01T00:00:00Z' }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
+}
