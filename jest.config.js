@@ -10,6 +10,9 @@
  *   cli       what runs the build (dist/, which `npm test` makes first): the dialect-proxy command in its own
  *             process (test/cli-golden, the audit command's 64 MB heap run) and the compiled validators
  *   e2e       test/e2e: clients and real proxy processes (some run dist/src/cli.js)
+ *
+ * Tests that need system services (nginx, redis-server from Debian) are not here: they are the services
+ * suite (jest.services.config.js, `npm run test:services`), which .ci/run installs those packages for and runs.
  */
 
 /** Unit-folder tests that need dist/: they run in the cli project. */
@@ -19,7 +22,7 @@ const startsEngine = ['test/unit/llama-cpp/worker-host.test.ts', 'test/unit/llam
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What every project runs with (options Jest reads per project). */
-const shared = {
+export const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   extensionsToTreatAsEsm: ['.ts'],

@@ -35,7 +35,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
  * whose excess-property check names every unknown key. No file is written.
  */
 function unknownKeys(list: Manifest[]): string[] {
-  const file = resolve('test/unit/deploy-manifests.generated.ts');
+  const file = resolve('test/services/deploy-manifests.generated.ts');
   const source = list
     .map((manifest, i) => {
       const [group, version] = manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/') : ['', manifest.apiVersion];
