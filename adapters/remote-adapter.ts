@@ -11,7 +11,7 @@ import type { NeutralResult } from '../src/model/result.js';
 import type { StreamEvent } from '../src/model/stream-event.js';
 import { SseDecoder, type SseMessage } from '../src/streaming/decode-sse.js';
 import type { ChunkReader } from './chunk-reader.js';
-import { AFFINITY_HEADERS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
+import { AFFINITY_HEADERS, OPENAI_PATHS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './transport/http-client.js';
 import { createHealthProber, HEALTH_DEFAULTS } from './replica-health.js';
@@ -37,8 +37,6 @@ export interface RemoteAdapterOptions {
   /** Where each endpoint is posted under the base URL, where the kind's are not OpenAI's (Anthropic: `/messages`). */
   paths?: Readonly<Record<'chat' | 'completions', string>>;
 }
-
-const OPENAI_PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
 
 export function createRemoteAdapter({ name, settings: config, capabilities, codec, paths = OPENAI_PATHS }: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
@@ -137,6 +135,7 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     name,
     capabilities,
     models: config.models,
+    paths,
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     async complete(request, context) {
       const deadline = withDeadline(context.signal, timeouts.totalMs);

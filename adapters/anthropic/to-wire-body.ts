@@ -30,10 +30,18 @@ export function toWireBody(request: NeutralRequest, options: AnthropicWireOption
     throw internalError('The Anthropic Messages API takes chat only; the plan should have rendered the prompt.');
   const { system, messages } = toWireMessages(request.messages ?? [], request.warnings);
   // The caller's max_tokens replaces it (the table copies it); a thinking budget may raise it.
-  const body: WireBody = { model: request.model, max_tokens: options.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens };
+  const fallback = options.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens;
+  const body: WireBody = { model: request.model, max_tokens: fallback };
   if (system) body.system = system;
   body.messages = messages;
   writeFields(body, request, options.table);
+  // A cap the caller did not set is a change they should see: Anthropic requires one.
+  if (request.limits.maxTokens === undefined) {
+    const raised = body.max_tokens === fallback ? '' : ` plus the thinking budget`;
+    request.warnings.push(
+      `max_tokens was sent as ${String(body.max_tokens)} (the backend's defaultMaxTokens ${fallback}${raised}): Anthropic requires a cap and the request set none`,
+    );
+  }
   if (options.stream ?? request.stream !== undefined) body.stream = true;
   return body;
 }

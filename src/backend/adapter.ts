@@ -6,7 +6,7 @@
  */
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
-import type { NeutralResult } from '../model/result.js';
+import type { NeutralResult, Usage } from '../model/result.js';
 import type { StreamBatches } from '../model/stream-event.js';
 import type { BackendTable } from './field-support.js';
 
@@ -44,6 +44,23 @@ export interface AdapterContext {
    * and the process's slots shared by every request. Adapters ignore it.
    */
   fanOut?: FanOutBudget;
+  /**
+   * Opens a span of the request's trace for one piece of the backend's work: each HTTP try (`url`),
+   * the worker's generation. Absent when tracing is off (src/telemetry/).
+   */
+  trace?(work: { url?: string }): WorkSpan;
+}
+
+/** A span of a backend's work (src/telemetry/work-span.ts). */
+export interface WorkSpan {
+  /** `traceparent` (and `tracestate`) for the upstream request: the backend continues the trace. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP status the backend answered. */
+  status(code: number): void;
+  /** The token counts the work reported. */
+  usage(usage: Usage): void;
+  /** The work is over (its answer read to the end), or failed with `error`; later calls do nothing. */
+  end(error?: unknown): void;
 }
 
 export interface FanOutBudget {
@@ -82,6 +99,9 @@ export interface ChatTemplate {
   eosToken?: string;
 }
 
+/** Where OpenAI-compatible servers take each endpoint, under a base URL ending in /v1. */
+export const OPENAI_PATHS = { chat: '/chat/completions', completions: '/completions' } as const;
+
 export interface Adapter {
   readonly name: string;
   readonly capabilities: BackendCapabilities;
@@ -91,6 +111,8 @@ export interface Adapter {
   readonly models?: readonly string[];
   /** Loads models or opens connections before the first request; /healthz turns 200 after it. */
   start?(): Promise<void>;
+  /** Where each endpoint's body is posted under the backend's URL; none for an engine in this process. */
+  readonly paths?: Readonly<Record<'chat' | 'completions', string>>;
   /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
   toWire(request: NeutralRequest): Record<string, unknown>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;

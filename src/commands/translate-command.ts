@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { SpokenEndpoint } from '../backend/adapter.js';
+import { OPENAI_PATHS, type SpokenEndpoint } from '../backend/adapter.js';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import { exitCodeOf } from '../pipeline/report/translation-report.js';
@@ -198,7 +198,11 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 async function describeTarget(translator: Translator, target: TranslateTarget, translation: Translation): Promise<string> {
   if ('kind' in target) {
     const { backend } = translator.match('');
-    return `a default ${target.kind} backend (speaks ${backend.adapter.capabilities.speaks.join(' and ')}${target.speaks ? ', as --speaks says' : ''})`;
+    const { paths, capabilities } = backend.adapter;
+    // OpenAI's endpoints by their names; another API's (Anthropic's /messages) by its path.
+    const named = (endpoint: SpokenEndpoint) => (!paths || paths[endpoint] === OPENAI_PATHS[endpoint] ? endpoint : paths[endpoint]);
+    const spoken = [...new Set(capabilities.speaks.map(named))].join(' and ');
+    return `a default ${target.kind} backend (speaks ${spoken}${target.speaks ? ', as --speaks says' : ''})`;
   }
   if (translation.verdict === 'invalid') return 'the configured routes';
   const { report } = translation;

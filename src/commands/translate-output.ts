@@ -2,7 +2,7 @@
 import type { CallerEndpoint, Translation } from './translate.js';
 import type { ResponseTranslation } from './translate-responses.js';
 import { DIALECTS } from '../dialects/registry.js';
-import type { Change } from '../pipeline/report/translation-report.js';
+import { IN_PROCESS, type Change } from '../pipeline/report/translation-report.js';
 import type { Migration, MigrationVerdict } from './migrate/chat-responses.js';
 
 /** The JSON document: the report, or for a request the dialect refuses, why. */
@@ -23,6 +23,7 @@ export const DIALECT_NAMES: Record<string, string> = {
   'openai-chat': 'OpenAI chat',
   'fireworks-completions': 'Fireworks completions',
   'openai-responses': 'OpenAI Responses',
+  'anthropic-messages': 'Anthropic Messages',
 };
 
 const VERDICTS = {
@@ -51,7 +52,8 @@ export function renderTranslation(translation: Translation, target: string): str
     const count = report.upstream.length > 1 ? `Upstream requests (${report.upstream.length}${without}):` : `Upstream request${without}:`;
     lines.push('', count);
     for (const call of report.upstream) {
-      lines.push(`POST ${call.endpoint}${call.stream ? ' (streamed)' : ''}`, JSON.stringify(call.body, null, 2));
+      const where = call.endpoint === IN_PROCESS ? "The bundled engine's input (no HTTP request)" : `POST ${call.endpoint}`;
+      lines.push(`${where}${call.stream ? ' (streamed)' : ''}`, JSON.stringify(call.body, null, 2));
     }
   }
   return `${lines.join('\n')}\n`;

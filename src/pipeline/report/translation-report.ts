@@ -38,10 +38,14 @@ export type { Change, ChangeAction } from './change.js';
 export type Verdict = 'lossless' | 'lossy' | 'rejected';
 
 export interface UpstreamCall {
-  endpoint: '/chat/completions' | '/completions';
+  /** The path under the backend's URL (`/chat/completions`, `/messages`); `(in process)` for the bundled engine. */
+  endpoint: string;
   stream: boolean;
   body: Record<string, unknown>;
 }
+
+/** The endpoint of a call to an engine in this process (the bundled llama.cpp worker): no HTTP request is made. */
+export const IN_PROCESS = '(in process)';
 
 export interface TranslationReport {
   object: 'dialect.dry_run';
@@ -166,7 +170,7 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
     changes: ordered(changes).map((change) => ({ ...change, reason: change.reason.replace(/ \((?:[\w-]+\/)*[\w.-]+\.ts\)/g, '') })),
     warnings,
     upstream: (run?.sent ?? []).map(({ call, endpoint, body: sent }) => ({
-      endpoint: endpoint === 'chat' ? '/chat/completions' : '/completions',
+      endpoint: match.backend.adapter.paths?.[endpoint] ?? IN_PROCESS,
       stream: call === 'stream',
       body: sent,
     })),

@@ -26,8 +26,15 @@ function rejection(request: NeutralRequest, table = budgetTable): { status: numb
 }
 
 describe('anthropic toWireBody', () => {
-  test('the smallest request: max_tokens is required, so the default is filled in', () => {
-    expect(wire(chat())).toEqual({ model: 'claude-test', max_tokens: 4096, messages: [{ role: 'user', content: 'Hi' }] });
+  test('the smallest request: max_tokens is required, so the default is filled in, and said in a warning', () => {
+    const request = chat();
+    expect(wire(request)).toEqual({ model: 'claude-test', max_tokens: 4096, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(request.warnings).toEqual([
+      "max_tokens was sent as 4096 (the backend's defaultMaxTokens 4096): Anthropic requires a cap and the request set none",
+    ]);
+    const capped = chat({ limits: { maxTokens: 16, stop: [], onContextOverflow: 'truncate' } });
+    wire(capped);
+    expect(capped.warnings).toEqual([]);
   });
 
   test('sampling and limits: the caller max_tokens, stop_sequences, top_k; stream', () => {
@@ -71,6 +78,7 @@ describe('anthropic toWireBody', () => {
     });
     expect(request.warnings).toEqual([
       'messages[3] (system) was sent in the system prompt: Anthropic takes system text only before the conversation',
+      "max_tokens was sent as 4096 (the backend's defaultMaxTokens 4096): Anthropic requires a cap and the request set none",
     ]);
   });
 
@@ -177,6 +185,7 @@ describe('anthropic toWireBody', () => {
     ]);
     expect(request.warnings).toEqual([
       'messages[3].reasoning_content not sent: Anthropic takes earlier thinking only with the signature it came with',
+      "max_tokens was sent as 4096 (the backend's defaultMaxTokens 4096): Anthropic requires a cap and the request set none",
     ]);
   });
 
@@ -238,7 +247,10 @@ describe('anthropic toWireBody', () => {
   test('budget thinking: raised to 1024, or halved to fit under the caller max_tokens, with warnings', () => {
     const small = chat({ reasoning: { budgetTokens: 500 } });
     expect(wire(small)).toMatchObject({ max_tokens: 5120, thinking: { type: 'enabled', budget_tokens: 1024 } });
-    expect(small.warnings).toEqual(['reasoning_effort: a thinking budget of 500 tokens was sent as 1024, the least Anthropic takes']);
+    expect(small.warnings).toEqual([
+      'reasoning_effort: a thinking budget of 500 tokens was sent as 1024, the least Anthropic takes',
+      "max_tokens was sent as 5120 (the backend's defaultMaxTokens 4096 plus the thinking budget): Anthropic requires a cap and the request set none",
+    ]);
 
     const fitted = chat({ reasoning: { budgetTokens: 16384 }, limits: { maxTokens: 4000, stop: [], onContextOverflow: 'truncate' } });
     expect(wire(fitted)).toMatchObject({ max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 } });
