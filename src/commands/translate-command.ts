@@ -2,9 +2,9 @@
  * `dialect-proxy translate`: the migration aid offline. Reads one request body
  * (a file, or stdin) in any caller dialect and prints what a backend would get,
  * with every change on the way; or, with `--responses`, a recorded backend
- * reply as the caller's dialect would get it; or, with `--as`, a Chat
- * Completions request as the Responses request it would become, or back
- * (src/commands/migrate/chat-responses.ts). Nothing is sent, no model loads.
+ * reply as the caller's dialect would get it; or, with `--as`, the request as
+ * it would be written in another caller API: Chat Completions, Responses or
+ * Anthropic Messages (src/commands/migrate/). Nothing is sent, no model loads.
  *
  * Exit codes: 0 lossless, 1 lossy, 2 rejected (the backend would refuse the
  * request, the request is malformed, or the command cannot run). Never a stack trace.
@@ -26,12 +26,15 @@ import {
   endpointNamed,
   parseBody,
   TargetError,
+  type ParsedBody,
   type CallerEndpoint,
   type TranslateTarget,
   type Translation,
   type Translator,
 } from './translate.js';
 import { readRecording, translateResponse } from './translate-responses.js';
+import { composeMigrations, migrateThroughKind, MigrationRefused } from './migrate/through-kind.js';
+import type { NeutralRequest } from '../model/request.js';
 import {
   DIALECT_NAMES,
   documentOf,
@@ -44,7 +47,7 @@ import {
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
 
 export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--speaks chat|completions|both] | --config FILE) [options] [REQUEST.json]
-       dialect-proxy translate --as responses|chat [--model NAME] [--json] [REQUEST.json]
+       dialect-proxy translate --as chat|responses|anthropic [--model NAME] [--json] [REQUEST.json]
 
 Prints what a backend would receive for one request body in any caller dialect
 (OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages; read
@@ -61,8 +64,8 @@ converted, emulated, dropped or rejected, and why. Nothing is sent.
                      "prompt", responses when it has "input" or "instructions"
   --responses REPLY  translate a recorded backend reply (a JSON body or an SSE stream file) into
                      the caller's dialect, as the request would get it
-  --as responses     no backend: a Chat Completions request as the Responses request it would
-                     become, with every change (--as chat: a Responses request as chat)
+  --as API           no backend: the request as it would be written in another caller API, with
+                     every change: chat, responses or anthropic (Messages), from any other of the three
   --json             one JSON document on stdout, for scripts
   --help, -h         this text
 
@@ -210,14 +213,53 @@ async function describeTarget(translator: Translator, target: TranslateTarget, t
 }
 
 // ------------------------------------------------------------------------------------------
-// --as: between OpenAI's two APIs
+// --as: a request in another caller API
 // ------------------------------------------------------------------------------------------
 
-/** Each direction of `--as`: the dialect read, the dialect written, the conversion. */
-const DIRECTIONS = {
-  responses: { from: 'chat', to: 'responses', convert: chatToResponses },
-  chat: { from: 'responses', to: 'chat', convert: responsesToChat },
-} as const satisfies Record<string, { from: CallerEndpoint; to: CallerEndpoint; convert: (body: Record<string, unknown>) => Migration }>;
+/** The APIs `--as` writes, by the names the option takes. */
+const AS_TARGETS: Readonly<Record<string, CallerEndpoint>> = {
+  chat: 'chat',
+  responses: 'responses',
+  anthropic: 'messages',
+  messages: 'messages',
+};
+
+type Conversion = (parsed: ParsedBody) => Promise<Migration>;
+
+/** Reads a request parsed by its dialect (through-kind.ts needs the neutral request). */
+const parsedRequest = (parsed: ParsedBody) => ({ ...parsed, request: parsed.request as NeutralRequest });
+
+/**
+ * How a request moves from one API to another: between OpenAI's two APIs by their exact
+ * wire tables (migrate/chat-responses.ts); to and from Messages through the neutral model
+ * and the backend kind that speaks the other API (migrate/through-kind.ts).
+ */
+function conversionOf(from: CallerEndpoint, to: CallerEndpoint): Conversion | undefined {
+  if (from === 'chat' && to === 'responses') return async ({ body }) => chatToResponses(body);
+  if (from === 'responses' && to === 'chat') return async ({ body }) => responsesToChat(body);
+  if (to === 'messages' && (from === 'chat' || from === 'responses'))
+    return (parsed) => migrateThroughKind(parsedRequest(parsed), 'messages');
+  if (from === 'messages' && to === 'chat') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'chat');
+  if (from === 'messages' && to === 'responses')
+    return async (parsed) => {
+      const chat = await migrateThroughKind(parsedRequest(parsed), 'chat');
+      // The openai kind asks for usage on every stream; Messages and Responses streams always carry it.
+      const { stream_options: _usage, ...body } = chat.body;
+      return composeMigrations({ ...chat, body }, chatToResponses(body));
+    };
+  return undefined;
+}
+
+/**
+ * The API a body is read in: `--endpoint`, else what it looks like; a body that looks like
+ * neither other API is read as the one `--as` does not write (so a mistaken body is refused by it).
+ */
+function sourceOf(endpoint: string | undefined, to: CallerEndpoint, body: unknown): CallerEndpoint {
+  if (endpoint !== undefined) return endpointOf(endpoint) as CallerEndpoint;
+  const looksLike = detectEndpoint(body);
+  if (looksLike === 'messages' || to === 'messages') return looksLike;
+  return to === 'responses' ? 'chat' : 'responses';
+}
 
 async function migrateCommand(
   values: {
@@ -235,31 +277,42 @@ async function migrateCommand(
   out: (text: string) => void,
 ): Promise<number> {
   const name = values.as as string;
-  if (!(name in DIRECTIONS))
-    throw new UsageError(`--as: responses (a chat request as a Responses request) or chat (a Responses request as chat) (got "${name}")`);
-  const direction = DIRECTIONS[name as keyof typeof DIRECTIONS];
+  const target = AS_TARGETS[name];
+  if (!target)
+    throw new UsageError(
+      `--as: chat, responses or anthropic (the request in that API: between Chat Completions, Responses and Anthropic Messages) (got "${name}")`,
+    );
   const clash = (['to', 'config', 'speaks', 'responses'] as const).find((option) => values[option] !== undefined);
   if (clash)
     throw new UsageError(`--as and --${clash} exclude each other: --as shows the request in the other API, no backend is involved`);
-  if (values.endpoint !== undefined && endpointOf(values.endpoint) !== direction.from) {
-    throw new UsageError(
-      `--as ${name} reads a ${direction.from === 'chat' ? 'Chat Completions' : 'Responses'} request; --endpoint ${values.endpoint} says otherwise`,
-    );
-  }
   if (positionals.length > 1) throw new UsageError(`one request at a time (got ${positionals.length} files)`);
   const text = positionals[0] && positionals[0] !== '-' ? readText(positionals[0]) : await readAll(stdin);
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // parseBody below answers malformed JSON in the dialect's words.
+  }
+  const source = sourceOf(values.endpoint, target, json);
+  if (source === target) throw new UsageError(`the request is ${DIALECT_ARTICLES[source]} request already; --as ${name} writes one`);
+  const conversion = conversionOf(source, target);
+  if (!conversion)
+    throw new UsageError(
+      `--as converts between Chat Completions, Responses and Anthropic Messages requests; this is ${DIALECT_ARTICLES[source]} request`,
+    );
 
   const validator = await createRequestValidator();
-  const parsed = parseBody(validator, text, { endpoint: direction.from, ...(values.model !== undefined ? { model: values.model } : {}) });
+  const parsed = parseBody(validator, text, { endpoint: source, ...(values.model !== undefined ? { model: values.model } : {}) });
   const from = parsed.dialect;
-  const to = dialectFor(direction.to, undefined);
+  const to = dialectFor(target, undefined);
   let document: MigrationDocument;
   // A field the proxy refuses (previous_response_id without a response store, a hosted tool,
-  // audio output) is still a field of the API: the conversion says what becomes of it.
+  // audio output) is still a field of the API: the exact tables say what becomes of it.
   const refusedByProxy = (parsed.error?.body.error as { code?: unknown } | undefined)?.code === 'unsupported_parameter';
-  if (!parsed.request && !refusedByProxy) {
+  const exact = source !== 'messages' && target !== 'messages';
+  if (!parsed.request && !(refusedByProxy && exact)) {
     const looksLike = detectEndpoint(parsed.body);
-    const hint = Object.keys(parsed.body).length > 0 && looksLike !== direction.from ? looksLike : undefined;
+    const hint = Object.keys(parsed.body).length > 0 && looksLike !== source ? looksLike : undefined;
     document = {
       object: 'dialect.migration',
       from: from.name,
@@ -271,7 +324,13 @@ async function migrateCommand(
     out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document, hint));
     return 2;
   }
-  const migration = direction.convert(parsed.body);
+  let migration: Migration;
+  try {
+    migration = await conversion(parsed);
+  } catch (error) {
+    if (error instanceof MigrationRefused) throw new InputError(error.message);
+    throw error;
+  }
   // The request written must be one the other dialect takes: a conversion that writes anything else is a bug.
   try {
     parseCallerRequest(validator, to, migration.body);
@@ -293,3 +352,11 @@ async function migrateCommand(
   out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document));
   return document.verdict === 'lossless' ? 0 : 1;
 }
+
+/** "a Chat Completions", for messages about a request's API. */
+const DIALECT_ARTICLES: Readonly<Record<CallerEndpoint, string>> = {
+  chat: 'a Chat Completions',
+  completions: 'a Fireworks completions',
+  responses: 'a Responses',
+  messages: 'an Anthropic Messages',
+};

@@ -254,10 +254,84 @@ describe('dialect-proxy translate', () => {
     });
   });
 
+  test('--as anthropic: a chat request as the Messages request it would become, every change listed; and back to chat and Responses', async () => {
+    const chat = {
+      model: 'claude-x',
+      messages: [
+        { role: 'system', content: 'Be brief' },
+        { role: 'user', content: 'Hi' },
+      ],
+      stop: ['END'],
+      seed: 3,
+      n: 2,
+      user: 'u1',
+    };
+    const there = await translate(chat, ['--as', 'anthropic']);
+    expect(there).toMatchObject({
+      code: 1,
+      output: { object: 'dialect.migration', from: 'openai-chat', to: 'anthropic-messages', verdict: 'lossy' },
+    });
+    expect(there.output.body).toEqual({
+      model: 'claude-x',
+      max_tokens: 4096,
+      system: [{ type: 'text', text: 'Be brief' }],
+      messages: [{ role: 'user', content: 'Hi' }],
+      stop_sequences: ['END'],
+      metadata: { user_id: 'u1' },
+    });
+    const changes = there.output.changes as { field: string; action: string; to?: string; lossy: boolean }[];
+    // A field the anthropic kind refuses (seed), and one the proxy would fan out itself (n), are lost in the move.
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'seed', action: 'dropped', lossy: true }),
+        expect.objectContaining({ field: 'n', action: 'dropped', lossy: true }),
+        expect.objectContaining({ field: 'max_tokens', action: 'converted', lossy: true }),
+        expect.objectContaining({ field: 'stop', action: 'renamed', to: 'stop_sequences' }),
+        expect.objectContaining({ field: 'user', to: 'metadata' }),
+      ]),
+    );
+
+    const messages = {
+      model: 'claude-x',
+      max_tokens: 512,
+      messages: [
+        { role: 'user', content: 'Add' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'add', input: { a: 1 } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '2' }] },
+      ],
+      tools: [{ name: 'add', input_schema: { type: 'object' } }],
+      top_k: 5,
+      stop_sequences: ['END'],
+    };
+    const asChat = await translate(messages, ['--as', 'chat']);
+    expect(asChat).toMatchObject({ code: 1, output: { from: 'anthropic-messages', to: 'openai-chat', verdict: 'lossy' } });
+    expect(asChat.output.body).toMatchObject({
+      messages: [
+        { role: 'user', content: 'Add' },
+        { role: 'assistant', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'add', arguments: '{"a":1}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_1', content: '2' },
+      ],
+      stop: ['END'],
+    });
+    expect(asChat.output.changes).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'top_k', action: 'dropped' })]));
+
+    // Messages -> Responses goes through chat: the changes name the caller's fields, not chat's.
+    const asResponses = await translate(messages, ['--as', 'responses']);
+    expect(asResponses).toMatchObject({ code: 1, output: { from: 'anthropic-messages', to: 'openai-responses' } });
+    expect(asResponses.output.body).toMatchObject({ max_output_tokens: 512 });
+    const moved = asResponses.output.changes as { field: string; to?: string }[];
+    expect(moved).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'max_tokens', to: 'max_output_tokens' })]));
+    expect(moved.some((change) => change.field === 'max_completion_tokens' || change.field === 'stop')).toBe(false);
+  });
+
   test('--as misuse: an unknown API, a backend beside it, an --endpoint that contradicts it', async () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
-    expect((await translate(body, ['--as', 'completions'])).err).toMatch(
-      /^dialect-proxy translate: --as: responses \(a chat request as a Responses request\) or chat/,
+    expect((await translate(body, ['--as', 'completions'])).err).toMatch(/^dialect-proxy translate: --as: chat, responses or anthropic/);
+    expect((await translate(body, ['--as', 'chat', '--endpoint', 'chat'])).err).toMatch(
+      /^dialect-proxy translate: the request is a Chat Completions request already; --as chat writes one/,
+    );
+    expect((await translate({ model: 'm', prompt: 'Hi' }, ['--as', 'anthropic'])).err).toMatch(
+      /--as converts between Chat Completions, Responses and Anthropic Messages requests; this is a Fireworks completions request/,
     );
     expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(
       /^dialect-proxy translate: --as and --to exclude each other/,
