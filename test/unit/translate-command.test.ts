@@ -324,6 +324,20 @@ describe('dialect-proxy translate', () => {
     expect(moved.some((change) => change.field === 'max_completion_tokens' || change.field === 'stop')).toBe(false);
   });
 
+  test('a field the plan converted but the wire builder then left out is reported as dropped, not as sent', async () => {
+    // reasoning_effort becomes a thinking budget, which max_completion_tokens 256 leaves no room for on Anthropic.
+    const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'low', max_completion_tokens: 256 };
+    const moved = await translate(body, ['--to', 'anthropic']);
+    expect(moved.output.changes).toContainEqual(
+      expect.objectContaining({
+        field: 'reasoning_effort',
+        action: 'dropped',
+        reason: expect.stringMatching(/^thinking not sent: max_completion_tokens 256/),
+      }),
+    );
+    expect((moved.output.upstream as { body: Record<string, unknown> }[])[0].body.thinking).toBeUndefined();
+  });
+
   test('--as misuse: an unknown API, a backend beside it, an --endpoint that contradicts it', async () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
     expect((await translate(body, ['--as', 'completions'])).err).toMatch(/^dialect-proxy translate: --as: chat, responses or anthropic/);

@@ -150,8 +150,14 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
   );
   for (const warning of warnings) {
     const change = changeOfWarning(warning);
-    if (notes.some((note) => note.param === change.field)) continue; // the plan's own, named by its note
-    changes.push(change);
+    if (!notes.some((note) => note.param === change.field)) changes.push(change);
+    // The plan's own warning is named by its note; but when the wire builder then left the field out, that is its fate.
+    else if (change.action === 'dropped')
+      changes.splice(
+        changes.findIndex((other) => other.field === change.field),
+        1,
+        change,
+      );
   }
   if (run && run.sent.length > 0) changes.push(...wireChanges({ pristine, body, dialect, match, run }, changes));
 
