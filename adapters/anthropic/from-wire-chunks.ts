@@ -120,7 +120,11 @@ export class AnthropicChunkReader implements ChunkReader {
         out.push(delta);
         return;
       }
-      // `redacted_thinking` has no stream event of its own; server tools' blocks are not the caller's.
+      case 'redacted_thinking':
+        // It arrives whole in its start block: no deltas follow.
+        if (typeof block.data === 'string') out.push({ type: 'reasoning-redacted', choice: 0, data: block.data });
+        return;
+      // Server tools' blocks are not the caller's.
     }
   }
 

@@ -21,6 +21,8 @@ export type StreamEvent =
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
   /** The signature of the choice's reasoning so far (an Anthropic backend's `signature_delta`); dialects without signatures ignore it. */
   | { type: 'reasoning-signature'; choice: number; signature: string }
+  /** Reasoning the provider encrypted, whole (an Anthropic backend's `redacted_thinking` block); dialects without it ignore it. */
+  | { type: 'reasoning-redacted'; choice: number; data: string }
   /** `custom`: a call of a custom tool, whose `argumentsDelta` is a piece of its free-text input. */
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string; custom?: boolean }
   | {

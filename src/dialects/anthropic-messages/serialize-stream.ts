@@ -49,6 +49,7 @@ export class MessagesStreamSerializer implements StreamSerializer {
     else if (event.choice !== 0) return;
     else if (event.type === 'reasoning-delta') this.thinking(event.delta, out);
     else if (event.type === 'reasoning-signature') this.signature(event.signature, out);
+    else if (event.type === 'reasoning-redacted') this.redacted(event.data, out);
     else if (event.type === 'text-delta') this.text(event.delta, out);
     else if (event.type === 'tool-call-delta') this.toolCall(event.index, event.id, event.name, event.argumentsDelta, out);
     else {
@@ -102,6 +103,14 @@ export class MessagesStreamSerializer implements StreamSerializer {
         : this.open({ kind: 'thinking', hash: signatureHash(), signed: false }, { type: 'thinking', thinking: '', signature: '' }, out);
     block.signed = true;
     out.push(this.delta(block.index, { type: 'signature_delta', signature }));
+  }
+
+  /** A redacted block comes whole: it opens and closes at once, between the blocks around it. */
+  private redacted(data: string, out: Chunk[]): void {
+    this.close(out);
+    const index = this.blocks++;
+    out.push({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data } });
+    out.push({ type: 'content_block_stop', index });
   }
 
   private text(delta: string, out: Chunk[]): void {

@@ -37,8 +37,8 @@ export class CompletionStreamSerializer implements StreamSerializer {
   }
 
   push(event: StreamEvent, out: Chunk[]): void {
-    // A reasoning signature has no place in this dialect's chunks.
-    if (this.ended || event.type === 'reasoning-signature') return;
+    // A reasoning signature, or encrypted reasoning, has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature' || event.type === 'reasoning-redacted') return;
     const { request, offsets } = this;
     if (event.type === 'response-start') {
       this.head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };

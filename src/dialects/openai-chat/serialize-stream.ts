@@ -70,8 +70,8 @@ export class ChatStreamSerializer implements StreamSerializer {
   }
 
   push(event: StreamEvent, out: Chunk[]): void {
-    // A reasoning signature has no place in this dialect's chunks.
-    if (this.ended || event.type === 'reasoning-signature') return;
+    // A reasoning signature, or encrypted reasoning, has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature' || event.type === 'reasoning-redacted') return;
     const { request, states } = this;
     if (event.type === 'response-start') {
       const head: Head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };

@@ -78,7 +78,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     else if (event.type === 'text-delta') this.textDelta(event);
     else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
     else if (event.type === 'choice-end') this.choiceEnd(event);
-    // reasoning-signature: a Response's reasoning items carry no signature.
+    // reasoning-signature, reasoning-redacted: a Response's reasoning items carry no Anthropic signature or encrypted block.
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */
