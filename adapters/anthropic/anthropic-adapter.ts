@@ -40,18 +40,30 @@ export function anthropicCodec(capabilities: BackendCapabilities, defaultMaxToke
   };
 }
 
+/** Anthropic's own headers (the key, the version, the betas), then those configured under `headers`, which have the last word. */
+export function anthropicHeaders(settings: Partial<AnthropicSettings>): Record<string, string> {
+  const headers: Record<string, string> = { 'anthropic-version': settings.anthropicVersion ?? ANTHROPIC_DEFAULTS.anthropicVersion };
+  if (settings.betas?.length) headers['anthropic-beta'] = settings.betas.join(',');
+  if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
+  for (const [name, value] of Object.entries(settings.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
 /**
  * @example
  * const claude = createAnthropicAdapter({ kind: 'anthropic', url: 'https://api.anthropic.com/v1', apiKey: process.env.ANTHROPIC_API_KEY });
  * const result = await claude.complete(request, { signal, requestId: 'req-1' });
  */
 export function createAnthropicAdapter(settings: AdapterSettings<AnthropicSettings>, options: { name?: string } = {}): Adapter {
-  const { apiKey, anthropicVersion, betas, defaultMaxTokens: _maxTokens, adaptiveThinking: _adaptive, ...remote } = settings;
-  // Anthropic's own headers first: a header configured under `headers` has the last word.
-  const headers: Record<string, string> = { 'anthropic-version': anthropicVersion ?? ANTHROPIC_DEFAULTS.anthropicVersion };
-  if (betas?.length) headers['anthropic-beta'] = betas.join(',');
-  if (apiKey) headers['x-api-key'] = apiKey;
-  for (const [name, value] of Object.entries(settings.headers ?? {})) headers[name.toLowerCase()] = value;
+  const {
+    apiKey,
+    anthropicVersion: _version,
+    betas: _betas,
+    defaultMaxTokens: _maxTokens,
+    adaptiveThinking: _adaptive,
+    ...remote
+  } = settings;
+  const headers = anthropicHeaders(settings);
   const capabilities = anthropicCapabilities(settings);
   const inner = createRemoteAdapter({
     name: options.name ?? 'anthropic',

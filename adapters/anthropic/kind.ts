@@ -1,6 +1,6 @@
 /** `kind: anthropic`: Anthropic's Messages API (anthropic-adapter.ts); the remote settings plus Anthropic's own (settings.ts). */
 import { defineKind } from '../../src/backend/backend-kind.js';
-import { createAnthropicAdapter } from './anthropic-adapter.js';
+import { anthropicHeaders, createAnthropicAdapter } from './anthropic-adapter.js';
 import { ANTHROPIC_DEFAULT_SETTINGS, ANTHROPIC_KEYS, checkAnthropicSettings, type AnthropicSettings } from './settings.js';
 
 export const anthropicKind = defineKind<AnthropicSettings>({
@@ -9,5 +9,6 @@ export const anthropicKind = defineKind<AnthropicSettings>({
   keys: ANTHROPIC_KEYS,
   check: checkAnthropicSettings,
   defaults: ANTHROPIC_DEFAULT_SETTINGS,
+  relayHeaders: anthropicHeaders,
   create: (name, settings) => createAnthropicAdapter(settings, { name }),
 });

@@ -18,6 +18,16 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
   check(raw: Record<string, unknown>, key: string): Settings;
   /** The settings `dialect-proxy fields` and `translate --to` assume: the kind's documented defaults. */
   defaults: Settings;
+  /**
+   * What a server start needs on this machine, checked before it listens (the `llama-cpp` kind: its
+   * model file). Throws a ConfigError naming the key. The offline commands never call it.
+   */
+  checkBeforeStart?(settings: Settings, key: string): void;
+  /**
+   * A remote kind whose server takes its key (and version) in headers of its own, not
+   * `Authorization: Bearer` (Anthropic: `x-api-key`, `anthropic-version`): what the pass-through sends.
+   */
+  relayHeaders?(settings: Settings): Record<string, string>;
   /** Builds the adapter; nothing loads or connects before `start`. */
   create(name: string, settings: Settings): Adapter | Promise<Adapter>;
   /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/http/cluster.ts). */

@@ -11,6 +11,7 @@ import { passthroughUnreachable } from '../errors/catalogue.js';
 import type { ProxyError } from '../errors/proxy-error.js';
 import { checkApiKey } from '../pipeline/request/check-api-key.js';
 import { sendError } from '../pipeline/answer/send-json.js';
+import { findKind } from '../../adapters/registry.js';
 
 /** The relay for the pass-through backend; the caller's key is checked first. */
 export function passthrough(config: ProxyConfig & { passthrough: string }): RequestHandler {
@@ -19,17 +20,23 @@ export function passthrough(config: ProxyConfig & { passthrough: string }): Requ
   // A pool of replicas (`urls`) takes the relayed paths in turn.
   const targets = backend.urls ?? [backend.url as string];
   let turn = 0;
+  // The backend's own key: as a Bearer token, or in the headers its kind takes it in (Anthropic's x-api-key).
+  const relayed = findKind(backend.kind)?.relayHeaders?.(backend) ?? {
+    ...backend.headers,
+    ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}),
+  };
+  const sets = (name: string) => Object.keys(relayed).some((key) => key.toLowerCase() === name);
   const relay = createProxyMiddleware({
     target: targets[0],
     ...(targets.length > 1 ? { router: () => targets[turn++ % targets.length] } : {}),
     changeOrigin: true,
     agent: targets[0].startsWith('https:') ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
-    headers: { ...backend.headers, ...(backend.apiKey ? { authorization: `Bearer ${backend.apiKey}` } : {}) },
+    headers: relayed,
     on: {
       proxyReq: (proxyReq, req) => {
-        // The caller's key is the proxy's own: it never travels upstream.
-        if (!backend.apiKey && keys.length > 0) proxyReq.removeHeader('authorization');
-        proxyReq.removeHeader('x-api-key');
+        // The caller's key is the proxy's own: it never travels upstream (the backend's, set above, does).
+        if (!sets('authorization') && keys.length > 0) proxyReq.removeHeader('authorization');
+        if (!sets('x-api-key')) proxyReq.removeHeader('x-api-key');
         // A host app's body parser may have consumed the body already: write it back.
         restoreBody(proxyReq, req);
       },

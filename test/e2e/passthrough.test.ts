@@ -47,3 +47,34 @@ describe('pass-through relay', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('pass-through relay to an anthropic backend', () => {
+  let upstream: MockUpstream;
+  let proxy: RunningServer;
+
+  beforeAll(async () => {
+    upstream = await startMockUpstream({ json: { data: [{ type: 'model', id: 'claude-x' }], has_more: false } });
+    proxy = await startProxyFor(
+      upstream.url,
+      { kind: 'anthropic', apiKey: 'sk-ant-upstream', betas: ['files-api-2025-04-14'] },
+      { passthrough: 'upstream', server: { apiKeys: ['caller-key'] } },
+    );
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  test("the backend's key goes as Anthropic takes it (x-api-key, anthropic-version), never as a Bearer token nor the caller's", async () => {
+    const response = await fetch(`${proxy.url}/v1/files`, { headers: { 'x-api-key': 'caller-key' } });
+    expect(response.status).toBe(200);
+    const [seen] = upstream.requests;
+    expect(seen.path).toBe('/v1/files');
+    expect(seen.headers).toMatchObject({
+      'x-api-key': 'sk-ant-upstream',
+      'anthropic-version': '2023-06-01',
+      'anthropic-beta': 'files-api-2025-04-14',
+    });
+    expect(seen.headers.authorization).toBeUndefined();
+  });
+});
