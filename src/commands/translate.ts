@@ -147,7 +147,8 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
 
 /**
  * The dialect a body is in: the endpoint given, else chat when it has `messages` (Messages when
- * it also has a field or block only Anthropic has: `system`, `stop_sequences`, `tool_use`...),
+ * it also has a field, block or tool shape only Anthropic has: `system`, `stop_sequences`, `tool_use`,
+ * a tool's `input_schema`...),
  * completions when it has a `prompt` (a text, a list or token ids: a Responses
  * `prompt` is a template object), Responses when it has `input` or `instructions`,
  * else completions.
@@ -171,6 +172,8 @@ const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redact
 function looksAnthropic(body: Record<string, unknown>): boolean {
   if (ANTHROPIC_FIELDS.some((field) => field in body)) return true;
   if (isRecord(body.tool_choice) && typeof body.tool_choice.type === 'string' && body.tool_choice.type !== 'function') return true;
+  // Anthropic's tools are flat with an `input_schema`; chat's are wrapped (`{type: function, function}`).
+  if (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && 'input_schema' in tool)) return true;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   return messages.some(
     (message) =>

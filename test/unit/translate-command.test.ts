@@ -179,9 +179,13 @@ describe('dialect-proxy translate', () => {
       messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] }],
     };
     const chatBody = { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
-    expect([system, toolResult, chatBody].map((candidate) => dialectFor(undefined, candidate).name)).toEqual([
+    const flatTools = { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }], tools: [{ name: 'f', input_schema: {} }] };
+    const chatTools = { ...flatTools, tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] };
+    expect([system, toolResult, flatTools, chatBody, chatTools].map((candidate) => dialectFor(undefined, candidate).name)).toEqual([
       'anthropic-messages',
       'anthropic-messages',
+      'anthropic-messages',
+      'openai-chat',
       'openai-chat',
     ]);
     const claudeCode = await translate(system, ['--to', 'openai']);
