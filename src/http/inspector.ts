@@ -1,12 +1,14 @@
 /**
  * The inspector page: one static HTML file (config/inspector.html, everything
  * inline, no build step, nothing from elsewhere) where a user pastes a request
- * in either dialect, sees the translated upstream request and every change
- * (the same dry run as any client, `x-dialect-dry-run: 1`), sends it and
- * watches the reply arrive as the caller's dialect gets it. It calls the same
- * endpoints as any client, with the key the user types, which lives in the
- * page's memory only. A strict Content-Security-Policy allows exactly its own
- * inline script and style and requests to its own origin.
+ * in any caller dialect (Chat Completions, Completions, Responses, Anthropic
+ * Messages), sees it beside what the backend gets with every change marked
+ * (the same dry run as any client, `x-dialect-dry-run: 1`; or, for a default
+ * backend of any kind, `translate --to`'s: inspector-api.ts), sends it and
+ * watches the reply arrive as the caller's dialect gets it, tool calls
+ * included. It calls the same endpoints as any client, with the key the user
+ * types, which lives in the page's memory only. A strict Content-Security-Policy
+ * allows exactly its own inline script and style and requests to its own origin.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -54,9 +56,26 @@ export function inspectorPage(): InspectorPage {
   return loaded;
 }
 
-/** `GET` (and `HEAD`) of the page. */
+/** The placeholder in the page for the path its router is mounted at (the page's API calls go below it). */
+const BASE_META = '<meta name="dialect-proxy-base" content="/">';
+
+/**
+ * `GET` (and `HEAD`) of the page. Under Express, `req.baseUrl` is where the
+ * proxy's router is mounted (`app.use('/llm', proxy)`): the page calls
+ * `/llm/v1/...` whatever path it is served at. The base goes in a `<meta>`, so
+ * the hashes of the inline script and style stay those of the file.
+ */
 export function serveInspector(req: IncomingMessage, res: ServerResponse): void {
   const page = inspectorPage();
-  res.writeHead(200, page.headers);
-  res.end(req.method === 'HEAD' ? undefined : page.html);
+  const mounted = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
+  const html =
+    typeof mounted === 'string' && mounted !== ''
+      ? page.html.replace(BASE_META, `<meta name="dialect-proxy-base" content="${escapeAttribute(`${mounted.replace(/\/+$/, '')}/`)}">`)
+      : page.html;
+  res.writeHead(200, { ...page.headers, 'content-length': String(Buffer.byteLength(html)) });
+  res.end(req.method === 'HEAD' ? undefined : html);
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

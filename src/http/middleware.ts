@@ -19,6 +19,7 @@ import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { ProxyRuntime } from '../pipeline/runtime.js';
 import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js';
 import { serveInspector } from './inspector.js';
+import { INSPECTOR_KINDS_PATH, INSPECTOR_TRANSLATE_PATH, inspectorApi } from './inspector-api.js';
 
 export interface DialectProxy extends Router {
   /** Resolves once backends and validators are ready (models loaded). */
@@ -149,7 +150,13 @@ export function createDialectProxy(
     else sendJson(res, 503, { status: 'starting' });
   });
   const inspectorPath = options.inspector === true ? '/' : typeof options.inspector === 'string' ? options.inspector : undefined;
-  if (inspectorPath !== undefined && checked.server.inspector) router.get(inspectorPath, serveInspector);
+  // The page, and what it asks beside the translated endpoints (the kinds, a translation for a default backend of one).
+  const inspector = inspectorPath !== undefined && checked.server.inspector ? inspectorApi(checked) : undefined;
+  if (inspector) {
+    router.get(inspectorPath as string, serveInspector);
+    router.get(INSPECTOR_KINDS_PATH, inspector.kinds);
+    router.post(INSPECTOR_TRANSLATE_PATH, inspector.translate);
+  }
   // Other /v1 paths: to the pass-through backend when there is one, else on to the host app (the standalone server ends with a 404).
   const { passthrough } = checked;
   const relay =
@@ -171,6 +178,7 @@ export function createDialectProxy(
   router.ready = ready;
   router.metrics = metrics.registry;
   router.close = async () => {
+    await inspector?.close();
     await (await starting.catch(() => undefined))?.close();
   };
   // Before the runtime is up nothing is in flight (requests waiting for it get the 503 above).

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ProxyError } from '../../errors/proxy-error.js';
+import { isRecord } from '../../model/is-record.js';
 import { toChatLogprobs, type ChatLogprobEntry, type TokenLogprob } from '../../model/logprobs.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, Usage } from '../../model/result.js';
@@ -71,7 +72,7 @@ export function responseHead(request: NeutralRequest, at: { model: string; creat
     temperature: params.temperature ?? null,
     text: { format: text.format ?? { type: 'text' }, verbosity: text.verbosity ?? 'medium' },
     tool_choice: params.tool_choice ?? 'auto',
-    tools: params.tools ?? [],
+    tools: echoedTools(params.tools),
     top_logprobs: params.top_logprobs ?? 0,
     top_p: params.top_p ?? null,
     truncation: params.truncation ?? 'disabled',
@@ -79,6 +80,20 @@ export function responseHead(request: NeutralRequest, at: { model: string; creat
     user: params.user ?? null,
     metadata: params.metadata ?? {},
   };
+}
+
+/**
+ * The caller's tools as the Response repeats them. The spec's `FunctionTool`
+ * requires `parameters` and `strict` (each may be null) though a request may
+ * leave them out: null says the caller set none (and the proxy enforced no
+ * strictness), where a missing key fails strict validators of the Response.
+ * @example echoedTools([{ type: 'function', name: 'f' }]) // [{ type: 'function', name: 'f', parameters: null, strict: null }]
+ */
+export function echoedTools(tools: unknown): unknown[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.map((tool: unknown) =>
+    isRecord(tool) && tool.type === 'function' ? { ...tool, parameters: tool.parameters ?? null, strict: tool.strict ?? null } : tool,
+  );
 }
 
 /** Neutral usage -> `ResponseUsage` (the spec requires both details objects; a count the backend did not give is 0). */
