@@ -16,6 +16,8 @@ export interface Scenario {
   path: string;
   stream: boolean;
   body: string;
+  /** What a whole stream's last bytes hold (default `data: [DONE]`; a Messages stream ends with `message_stop`). */
+  streamEnd?: string;
 }
 
 export interface Load {
@@ -82,8 +84,8 @@ export async function runLoad(load: Load): Promise<Figures & { errorSample?: str
       tail = chunk.length >= 16 ? chunk : Buffer.concat([tail, chunk]);
     }
     if (statusCode !== 200) return fail(`status ${statusCode}: ${tail.toString().slice(0, 300)}`);
-    if (!tail.includes('data: [DONE]'))
-      return fail(`a stream ended without data: [DONE]: ...${JSON.stringify(tail.toString().slice(-100))}`);
+    const end = scenario.streamEnd ?? 'data: [DONE]';
+    if (!tail.includes(end)) return fail(`a stream ended without ${end}: ...${JSON.stringify(tail.toString().slice(-100))}`);
     latencies.push(performance.now() - sent);
     ttfbs.push(first);
   };

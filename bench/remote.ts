@@ -75,6 +75,8 @@ export interface RemoteReport {
   targets: Target[];
   /** One connection: the median over rounds of each target's median latency, per scenario. */
   sequential: { scenario: Scenario; p50: Record<Role, number> }[];
+  /** The same requests in Messages and in chat, through one dialect-proxy to a chat backend: what the fourth dialect costs. */
+  messages: { name: string; chat: Figures; messages: Figures }[];
   /** Time to first byte of a chat stream paced event by event, one connection: median over rounds of p50 and p99. */
   probe: { role: Exclude<Role, 'translated'>; p50: number; p99: number }[];
   errors: string[];
@@ -82,6 +84,8 @@ export interface RemoteReport {
 
 const chatBody = (stream: boolean, tokens: number) =>
   JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream });
+const messagesBody = (stream: boolean, tokens: number) =>
+  JSON.stringify({ model: 'bench', max_tokens: tokens, messages: [{ role: 'user', content: 'Tell me a story.' }], stream });
 const completionsBody = (stream: boolean, tokens: number) =>
   JSON.stringify({ model: 'bench', prompt: 'Once upon a time', max_tokens: tokens, stream });
 
@@ -98,6 +102,22 @@ export function scenarios(tokens: number): Scenario[] {
       body: completionsBody(true, tokens),
     },
   ];
+}
+
+/** The chat scenarios again, their bodies in Anthropic's Messages API: the same request, the same upstream call. */
+export function messagesScenarios(tokens: number): { chat: Scenario; messages: Scenario }[] {
+  return scenarios(tokens)
+    .filter((scenario) => scenario.dialect === 'chat')
+    .map((chat) => ({
+      chat,
+      messages: {
+        ...chat,
+        name: chat.name.replace('chat', 'Messages'),
+        path: '/v1/messages',
+        body: messagesBody(chat.stream, tokens),
+        streamEnd: 'data: {"type":"message_stop"}',
+      },
+    }));
 }
 
 /** Once started processes have settled, their idle memory (children.ts, idleRss). */
@@ -126,7 +146,9 @@ async function check(name: string, port: number, scenario: Scenario, tokens: num
   const words = text.split(' word').length - 1;
   const good =
     response.status === 200 &&
-    (scenario.stream ? words === tokens && text.trimEnd().endsWith('data: [DONE]') : text.includes('Once upon a time'));
+    (scenario.stream
+      ? words === tokens && text.trimEnd().endsWith(scenario.streamEnd ?? 'data: [DONE]')
+      : text.includes('Once upon a time'));
   if (!good)
     throw new Error(`${name}, ${scenario.name}: not the mock's reply (status ${response.status}, ${words} tokens): ${text.slice(0, 500)}`);
 }
@@ -283,6 +305,35 @@ async function sequentialMode(
 }
 
 /**
+ * Messages beside chat: one dialect-proxy routing to a chat backend takes the same request in
+ * both dialects, rounds alternating. The goal: a Messages request costs within 10% of a chat one.
+ */
+async function messagesBesideChat(
+  targets: Awaited<ReturnType<typeof startTargets>>,
+  options: RemoteOptions,
+  errors: string[],
+): Promise<RemoteReport['messages']> {
+  const results: RemoteReport['messages'] = [];
+  for (const pair of messagesScenarios(options.tokens)) {
+    const proxy = targets.processFor('same', pair.chat);
+    const load = (which: 'chat' | 'messages', seconds: number) => targets.load('same', pair[which], options.connections, seconds);
+    for (const which of ['chat', 'messages'] as const) {
+      await check('dialect-proxy', proxy.port, pair[which], options.tokens);
+      await load(which, Math.min(0.5, options.seconds));
+    }
+    const figures = await alternate(
+      `${pair.messages.name} beside chat`,
+      ['chat', 'messages'],
+      options.rounds,
+      (which) => load(which, options.seconds),
+      errors,
+    );
+    results.push({ name: pair.messages.name, chat: figures.chat, messages: figures.messages });
+  }
+  return results;
+}
+
+/**
  * The pacing probe: another mock sends a chat stream's events each on its own, `probeIntervalMs` apart, and fresh
  * pass-throughs and a dialect-proxy routing chat to a chat backend stand in front of it. One connection: time to first byte.
  */
@@ -324,9 +375,10 @@ export async function benchRemote(options: RemoteOptions): Promise<RemoteReport>
     const targets = await startTargets(processes, dir, options.tokens);
     const results = await loads(targets, options, errors);
     const sequential = await sequentialMode(targets, options, errors);
+    const messages = await messagesBesideChat(targets, options, errors);
     await processes.stopAll();
     const probe = await pacingProbe(processes, dir, options, errors);
-    return { placement, scenarios: results, targets: targets.memory, sequential, probe, errors };
+    return { placement, scenarios: results, targets: targets.memory, sequential, messages, probe, errors };
   } finally {
     await processes.stopAll();
     rmSync(dir, { recursive: true, force: true });

@@ -68,6 +68,7 @@ export function printRemote(report: RemoteReport, options: RemoteOptions): void 
   printSummary(report);
   printMemory(report);
   printSequential(report, options);
+  printMessages(report, options);
   printProbe(report, options);
   if (report.errors.length) {
     console.log('\nErrors (there must be none):');
@@ -118,6 +119,19 @@ function printSequential(report: RemoteReport, options: RemoteOptions): void {
       return role === 'same' || role === 'translated' ? `${text} (${ratio(added(role), added('hpm'))})` : text;
     });
     console.log(`| ${scenario.name} | ${ms(p50.direct)} | ${cells.join(' | ')} |`);
+  }
+}
+
+function printMessages(report: RemoteReport, options: RemoteOptions): void {
+  console.log(
+    `\nAnthropic Messages beside chat: the same request in each dialect, through one dialect-proxy to a chat backend, ${options.connections} connections (${options.seconds} s per dialect, ${options.rounds} rounds). Goal: Messages within 10% of chat.\n`,
+  );
+  console.log('| scenario | chat req/s | Messages req/s | Messages / chat | chat CPU / request | Messages CPU / request | CPU ratio |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const { name, chat, messages } of report.messages) {
+    console.log(
+      `| ${name} | ${Math.round(chat.rps)} | ${Math.round(messages.rps)} | ${ratio(messages.rps, chat.rps)} | ${Math.round(chat.cpuUs)} us | ${Math.round(messages.cpuUs)} us | ${ratio(messages.cpuUs, chat.cpuUs)} |`,
+    );
   }
 }
 
