@@ -41,7 +41,12 @@ export interface BackendGauges {
 export interface ResponseStateGauges {
   backgroundRuns(): number;
   store?(): { responses: number; bytes: number } | undefined;
+  /** A store over the network: whether it is connected. */
+  storeHealth?(): 'ok' | 'degraded' | undefined;
 }
+
+/** Seconds: a store command on the same host, up to one that waits out its command timeout. */
+const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const REPLICA_STATES = ['healthy', 'ejected', 'down'] as const;
 
@@ -58,6 +63,8 @@ export class ProxyMetrics {
   private readonly fallbacks: Counter<'route' | 'from' | 'to'>;
   private readonly timeouts: Counter<'backend'>;
   private readonly clientAborts: Counter<'dialect' | 'backend'>;
+  private readonly storeDuration: Histogram<'operation'>;
+  private readonly storeErrors: Counter<'operation' | 'reason'>;
   private backends: readonly BackendGauges[] = [];
   private responseState?: ResponseStateGauges;
 
@@ -129,6 +136,19 @@ export class ProxyMetrics {
       name: 'dialect_proxy_client_aborts_total',
       help: 'Requests whose caller left before the answer ended.',
       labelNames: ['dialect', 'backend'],
+      registers,
+    });
+    this.storeDuration = new Histogram({
+      name: 'dialect_proxy_response_store_duration_seconds',
+      help: 'Time each operation of a response store over the network took (redis), failed ones included.',
+      labelNames: ['operation'],
+      buckets: STORE_BUCKETS,
+      registers,
+    });
+    this.storeErrors = new Counter({
+      name: 'dialect_proxy_response_store_errors_total',
+      help: 'Operations of a response store over the network that failed (timeout: no answer within commandTimeoutMs; unavailable: not connected, or refused).',
+      labelNames: ['operation', 'reason'],
       registers,
     });
     // Read from the backends at each scrape (prom-client calls `collect` with the gauge as `this`).
@@ -214,12 +234,27 @@ export class ProxyMetrics {
         if (usage) this.set(usage.responses);
       },
     });
+    new Gauge({
+      name: 'dialect_proxy_response_store_up',
+      help: 'Whether a response store over the network (redis) is connected: 1 or 0.',
+      registers,
+      collect() {
+        const health = responseState()?.storeHealth?.();
+        if (health) this.set(health === 'ok' ? 1 : 0);
+      },
+    });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'dialect_proxy_' });
   }
 
   /** The backends whose own numbers (queue, restarts) are read at each scrape. */
   watch(backends: readonly BackendGauges[]): void {
     this.backends = backends;
+  }
+
+  /** One operation of the response store (src/response-store/redis-connection.ts): its time, and why it failed. */
+  storeOperation(operation: string, seconds: number, failure?: 'timeout' | 'unavailable'): void {
+    this.storeDuration.observe({ operation }, seconds);
+    if (failure) this.storeErrors.inc({ operation, reason: failure });
   }
 
   /** The Responses API's state, read at each scrape. */

@@ -7,7 +7,7 @@
  * once when it is put: the count is the memory it takes, and every read parses
  * a fresh copy that the caller may change freely.
  */
-import { ResponseTooLarge, type ResponseStore, type StoredResponse } from './response-store.js';
+import { itemIds, itemsOf, ResponseTooLarge, type ResponseStore, type StoredResponse } from './response-store.js';
 
 export interface MemoryStoreSettings {
   maxResponses: number;
@@ -25,6 +25,7 @@ interface Entry {
   expiresAt: number;
   /** The keys (itemKey) of the items it holds. */
   itemKeys: string[];
+  status: unknown;
 }
 
 export class MemoryResponseStore implements ResponseStore {
@@ -58,26 +59,38 @@ export class MemoryResponseStore implements ResponseStore {
     return entry && entry.owner === owner ? (JSON.parse(entry.json) as StoredResponse) : undefined;
   }
 
-  async put(stored: StoredResponse): Promise<void> {
+  async put(stored: StoredResponse, onlyReplacing?: readonly string[]): Promise<boolean> {
     const { id } = stored.response;
     const json = JSON.stringify(stored);
     const bytes = Buffer.byteLength(json);
     if (bytes > this.settings.maxResponseBytes) throw new ResponseTooLarge(bytes, this.settings.maxResponseBytes);
     const itemKeys = itemIds(stored).map((itemId) => itemKey(stored.owner, itemId));
     const existing = this.live(id);
+    const status = stored.response.status;
+    if (onlyReplacing && !onlyReplacing.includes(existing?.status as string)) return false;
     if (existing) {
       // Ids are the proxy's own and random: a clash with another owner's entry is a bug, never a takeover.
       if (existing.owner !== stored.owner) throw new Error(`response ${id} belongs to another owner`);
+      // A cancel is final: the run it stopped may still end, and must not undo it.
+      if (existing.status === 'cancelled' && status !== 'cancelled') return false;
       // A replaced entry (a background response finishing) keeps its age and its place.
       this.forgetItems(id, existing);
       this.totalBytes += bytes - existing.bytes;
-      Object.assign(existing, { json, bytes, itemKeys });
+      Object.assign(existing, { json, bytes, itemKeys, status });
     } else {
-      this.entries.set(id, { json, bytes, owner: stored.owner, expiresAt: this.now() + this.settings.maxAgeSeconds * 1000, itemKeys });
+      this.entries.set(id, {
+        json,
+        bytes,
+        owner: stored.owner,
+        expiresAt: this.now() + this.settings.maxAgeSeconds * 1000,
+        itemKeys,
+        status,
+      });
       this.totalBytes += bytes;
     }
     for (const key of itemKeys) this.items.set(key, id);
     this.sweep();
+    return true;
   }
 
   async findItem(itemId: string, owner: string): Promise<unknown> {
@@ -127,18 +140,5 @@ export class MemoryResponseStore implements ResponseStore {
   }
 }
 
-type Item = Record<string, unknown> & { id?: unknown };
-
 /** Items are found per owner: an id one caller chose never points another's reference at its response. */
 const itemKey = (owner: string, itemId: string) => `${owner}\n${itemId}`;
-
-function itemsOf(stored: StoredResponse): Item[] {
-  const output = Array.isArray(stored.response.output) ? stored.response.output : [];
-  return [...output, ...stored.input].filter((item): item is Item => typeof item === 'object' && item !== null);
-}
-
-function itemIds(stored: StoredResponse): string[] {
-  return itemsOf(stored)
-    .map((item) => item.id)
-    .filter((id): id is string => typeof id === 'string');
-}

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { spawnProxy, type ProxyProcess } from '../helpers/proxy-process.js';
+import { servingWorkers } from '../helpers/serving-workers.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
 const answer = {
@@ -49,20 +50,6 @@ function get(url: string): Promise<string> {
       .on('error', reject)
       .end();
   });
-}
-
-/** The workers named by the request log lines ({"message":"request",...,"worker":N}). */
-function servingWorkers(proxy: ProxyProcess): Set<number> {
-  const workers = new Set<number>();
-  for (const line of proxy.lines) {
-    try {
-      const entry = JSON.parse(line) as { message?: string; worker?: number };
-      if (entry.message === 'request' && entry.worker !== undefined) workers.add(entry.worker);
-    } catch {
-      // not a JSON line
-    }
-  }
-  return workers;
 }
 
 /** Processes running the llama.cpp engine (worker-main.js) under `pid`, at any depth. */

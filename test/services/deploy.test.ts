@@ -104,20 +104,20 @@ function manifests(file: string): Manifest[] {
 
 const proxyManifests = manifests('deploy/kubernetes/dialect-proxy.yaml');
 const modelManifests = manifests('deploy/kubernetes/model-server.yaml');
+const redisManifests = manifests('deploy/kubernetes/redis.yaml');
 const find = (list: Manifest[], kind: string) => list.find((manifest) => manifest.kind === kind) as Manifest;
 
 describe('Kubernetes manifests', () => {
-  it.each([...proxyManifests, ...modelManifests].map((manifest) => [`${manifest.kind} ${manifest.metadata.name}`, manifest]))(
-    '%s validates against the Kubernetes schema',
-    (_name, manifest) => {
-      const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
-      expect(Model).toBeDefined();
-      expect(() => new Model(manifest as never).validate()).not.toThrow();
-    },
-  );
+  it.each(
+    [...proxyManifests, ...modelManifests, ...redisManifests].map((manifest) => [`${manifest.kind} ${manifest.metadata.name}`, manifest]),
+  )('%s validates against the Kubernetes schema', (_name, manifest) => {
+    const Model = MODELS[`${manifest.apiVersion}/${manifest.kind}`];
+    expect(Model).toBeDefined();
+    expect(() => new Model(manifest as never).validate()).not.toThrow();
+  });
 
   it("name no key the Kubernetes API types do not have (TypeScript's excess-property check)", () => {
-    expect(unknownKeys([...proxyManifests, ...modelManifests])).toEqual([]);
+    expect(unknownKeys([...proxyManifests, ...modelManifests, ...redisManifests])).toEqual([]);
     expect(
       unknownKeys([{ ...find(proxyManifests, 'Service'), spec: { selector: {}, ports: [{ targetPort: 'http', prot: 80 }] } } as never]),
     ).toEqual([expect.stringContaining("\"prot\"' does not exist in type 'IServicePort'")]);
@@ -126,6 +126,7 @@ describe('Kubernetes manifests', () => {
   const config = () =>
     loadConfig(parseAllDocuments(find(proxyManifests, 'ConfigMap').data?.['proxy.yaml'] ?? '')[0].toJS() as Record<string, unknown>, {
       PROXY_API_KEY: 'k',
+      REDIS_URL: 'redis://:p@redis:6379/0',
     });
   const deployment = find(proxyManifests, 'Deployment');
   const pod = deployment.spec!.template!.spec;
@@ -146,6 +147,19 @@ describe('Kubernetes manifests', () => {
     expect(server.apiKeys).toEqual(['k']);
     expect(container.env?.map(({ name }) => name)).toContain('PROXY_API_KEY');
     expect(container.args).toEqual(['--config', '/etc/dialect-proxy/proxy.yaml']);
+  });
+
+  it('the replicas share a redis response store, its URL (and password) from the Secret the Redis reads its password from', () => {
+    expect(config().responses.store).toMatchObject({ kind: 'redis', url: 'redis://:p@redis:6379/0' });
+    const secretOf = (container: Container, name: string) =>
+      (container.env as { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[] | undefined)?.find(
+        (variable) => variable.name === name,
+      )?.valueFrom?.secretKeyRef;
+    expect(secretOf(container, 'REDIS_URL')).toEqual({ name: 'dialect-proxy', key: 'redis-url' });
+    const redis = find(redisManifests, 'StatefulSet');
+    expect(secretOf(redis.spec!.template!.spec.containers[0], 'REDIS_PASSWORD')).toEqual({ name: 'dialect-proxy', key: 'redis-password' });
+    expect(redis.spec!.template!.spec.containers[0].args).toContain('$(REDIS_PASSWORD)');
+    expect(find(redisManifests, 'Service').metadata.name).toBe('redis');
   });
 
   it('several proxy replicas, ready on /healthz at the port the config listens on, no liveness probe to kill a drain', () => {

@@ -142,3 +142,25 @@ describe('items of stored responses', () => {
     expect(await store.findItem('msg_1', OWNER)).toBeUndefined();
   });
 });
+
+describe('a cancelled response', () => {
+  test('stays cancelled: the run it stopped may end after the cancel and must not replace it', async () => {
+    const store = new MemoryResponseStore(settings());
+    const queued = entry('resp_run');
+    await store.put({ ...queued, response: { ...queued.response, status: 'queued' } });
+    await store.put({ ...queued, response: { ...queued.response, status: 'cancelled' } });
+    await store.put({ ...queued, response: { ...queued.response, status: 'completed' } });
+    expect((await store.get('resp_run', OWNER))?.response.status).toBe('cancelled');
+  });
+
+  test('a write limited to unfinished entries keeps nothing over a finished or missing one', async () => {
+    const store = new MemoryResponseStore(settings());
+    const run = (status: string) => ({ ...entry('resp_run'), response: { ...entry('resp_run').response, status } });
+    expect(await store.put(run('failed'), ['queued'])).toBe(false);
+    expect(await store.get('resp_run', OWNER)).toBeUndefined();
+    await store.put(run('queued'));
+    expect(await store.put(run('failed'), ['queued'])).toBe(true);
+    expect(await store.put(run('cancelled'), ['queued'])).toBe(false);
+    expect((await store.get('resp_run', OWNER))?.response.status).toBe('failed');
+  });
+});

@@ -100,8 +100,11 @@ export async function resolveResponseState(
         `The input takes ${bytes} bytes; a stored response may take at most ${limit}`,
         'responses.store.maxResponseBytes',
       );
+    // Asked for by name, so a store that is down is a 503 now, before the upstream spends anything.
+    await store.checkAvailable?.();
     state.store = store;
-  } else if ((body.store === undefined || body.store === null) && settings?.storeByDefault) {
+  } else if ((body.store === undefined || body.store === null) && settings?.storeByDefault && store.health?.() !== 'degraded') {
+    // Kept by default only while the store is up: with it down, a request that did not ask is answered unkept at once (store: false).
     state.store = store;
   }
   // Taken over here: the dialect's own row would warn that no store keeps it.

@@ -27,7 +27,9 @@ async function beginResponseState(raw: unknown, services: StateServices): Promis
     ...(store ? { beforeWrite: (chunk: Record<string, unknown>) => keepStreamed(chunk, state, notKept) } : {}),
     fail: (error: ProxyError) => failRun(error, state, notKept),
     end: () => {
-      if (backgroundId !== undefined) services.runs.end(backgroundId);
+      if (backgroundId === undefined) return;
+      services.runs.end(backgroundId);
+      store?.runs?.release(backgroundId, state.owner);
     },
   };
 }

@@ -4,16 +4,18 @@
  * `DELETE /v1/responses/{id}` and `POST /v1/responses/{id}/cancel`.
  * A caller sees only its own responses (the owner id of its API key):
  * another's reads as an id that does not exist. Without a store every id is
- * unknown: a 404 that says why.
+ * unknown: a 404 that says why. With a shared store a background run is seen,
+ * and cancelled, from every replica (background.ts).
  */
 import type { StateRoute, StateServices } from '../../dialect-state.js';
 import { responseCancelled, responseNotFound, responseNotRunning } from '../../../errors/catalogue.js';
 import { isRecord } from '../../../model/is-record.js';
-import type { ResponseStore } from '../../../response-store/response-store.js';
+import type { ResponseStore, SharedRuns, StoredResponse } from '../../../response-store/response-store.js';
+import { isUnfinishedRun, settleOrphanedRun, UNFINISHED } from './background.js';
 import { conversationBefore } from './conversation-before.js';
 
 export const STORED_RESPONSE_ROUTES: readonly StateRoute[] = [
-  { method: 'get', path: '/v1/responses/:id', answer: async (id, services) => (await ownEntry(id, services)).entry.response },
+  { method: 'get', path: '/v1/responses/:id', answer: retrieve },
   { method: 'get', path: '/v1/responses/:id/input_items', answer: inputItems },
   { method: 'delete', path: '/v1/responses/:id', answer: remove },
   { method: 'post', path: '/v1/responses/:id/cancel', answer: cancel },
@@ -25,6 +27,10 @@ async function ownEntry(id: string, { store, owner }: StateServices) {
   const entry = await kept.get(id, owner);
   if (!entry) throw responseNotFound(id);
   return { store: kept, entry };
+}
+
+async function retrieve(id: string, services: StateServices): Promise<Record<string, unknown>> {
+  return (await settleOrphanedRun((await ownEntry(id, services)).entry, services)).response;
 }
 
 function storeOf(id: string, store: ResponseStore | undefined): ResponseStore {
@@ -58,6 +64,7 @@ async function cancel(id: string, { store, owner, runs, notKept }: StateServices
   const kept = storeOf(id, store);
   const run = runs.find(id, owner);
   const stored = await kept.get(id, owner);
+  if (!run && stored && kept.runs && isUnfinishedRun(stored)) return cancelElsewhere(stored, kept, kept.runs);
   if (!run) throw stored ? responseNotRunning(id) : responseNotFound(id);
   const response = stored?.response ?? {
     id,
@@ -74,6 +81,19 @@ async function cancel(id: string, { store, owner, runs, notKept }: StateServices
   if (stored) await kept.put(stored).catch(notKept);
   run.abort.abort(responseCancelled());
   return response;
+}
+
+/**
+ * A run of another replica (a shared store): kept as cancelled first, so every replica answers so at once
+ * and the run's own end cannot replace it, then the replica holding it hears and aborts its upstream request.
+ */
+async function cancelElsewhere(stored: StoredResponse, store: ResponseStore, runs: SharedRuns): Promise<Record<string, unknown>> {
+  const { id } = stored.response;
+  stored.response.status = 'cancelled';
+  // Only over an unfinished run: one that ended since it was read keeps its outcome, and is not running.
+  if (!(await store.put(stored, UNFINISHED))) throw responseNotRunning(id);
+  await runs.requestCancel(id, stored.owner);
+  return stored.response;
 }
 
 /** An input item as OpenAI lists it: typed, with an id, a message's text as a content part. */

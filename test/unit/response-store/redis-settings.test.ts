@@ -1,0 +1,67 @@
+/**
+ * `responses.store: {kind: redis}` in the config: what it takes, its defaults, what it refuses
+ * and why; `--workers` takes it (the refusal stays for memory); and its client, ioredis, is loaded
+ * only by a proxy that has a redis store.
+ */
+import { execFileSync } from 'node:child_process';
+import { checkResponseStoreShared } from '../../../src/http/cluster.js';
+import { loadConfig } from '../../../src/runtime/configuration.js';
+
+const config = (store: Record<string, unknown>) =>
+  loadConfig({
+    responses: { store },
+    backends: { r: { kind: 'openai', url: 'http://127.0.0.1:9/v1' } },
+    routes: [{ model: '*', backend: 'r' }],
+  });
+
+describe('responses.store kind redis', () => {
+  test('takes a URL and fills in the rest', () => {
+    expect(config({ kind: 'redis', url: 'rediss://:secret@cache.example:6380/2' }).responses.store).toEqual({
+      kind: 'redis',
+      url: 'rediss://:secret@cache.example:6380/2',
+      keyPrefix: 'dialect-proxy:',
+      connectTimeoutMs: 5000,
+      commandTimeoutMs: 2000,
+      runLeaseSeconds: 15,
+      maxResponses: 10_000,
+      maxAgeSeconds: 86_400,
+      storeByDefault: true,
+      maxResponseBytes: 16 * 1024 * 1024,
+      maxContinuationDepth: 1000,
+    });
+  });
+
+  test.each([
+    [{ kind: 'redis' }, 'responses.store.url: required with kind redis'],
+    [{ kind: 'redis', url: 'http://cache:6379' }, 'responses.store.url: required with kind redis: redis://'],
+    [{ kind: 'redis', url: 'redis://cache', maxBytes: 1024 }, 'responses.store.maxBytes: is not counted by the redis store'],
+    [{ kind: 'redis', url: 'redis://cache', commandTimeoutMs: 0 }, 'responses.store.commandTimeoutMs'],
+    [{ kind: 'memory', url: 'redis://cache' }, 'responses.store'],
+    [{ kind: 'postgres' }, "responses.store.kind: must be 'memory' (this process only) or 'redis'"],
+  ])('refuses %j, naming the key', (store, message) => {
+    expect(() => config(store)).toThrow(message);
+  });
+
+  test('runs under --workers, where memory is refused', () => {
+    expect(() => checkResponseStoreShared(config({ kind: 'redis', url: 'redis://cache' }), 4)).not.toThrow();
+    expect(() => checkResponseStoreShared(config({ kind: 'memory' }), 4)).toThrow(/kind: redis/);
+  });
+
+  test('its client is loaded only when a redis store is built', () => {
+    // A fresh process on the built code: CommonJS modules imported from ESM appear in require.cache.
+    const script = `
+      import { createRequire } from 'node:module';
+      import { createResponseStore } from './dist/src/response-store/create-store.js';
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes('/node_modules/ioredis/'));
+      const common = { maxResponses: 10, maxAgeSeconds: 60, storeByDefault: true, maxResponseBytes: 1024, maxContinuationDepth: 10 };
+      createResponseStore({ kind: 'memory', maxBytes: 4096, ...common });
+      const before = loaded();
+      const store = createResponseStore({ kind: 'redis', url: 'redis://127.0.0.1:9', keyPrefix: 'p:', connectTimeoutMs: 100, commandTimeoutMs: 100, runLeaseSeconds: 1, ...common });
+      const error = await store.get('resp_1', '').catch((thrown) => thrown.code);
+      console.log(JSON.stringify({ before, after: loaded(), error }));
+      await store.close();
+    `;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(JSON.parse(output)).toEqual({ before: false, after: true, error: 'store_unavailable' });
+  });
+});
