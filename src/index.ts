@@ -12,6 +12,7 @@ export type {
   RouteSettings,
   ServerSettings,
 } from './runtime/configuration.js';
+export type { TelemetrySettings } from './config/settings.js';
 export { startServer, type RunningServer } from './http/server.js';
 export { translate, type TranslateOutcome } from './commands/translate.js';
 export { ProxyError } from './errors/proxy-error.js';

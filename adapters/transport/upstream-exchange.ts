@@ -46,8 +46,14 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
   private headSettled = false;
   private stopFollowing?: () => void;
 
-  /** `signal` aborts the request at any point: before the answer, the head rejects; after, the body's reader does. */
-  constructor(signal?: AbortSignal) {
+  /**
+   * `signal` aborts the request at any point: before the answer, the head rejects; after, the body's reader does.
+   * `watch` (a trace's span for this try) is told the status, then once that the exchange is over: the body read to its end, or the failure.
+   */
+  constructor(
+    signal?: AbortSignal,
+    private readonly watch?: { status(code: number): void; end(error?: unknown): void },
+  ) {
     this.head = new Promise((resolve, reject) => {
       this.settleHead = { resolve, reject };
     });
@@ -74,6 +80,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
   onResponseStart(controller: Controller, status: number, headers: Record<string, string | string[] | undefined>): void {
     if (status < 200) return; // 1xx: the answer is still to come
     this.headSettled = true;
+    this.watch?.status(status);
     this.settleHead.resolve({ status, headers });
   }
 
@@ -92,6 +99,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
   onResponseEnd(): void {
     this.completed = true;
     this.stopFollowing?.();
+    this.watch?.end();
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.resolve(DONE);
@@ -143,6 +151,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
     this.failure = error;
     this.queue.length = 0;
     this.stopFollowing?.();
+    this.watch?.end(error);
     this.controller?.abort(asError(error));
     if (!this.headSettled) {
       this.headSettled = true;

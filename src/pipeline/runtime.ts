@@ -6,6 +6,7 @@ import type { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { BackgroundRuns } from '../response-store/background-runs.js';
 import type { ResponseStore } from '../response-store/response-store.js';
 import type { RequestValidator } from '../validation/create-validator.js';
+import type { Tracing } from '../telemetry/tracing.js';
 import type { InFlight } from './in-flight.js';
 import type { Backend, RouteTable } from './plan/route-table.js';
 
@@ -22,6 +23,8 @@ export interface ProxyRuntime {
   backgroundRuns: BackgroundRuns;
   /** Fan-out's budget (`limits.fanOutPerRequest`, and the process's slots shared by every request). */
   fanOut: FanOutBudget;
+  /** OpenTelemetry traces: absent unless switched on (src/telemetry/resolve-telemetry.ts). */
+  tracing?: Tracing;
   /** The requests being handled. */
   inFlight: InFlight;
   /** Ends every request in flight with a 503 `shutting_down` (its abort reason: streams get an error frame, the rest that error). */

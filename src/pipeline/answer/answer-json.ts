@@ -16,7 +16,7 @@ export async function answerJson(call: RoutedCall, res: ServerResponse, state?: 
   result.perf = meter.perfMetrics();
   let answer = call.dialect.serializeResult(result, plan.request);
   if (state) answer = await state.keep(answer);
-  call.record.answered();
+  call.record.answered(result);
   // A detached request's caller has had its answer: the state keeps this one.
   if (state?.detach) return;
   setAnswerHeaders(res, backend.name, call.record.tried, plan.warnings);

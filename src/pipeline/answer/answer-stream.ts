@@ -22,7 +22,7 @@ export async function answerStream(call: RoutedCall, res: ServerResponse, state?
     perfMetricsInBody: plan.request.perfMetricsInBody === true,
   });
   const beforeWrite = state?.beforeWrite;
-  await writeCallerStream(res, started.batches, stream, {
+  await writeCallerStream(res, record.watchStream(started.batches), stream, {
     framing: dialect.sse,
     keepAliveMs: sseKeepAliveMs,
     signal,

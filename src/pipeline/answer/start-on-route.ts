@@ -38,13 +38,17 @@ export function startOnRoute<T>(
     headers,
     retrying: (failure) => record.retrying(failure),
     fanOut: runtime.fanOut,
+    ...(record.trace ? { trace: record.trace.work } : {}),
   };
   return startWithFallbacks({
     request,
     match,
     signal,
     limits: runtime.config.limits,
-    start: (plan, backend) => start(plan, context, backend),
+    start: (plan, backend) => {
+      record.planned(plan, backend);
+      return start(plan, context, backend);
+    },
     onTry: (backend) => record.trying(backend),
     onFallBack: (from, to, failure) => record.fellBack(from, to, failure),
   });

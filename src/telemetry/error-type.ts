@@ -1,0 +1,11 @@
+/** `error.type` for a span: low-cardinality, as the conventions ask. */
+import { ProxyError } from '../errors/proxy-error.js';
+
+export function errorTypeOf(error: unknown): string {
+  if (error instanceof ProxyError) return error.code ?? error.type;
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    return typeof code === 'string' ? code : error.name;
+  }
+  return '_OTHER';
+}
