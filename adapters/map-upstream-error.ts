@@ -5,7 +5,7 @@
  * `{error: "text"}`, or not JSON at all.
  */
 import { isRecord } from '../src/model/is-record.js';
-import { upstreamAuthFailed, upstreamError, upstreamTimeout } from '../src/errors/catalogue.js';
+import { upstreamAuthFailed, upstreamEndpointNotFound, upstreamError, upstreamTimeout } from '../src/errors/catalogue.js';
 import { ProxyError, invalidRequest, type ErrorDetail } from '../src/errors/proxy-error.js';
 import { maskSecrets } from './mask-secrets.js';
 
@@ -18,6 +18,9 @@ export interface UpstreamFailure {
   secrets?: readonly string[];
   /** The error came inside a 200 answer (a stream's error frame): `status` is the frame's, or a default, not the HTTP status. */
   inAnswer?: boolean;
+  /** The URL posted to, and the backend's name: an error about the endpoint itself names them. */
+  url?: string;
+  backend?: string;
 }
 
 interface ParsedError {
@@ -28,6 +31,8 @@ interface ParsedError {
 }
 
 const MAX_MESSAGE = 500;
+/** What an endpoint's 404 quotes of the upstream's words: its own message says the rest. */
+const SHORT_MESSAGE = 120;
 
 export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
   const { status } = failure;
@@ -52,6 +57,13 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
     return invalidRequest(parsed.param ?? null, upstream, parsed.code);
   }
   if (status === 404) {
+    if (!failure.inAnswer && !namesModel(parsed)) {
+      return upstreamEndpointNotFound({
+        ...(failure.backend === undefined ? {} : { backend: failure.backend }),
+        ...(failure.url === undefined ? {} : { url: failure.url }),
+        upstreamMessage: clip(plainText(redact(parsed.message ?? '', failure.secrets)), SHORT_MESSAGE) || 'no error message',
+      });
+    }
     return new ProxyError({ status: 404, type: 'not_found_error', param: parsed.param, code: parsed.code, message: upstream });
   }
   if (status === 413) {
@@ -145,8 +157,33 @@ function redact(message: string, secrets: readonly string[] = []): string {
   );
 }
 
-function clip(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}...` : text;
+function clip(text: string, max = MAX_MESSAGE): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+/**
+ * Whether a 404 is about the model rather than the endpoint. A 404 to a POST of a completion
+ * endpoint is the request's own only when the body names the model: OpenAI's `model_not_found`,
+ * vLLM's "The model `x` does not exist.", Anthropic's "model: claude-x", Fireworks' "Model not
+ * found", Ollama's 'model "x" not found'. Any other 404 ("Not Found", llama-server's "File Not
+ * Found", OpenAI's "Invalid URL (POST /chat/completions)", an HTML page, an empty body) is for the
+ * path itself: the backend's url is wrong (mostly a missing /v1), which the caller cannot fix.
+ */
+function namesModel(parsed: ParsedError): boolean {
+  return (
+    parsed.param === 'model' ||
+    /model/i.test(parsed.code ?? '') ||
+    (parsed.message !== undefined && /\bmodel\b/i.test(plainText(parsed.message)))
+  );
+}
+
+/** An HTML error page as its words (`<h1>404 Not Found</h1>` -> `404 Not Found`). */
+function plainText(text: string): string {
+  return text
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
-/** `dialect-proxy --config FILE [--port N] [--host H]`, or `dialect-proxy fields [--format markdown|json]` */
+/**
+ * `dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]`, or a command:
+ * translate, audit, fields. A start-up failure is one line on stderr that says what to fix:
+ * exit 2 for a command line it cannot run, 1 for anything else (a stack trace only for a bug).
+ */
 import cluster from 'node:cluster';
 import { constants as osConstants } from 'node:os';
-import { parseArgs } from 'node:util';
+import { closestName } from './commands/closest-name.js';
+import { parseCommandLine, UsageError } from './commands/parse-command-line.js';
 import { ConfigError, loadConfig } from './runtime/configuration.js';
 import { createLogger } from './logging/logger.js';
+import { ListenError } from './http/listen-error.js';
 import { isLoopbackHost } from './http/open-relay.js';
 import { startServer } from './http/server.js';
-import { parseWorkers, runPrimary, setUpWorker } from './http/cluster.js';
+import { parseWorkers, reportStartFailure, runPrimary, setUpWorker } from './http/cluster.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]
-       dialect-proxy fields [--format markdown|json]   (every request field's fate; see --help there)
+       dialect-proxy fields [FIELD] [--format text|markdown|json]   (each request field's fate on every backend kind; see --help there)
        dialect-proxy translate (--to KIND | --config FILE) [--json] [REQUEST.json]   (what a backend would get, every change; see --help there)
        dialect-proxy audit FILE.jsonl [--to KIND | --config FILE] [--json]   (recorded traffic: what a move loses; see --help there)
 
@@ -20,23 +26,40 @@ const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--worke
   --workers, -w processes sharing the port (auto: one per core; default 1); see README: Several cores
   --help, -h    this text`;
 
+/** The commands besides the server, each loaded only when run. */
+const COMMANDS: Record<string, () => Promise<(args: string[]) => Promise<number>>> = {
+  translate: async () => (await import('./commands/translate-command.js')).runTranslateCommand,
+  audit: async () => (await import('./commands/audit-command.js')).runAuditCommand,
+  fields: async () => (await import('./commands/fields/fields-command.js')).runFieldsCommand,
+};
+
+/** A backend that could not start (a model that does not load, a download that failed): the server stops. */
+class BackendStartError extends Error {}
+
 async function main(): Promise<void> {
-  if (process.argv[2] === 'translate') {
-    const { runTranslateCommand } = await import('./commands/translate-command.js');
-    process.exitCode = await runTranslateCommand(process.argv.slice(3));
+  const [first, ...rest] = process.argv.slice(2);
+  if (first !== undefined && !first.startsWith('-')) {
+    const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+    if (!command) throw new UsageError(unknownCommand(first));
+    process.exitCode = await (await command())(rest);
     return;
   }
-  if (process.argv[2] === 'audit') {
-    const { runAuditCommand } = await import('./commands/audit-command.js');
-    process.exitCode = await runAuditCommand(process.argv.slice(3));
-    return;
+  if (first === undefined) {
+    console.error(usage);
+    process.exit(2);
   }
-  if (process.argv[2] === 'fields') {
-    const { runFieldsCommand } = await import('./commands/fields/fields-command.js');
-    process.exitCode = await runFieldsCommand(process.argv.slice(3));
-    return;
-  }
-  const { values } = parseArgs({
+  await serve(process.argv.slice(2));
+}
+
+function unknownCommand(name: string): string {
+  const guess = closestName(name, Object.keys(COMMANDS));
+  const commands = `commands: ${Object.keys(COMMANDS).join(', ')}; the server starts with --config FILE`;
+  return `unknown command "${name}" (${guess ? `did you mean ${guess}? ` : ''}${commands})`;
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseCommandLine({
+    args,
     options: {
       config: { type: 'string', short: 'c' },
       port: { type: 'string', short: 'p' },
@@ -49,22 +72,23 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  if (!values.config) throw new ConfigError('--config', `a configuration file is required\n\n${usage}`);
+  if (!values.config)
+    throw new UsageError('--config FILE is required (config/default.yaml serves the bundled model; --help lists the options)');
   const config = loadConfig(values.config);
   const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+  if (port !== undefined && !(values.port !== '' && Number.isInteger(port) && port >= 0 && port < 65536))
     throw new ConfigError('--port', 'must be a port number');
   const workers = parseWorkers(values.workers);
   const host = values.host || config.server.host;
   if (workers > 1 && cluster.isPrimary) {
-    process.exit(
-      await runPrimary(config, {
-        workers,
-        host,
-        logger: createLogger({ level: config.server.logLevel }).child({ role: 'primary' }),
-        ...(port !== undefined ? { port } : {}),
-      }),
-    );
+    const outcome = await runPrimary(config, {
+      workers,
+      host,
+      logger: createLogger({ level: config.server.logLevel }).child({ role: 'primary' }),
+      ...(port !== undefined ? { port } : {}),
+    });
+    if (outcome.startFailure) console.error(`dialect-proxy: ${outcome.startFailure}`);
+    process.exit(outcome.exitCode);
   }
   const worker = cluster.isWorker ? await setUpWorker(config) : undefined;
   const base = createLogger({ level: config.server.logLevel });
@@ -76,7 +100,9 @@ async function main(): Promise<void> {
       logger.info('backends ready');
       worker?.ready();
     },
-    (error: unknown) => logger.error(`backends failed to start: ${(error as Error).message}`),
+    // It would answer 503 to everything until restarted: stop now, saying why.
+    (error: unknown) =>
+      void running.close().finally(() => fail(new BackendStartError(`a backend failed to start: ${(error as Error)?.message}`))),
   );
   if (!isLoopbackHost(host) && config.server.apiKeys.length === 0) {
     logger.warn(
@@ -84,7 +110,11 @@ async function main(): Promise<void> {
     );
   }
   let stopping = false;
+  let last = { signal: '', at: 0 };
   const stop = (signal: NodeJS.Signals) => {
+    // A terminal's Ctrl-C reaches `npm start` and this process both, and npm passes its own on: one insistence, not two.
+    if (stopping && signal === last.signal && Date.now() - last.at < 200) return;
+    last = { signal, at: Date.now() };
     if (stopping) {
       // The operator insists: no more waiting (128 + the signal's number, as a shell reports it).
       logger.warn(`${signal} again: exiting now`);
@@ -114,7 +144,18 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `dialect-proxy: ${(error as Error)?.stack ?? String(error)}`);
-  process.exit(1);
-});
+/** A failure the person can fix is one line (under --workers the primary prints it, once); anything else is a bug. */
+function fail(error: unknown): void {
+  const known =
+    error instanceof UsageError || error instanceof ConfigError || error instanceof ListenError || error instanceof BackendStartError;
+  const line = known ? `dialect-proxy: ${error.message}` : `dialect-proxy: ${(error as Error)?.stack ?? String(error)}`;
+  const exitCode = error instanceof UsageError ? 2 : 1;
+  if (cluster.isWorker) {
+    reportStartFailure(line.replace(/^dialect-proxy: /, '')).finally(() => process.exit(exitCode));
+    return;
+  }
+  console.error(line);
+  process.exit(exitCode);
+}
+
+main().catch(fail);

@@ -3,7 +3,10 @@
  * adapter (llama-cpp-adapter.ts) and, under `--workers N`, the shared engine
  * (shared-host.ts) are imported only once a llama-cpp backend is built or shared.
  */
+import { existsSync } from 'node:fs';
 import { defineKind } from '../../src/backend/backend-kind.js';
+import { ConfigError } from '../../src/config/config-checks.js';
+import { localModelPath, MODEL_HINT } from './model-path.js';
 import { checkLlamaCppSettings, LLAMA_CPP_KEYS, type LlamaCppSettings } from './settings.js';
 
 export const llamaCppKind = defineKind<LlamaCppSettings>({
@@ -12,6 +15,10 @@ export const llamaCppKind = defineKind<LlamaCppSettings>({
   keys: LLAMA_CPP_KEYS,
   check: checkLlamaCppSettings,
   defaults: { kind: 'llama-cpp', model: 'builtin' },
+  checkBeforeStart(settings, key) {
+    const path = localModelPath(settings.model);
+    if (path !== undefined && !existsSync(path)) throw new ConfigError(`${key}.model`, `no file ${path} (model: takes ${MODEL_HINT})`);
+  },
   async create(name, settings) {
     const { createLlamaCppAdapter } = await import('./llama-cpp-adapter.js');
     return createLlamaCppAdapter(name, settings);

@@ -5,8 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ensureBuiltinModel } from './builtin-model.js';
+import { localModelPath, MODEL_HINT } from './model-path.js';
 
 /** `$DIALECT_PROXY_CACHE`, else `~/.cache/dialect-proxy`. */
 export function defaultCacheDir(): string {
@@ -33,8 +34,8 @@ export async function resolveModelPath(options: ResolveModelOptions): Promise<st
   const { model, cacheDir } = options;
   if (model === 'builtin') return ensureBuiltinModel(cacheDir);
   if (model.startsWith('hf:')) return download(options);
-  const path = isAbsolute(model) ? model : resolve(model.replace(/^~(?=\/)/, homedir()));
-  if (!existsSync(path)) throw new ModelSourceError(`Model file not found: ${path}`);
+  const path = localModelPath(model) as string;
+  if (!existsSync(path)) throw new ModelSourceError(`model file not found: ${path} (model: takes ${MODEL_HINT})`);
   return path;
 }
 

@@ -13,8 +13,9 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
+import { parseCommandLine } from './parse-command-line.js';
+import { fileProblem } from '../config/file-problem.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from '../pipeline/report/translation-report.js';
 import { progressBar, renderAudit } from './audit-output.js';
@@ -61,7 +62,7 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
   try {
     let parsed;
     try {
-      parsed = parseArgs({
+      parsed = parseCommandLine({
         args,
         allowPositionals: true,
         options: {
@@ -100,7 +101,12 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
     return exitCodeOfAudit(summary);
   } catch (error) {
     const known = error instanceof UsageError || error instanceof TargetError || error instanceof ConfigError;
-    err(`dialect-proxy audit: ${known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+    // The requests file (a config file's problems are ConfigErrors).
+    const unreadable =
+      (error as NodeJS.ErrnoException)?.syscall === 'open'
+        ? `cannot read ${(error as NodeJS.ErrnoException).path}: ${fileProblem(error)}`
+        : undefined;
+    err(`dialect-proxy audit: ${known ? error.message : (unreadable ?? `failed: ${(error as Error)?.message ?? String(error)}`)}\n`);
     if (error instanceof UsageError) err(`\n${auditUsage}\n`);
     return 2;
   }
@@ -136,7 +142,8 @@ interface Tally {
  */
 export async function audit(file: string, options: AuditOptions): Promise<AuditSummary> {
   const translators: { translator: Translator; name?: string }[] = [];
-  const config = options.config ? loadConfig(options.config) : undefined;
+  // Nothing is sent: an API key the file reads from the environment need not be set.
+  const config = options.config ? loadConfig(options.config, process.env, { unsetVariables: 'empty' }) : undefined;
   try {
     if (config) translators.push({ translator: await createTranslator({ config }) });
     else for (const kind of options.kinds ?? []) translators.push({ translator: await createTranslator({ kind }), name: kind });
@@ -162,25 +169,30 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
       file,
       lines: 0,
       unreadable: 0,
+      unreadableLines: [],
       malformed: { requests: 0, fields: [] },
       ...(config ? { unrouted: 0 } : {}),
       targets: [],
     };
-    const malformed = new Map<string, { field: string; requests: number; reason: string }>();
+    const malformed = new Map<string, AuditSummary['malformed']['fields'][number]>();
 
     const total = options.progress && !options.stdin ? statSync(file).size : 0;
     const progress = options.progress ? progressBar(options.progress, total) : undefined;
     const input = options.stdin ?? createReadStream(file);
     const lines = createInterface({ input, crlfDelay: Infinity });
     let bytes = 0;
+    let lineNumber = 0;
     for await (const line of lines) {
       bytes += Buffer.byteLength(line) + 1;
+      lineNumber += 1; // the file's own numbering, blank lines included, as an editor shows it
       progress?.update(bytes, summary.lines);
       if (line.trim() === '') continue;
       summary.lines += 1;
       const record = readRecord(line);
       if (!record) {
         summary.unreadable += 1;
+        // The first ones only: memory stays flat however many there are.
+        if (summary.unreadableLines.length < MAX_LINES_LISTED) summary.unreadableLines.push(lineNumber);
         continue;
       }
       const parsed = parseBody(first.validator, record.body, record.endpoint ? { endpoint: record.endpoint } : {});
@@ -190,7 +202,7 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
         const field = normalise(error.param ?? '(request)');
         const known = malformed.get(field);
         if (known) known.requests += 1;
-        else malformed.set(field, { field, requests: 1, reason: error.message ?? '' });
+        else malformed.set(field, { field, requests: 1, line: lineNumber, reason: error.message ?? '' });
         continue;
       }
       for (const { translator, name } of translators) {
@@ -222,6 +234,9 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
     for (const { translator } of translators) await translator.close();
   }
 }
+
+/** Unreadable lines whose numbers the summary keeps. */
+const MAX_LINES_LISTED = 20;
 
 /** The keys of a request body: a line with one of them is the body itself, not a wrapper. */
 const BODY_KEYS = ['messages', 'prompt', 'input', 'instructions'];

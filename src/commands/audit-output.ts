@@ -29,7 +29,9 @@ export function renderAudit(summary: AuditSummary): string {
   const lines: string[] = [];
   const requests = summary.lines - summary.unreadable;
   const notes = [
-    summary.unreadable > 0 ? `${summary.unreadable} unreadable line${plural(summary.unreadable)} (not a JSON object)` : '',
+    summary.unreadable > 0
+      ? `${summary.unreadable} unreadable line${plural(summary.unreadable)} (not a JSON object): ${lineNumbers(summary)}`
+      : '',
     summary.malformed.requests > 0 ? `${summary.malformed.requests} malformed` : '',
     summary.unrouted ? `${summary.unrouted} for a model no route serves` : '',
   ].filter(Boolean);
@@ -38,9 +40,9 @@ export function renderAudit(summary: AuditSummary): string {
     lines.push('', `Malformed (the caller's dialect refuses them; no backend sees them): ${summary.malformed.requests}`);
     lines.push(
       ...table(
-        ['field', 'requests', 'first error'],
-        summary.malformed.fields.map((field) => [field.field, String(field.requests), field.reason]),
-        [false, true, false],
+        ['field', 'requests', 'first', 'error'],
+        summary.malformed.fields.map((field) => [field.field, String(field.requests), `line ${field.line}`, field.reason]),
+        [false, true, false, false],
       ),
     );
   }
@@ -81,6 +83,15 @@ export function renderAudit(summary: AuditSummary): string {
 }
 
 const plural = (n: number) => (n === 1 ? '' : 's');
+
+/** `line 8`, `lines 3, 8 and 12`; past the numbers kept, `and N more`. */
+function lineNumbers({ unreadable, unreadableLines }: AuditSummary): string {
+  const listed = unreadableLines.map(String);
+  const more = unreadable - listed.length;
+  if (more > 0) return `lines ${listed.join(', ')} and ${more} more`;
+  if (listed.length === 1) return `line ${listed[0]}`;
+  return `lines ${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
+}
 
 /** Aligned columns, two spaces apart; `right` aligns a column's numbers. */
 function table(head: string[], rows: string[][], right: boolean[]): string[] {

@@ -32,8 +32,14 @@ export interface AuditSummary {
   lines: number;
   /** Lines that are not a JSON object. */
   unreadable: number;
+  /** The file's line numbers (1-based, blank lines counted) of the first 20 unreadable lines. */
+  unreadableLines: number[];
   /** Requests the caller's dialect refuses (malformed): no backend would see them, on any target. */
-  malformed: { requests: number; fields: { field: string; requests: number; reason: string }[] };
+  malformed: {
+    requests: number;
+    /** Per field: how many, and the line number and error of the first. */
+    fields: { field: string; requests: number; line: number; reason: string }[];
+  };
   /** With --config: requests whose model no route serves. */
   unrouted?: number;
   targets: TargetSummary[];

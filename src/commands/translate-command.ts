@@ -10,9 +10,10 @@
  * request, the request is malformed, or the command cannot run). Never a stack trace.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { OPENAI_PATHS, type SpokenEndpoint } from '../backend/adapter.js';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
+import { parseCommandLine } from './parse-command-line.js';
+import { fileProblem } from '../config/file-problem.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import { exitCodeOf } from '../pipeline/report/translation-report.js';
 import { chatToResponses, migrationVerdict, responsesToChat, type Migration } from './migrate/chat-responses.js';
@@ -107,7 +108,7 @@ export async function runTranslateCommand(args: string[], io: CommandIo = {}): P
 async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: string) => void): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseCommandLine({
       args,
       allowPositionals: true,
       options: {
@@ -162,7 +163,8 @@ function targetOf(values: { to?: string; speaks?: string; config?: string }): Tr
     throw new UsageError('--to and --config exclude each other: a default backend of a kind, or the routes of a configuration');
   if (values.config !== undefined) {
     if (values.speaks !== undefined) throw new UsageError('--speaks goes with --to (a configuration says what each backend speaks)');
-    return { config: loadConfig(values.config) };
+    // Nothing is sent: an API key the file reads from the environment need not be set.
+    return { config: loadConfig(values.config, process.env, { unsetVariables: 'empty' }) };
   }
   if (values.to === undefined)
     throw new UsageError('say where to: --to KIND (a default backend of that kind) or --config FILE (real routing)');
@@ -187,7 +189,7 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputError(`cannot read ${file}: ${fileProblem(error)}`);
   }
 }
 

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { ProxyConfig } from '../runtime/configuration.js';
 import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
 import type { RuntimeOptions } from '../runtime/create-runtime.js';
+import { checkBeforeStart } from './check-before-start.js';
+import { listenError } from './listen-error.js';
 import { checkOpenRelay } from './open-relay.js';
 import { settlesWithin } from '../pipeline/drain-requests.js';
 
@@ -37,7 +39,8 @@ export interface ShutdownOptions {
 
 /**
  * Serves the proxy on `host:port` (port 0 picks a free one). Refuses a non-loopback host without
- * `apiKeys` unless `allowUnauthenticated` is set (see `checkOpenRelay`).
+ * `apiKeys` unless `allowUnauthenticated` is set (see `checkOpenRelay`), and a backend whose model file
+ * is missing (`checkBeforeStart`); a port it cannot listen on is a ListenError that says what to change.
  * @example const { url, close } = await startServer(loadConfig('config/default.yaml'));
  */
 export async function startServer(
@@ -46,6 +49,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const host = options.host ?? config.server.host;
   checkOpenRelay(host, config.server);
+  checkBeforeStart(config);
   const app = express();
   app.disable('x-powered-by');
   let draining = false;
@@ -64,15 +68,16 @@ export async function startServer(
       });
     if (!proxy.serveTranslated(req, res)) void app(req, res);
   });
+  const requestedPort = options.port ?? config.server.port;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? config.server.port, host, () => {
+    server.listen(requestedPort, host, () => {
       server.off('error', reject);
       resolve();
     });
   }).catch(async (error: unknown) => {
     await proxy.close(); // the worker started with the proxy
-    throw error;
+    throw listenError(error as NodeJS.ErrnoException, host, requestedPort);
   });
   // Node's own limits back the proxy's: the body reader answers a slow body with a 408 in the caller's
   // dialect (server.requestTimeoutMs); Node drops a connection whose headers or body are slower still.

@@ -1,7 +1,8 @@
 /**
- * Golden cases for the migration commands, run as a user runs them: the built
+ * Golden cases for the commands, run as a user runs them: the built
  * `dialect-proxy` (dist/src/cli.js; `npm test` builds first) in its own process,
- * in the case's folder. test/cli-golden/<command>/<case>/ holds:
+ * in the case's folder: translate, audit, fields, and `start/`, the server's
+ * start-up failures (each one line and an exit code). test/cli-golden/<command>/<case>/ holds:
  *
  *   case.json    {description, args, exit, stdin?}: the command line (paths relative to the
  *                case's folder), the exit code it must end with, a file to pipe to stdin
@@ -27,7 +28,7 @@ interface CliCase {
 const root = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.resolve(root, '../../dist/src/cli.js');
 const update = process.env.UPDATE_GOLDEN === '1';
-const cases = ['translate', 'audit'].flatMap((command) =>
+const cases = ['translate', 'audit', 'fields', 'start'].flatMap((command) =>
   readdirSync(path.join(root, command), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => path.join(command, entry.name)),

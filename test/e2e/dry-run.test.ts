@@ -173,7 +173,8 @@ describe('x-dialect-dry-run', () => {
   });
 
   test('a chat request to a completions-only backend names the rendered prompt as a conversion of messages, tools and stop', async () => {
-    const completionsOnly = await startProxyFor(upstream.url, { kind: 'vllm', speaks: ['completions'] });
+    // ChatML chosen by the config: without it the template is a guess, a warning (test/e2e/first-hour-mistakes.test.ts).
+    const completionsOnly = await startProxyFor(upstream.url, { kind: 'vllm', speaks: ['completions'], chatTemplate: 'chatml' });
     try {
       const response = await fetch(`${completionsOnly.url}/v1/chat/completions`, {
         method: 'POST',

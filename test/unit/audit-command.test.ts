@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { audit, exitCodeOfAudit, readRecord, runAuditCommand } from '../../src/commands/audit-command.js';
 import type { TargetSummary } from '../../src/commands/audit-summary.js';
+import { renderAudit } from '../../src/commands/audit-output.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = path.resolve(here, '../cli-golden/audit/requests.jsonl');
@@ -21,7 +22,15 @@ describe('dialect-proxy audit', () => {
   test("the fixture's known answer, towards strict OpenAI and towards Fireworks", async () => {
     const summary = await audit(fixture, { kinds: ['openai', 'fireworks'] });
     // 13 lines: one empty (skipped), one not JSON, one with max_tokens -1 (the dialect refuses it).
-    expect(summary).toMatchObject({ lines: 12, unreadable: 1, malformed: { requests: 1, fields: [{ field: 'max_tokens', requests: 1 }] } });
+    // Lines are the file's own numbers, blank ones counted: the unreadable one is line 8, the malformed one line 10.
+    expect(summary).toMatchObject({
+      lines: 12,
+      unreadable: 1,
+      unreadableLines: [8],
+      malformed: { requests: 1, fields: [{ field: 'max_tokens', requests: 1, line: 10 }] },
+    });
+    expect(renderAudit(summary)).toMatch(/^Audit of .*: 11 requests \(1 unreadable line \(not a JSON object\): line 8, 1 malformed\)$/m);
+    expect(renderAudit(summary)).toMatch(/^ {2}max_tokens +1 {2}line 10 {2}max_tokens must be at least 0/m);
     const [openai, fireworks] = summary.targets;
     // Lossless: the plain completion, the two plain chats, the chat with a cache key, n: 2.
     // Lossy: the thinking budget (approximated by an effort), the reasoning in the history (dropped).
@@ -38,6 +47,31 @@ describe('dialect-proxy audit', () => {
     expect(fireworks).toMatchObject({ target: 'fireworks', requests: 10, lossless: 10, lossy: 0, rejected: 0 });
     expect(counts(fireworks)).toEqual({ 'thinking converted': 1 });
     expect(exitCodeOfAudit(summary)).toBe(2);
+  });
+
+  test('unreadable lines by their numbers: the first 20, then how many more', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-lines-'));
+    const file = path.join(dir, 'log.jsonl');
+    const request = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+    // Line 1 a request, line 2 blank, then 25 broken lines (3..27), then a request.
+    const lines = [request, '', ...Array.from({ length: 25 }, (_, i) => `{"cut off ${i}`), request];
+    await new Promise<void>((resolve, reject) => {
+      const out = createWriteStream(file);
+      out.on('error', reject);
+      out.end(lines.join('\n') + '\n', resolve);
+    });
+    try {
+      const summary = await audit(file, { kinds: ['openai'] });
+      expect(summary.unreadable).toBe(25);
+      expect(summary.unreadableLines).toEqual(Array.from({ length: 20 }, (_, i) => i + 3));
+      expect(renderAudit(summary)).toContain(
+        '25 unreadable lines (not a JSON object): lines 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22 and 5 more',
+      );
+      const few = { ...summary, unreadable: 3, unreadableLines: [3, 8, 12] };
+      expect(renderAudit(few)).toContain('3 unreadable lines (not a JSON object): lines 3, 8 and 12');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('Responses requests: by their keys, or by the endpoint or path a record names', async () => {
@@ -114,6 +148,7 @@ describe('dialect-proxy audit', () => {
       file: 'f',
       lines: 1,
       unreadable: 0,
+      unreadableLines: [],
       malformed: { requests: 0, fields: [] },
       targets,
     });

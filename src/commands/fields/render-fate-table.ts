@@ -1,13 +1,16 @@
-/** The fate table as Markdown (docs/fields.md) or JSON. Pure. */
+/** The fate table as text for a terminal (render-fate-text.ts), Markdown (docs/fields.md) or JSON. Pure. */
 import type { FateTable, Treatment } from './fate-table.js';
+import { renderFateText } from './render-fate-text.js';
 
-export type FateTableFormat = 'markdown' | 'json';
+export const FATE_TABLE_FORMATS = ['text', 'markdown', 'json'] as const;
+export type FateTableFormat = (typeof FATE_TABLE_FORMATS)[number];
 
-export const REGENERATE = 'npm run build && node dist/src/cli.js fields > docs/fields.md';
+export const REGENERATE = 'npm run build && node dist/src/cli.js fields --format markdown > docs/fields.md';
 
 /** @example renderFateTable(await buildFateTable(), 'markdown') */
-export function renderFateTable(table: FateTable, format: FateTableFormat): string {
-  return format === 'json' ? `${JSON.stringify(table, null, 2)}\n` : renderMarkdown(table);
+export function renderFateTable(table: FateTable, format: FateTableFormat, options: { width?: number } = {}): string {
+  if (format === 'json') return `${JSON.stringify(table, null, 2)}\n`;
+  return format === 'text' ? renderFateText(table, options) : renderMarkdown(table);
 }
 
 function renderMarkdown(table: FateTable): string {

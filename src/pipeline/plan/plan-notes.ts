@@ -36,7 +36,12 @@ export class PlanNotes {
   refuse(param: string, why: string, drop: () => void, reason = why): void {
     const { name, settings } = this.backend;
     this.notes.push({ kind: 'refused', param, reason });
-    if (!settings.dropUnsupported) throw unsupportedParameter(param, `${why} (backend "${name}", kind ${settings.kind}).`);
+    // The refusal names the setting that would drop the field instead (inside the parenthesis, which the fate table leaves out).
+    if (!settings.dropUnsupported)
+      throw unsupportedParameter(
+        param,
+        `${why} (backend "${name}", kind ${settings.kind}; set dropUnsupported: true on the backend to drop it with a warning instead).`,
+      );
     this.warnings.push(`${param} dropped: ${why}`);
     drop();
   }

@@ -25,6 +25,7 @@ import type { Endpoint, NeutralRequest } from '../../model/request.js';
 import { callerErrors, inCallerTerms } from './caller-errors.js';
 import { PlanNotes, type PlanNote } from './plan-notes.js';
 import { planReasoning } from './plan-reasoning.js';
+import { noteGuessedTemplate } from './guessed-template.js';
 import { chatOverText } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
 import type { Engine } from './emulate/engine.js';
@@ -119,6 +120,7 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
     );
   }
   planReasoning(request, match, notes);
+  if (mode === 'chatOverCompletions') noteGuessedTemplate(request, backend, format, notes);
 
   request.model = upstreamModel;
   let engine = composeEngine(adapter, format, request, mode);

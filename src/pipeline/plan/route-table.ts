@@ -44,7 +44,12 @@ export class RouteTable {
         route,
       };
     }
-    throw modelNotFound(model);
+    throw modelNotFound(model, this.patterns());
+  }
+
+  /** The route patterns in order, each once: what a caller may ask for (a literal route is a model name). */
+  patterns(): string[] {
+    return [...new Set(this.compiled.map(({ route }) => route.model))];
   }
 
   /**

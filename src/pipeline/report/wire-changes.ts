@@ -127,6 +127,8 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     const template = templateOf(match);
     // A Responses caller's turns come from input and instructions: both are rendered.
     for (const field of Object.keys(body).filter((key) => key === 'messages' || key === 'input' || key === 'instructions')) {
+      // Already a lossy change when the template is a guess (the plan's note: guessed-template.ts).
+      if (already.some((change) => change.field === field && change.to === 'prompt')) continue;
       cover({
         field,
         action: 'converted',
@@ -397,6 +399,8 @@ function stopList(body: Record<string, unknown>): string[] {
 /** Which template renders chat into a prompt, in words. */
 function templateOf({ backend, route }: RouteMatch): string {
   const configured = route?.chatTemplate ?? backend.settings.chatTemplate;
+  if (!configured && !backend.adapter.chatTemplate && backend.adapter.chatTemplatePending)
+    return "the model's own chat template (read from the model when it loads; ChatML if it has none)";
   if (configured === 'chatml' || (!configured && !backend.adapter.chatTemplate)) return 'the ChatML chat template';
   return configured ? 'the configured chat template' : "the model's own chat template";
 }

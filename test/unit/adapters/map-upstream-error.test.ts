@@ -110,6 +110,67 @@ describe('mapUpstreamError', () => {
     expect(mapUpstreamError({ status: 504, body: 'gateway timeout' })).toMatchObject({ status: 504, type: 'timeout_error' });
   });
 
+  test("a 404 that names the model is the request's; any other is the endpoint's: a 502 naming the backend, the URL and the fix", () => {
+    // Bodies of an unknown model, as each server says it: still a 404 for the caller.
+    const modelBodies = [
+      { error: { message: 'The model `gpt-9` does not exist or you do not have access to it.', code: 'model_not_found' } },
+      { object: 'error', message: 'The model `llama-9` does not exist.', type: 'NotFoundError', param: null, code: 404 },
+      { type: 'error', error: { type: 'not_found_error', message: 'model: claude-nope' } },
+      {
+        error: {
+          object: 'error',
+          type: 'invalid_request_error',
+          code: 'NOT_FOUND',
+          message: 'Model not found, inaccessible, and/or not deployed',
+        },
+      },
+      { error: 'model "qwen9" not found, try pulling it first' },
+    ];
+    for (const body of modelBodies) {
+      const url = 'http://gpu-1:8000/v1/chat/completions';
+      expect(mapUpstreamError({ status: 404, body: JSON.stringify(body), url, backend: 'gpu' })).toMatchObject({
+        status: 404,
+        type: 'not_found_error',
+      });
+    }
+    // Bodies of a path the server does not serve: FastAPI (vLLM), llama-server, OpenAI, Express, nginx, nothing at all.
+    const pathBodies = [
+      JSON.stringify({ detail: 'Not Found' }),
+      JSON.stringify({ error: { code: 404, message: 'File Not Found', type: 'not_found_error' } }),
+      JSON.stringify({
+        error: { message: 'Invalid URL (POST /chat/completions)', type: 'invalid_request_error', param: null, code: null },
+      }),
+      '<!DOCTYPE html><html><head><title>Error</title></head><body><pre>Cannot POST /chat/completions</pre></body></html>',
+      '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>',
+      '',
+    ];
+    for (const body of pathBodies) {
+      const error = mapUpstreamError({ status: 404, body, url: 'http://user:pw@gpu-1:8000/chat/completions?x=1', backend: 'gpu' });
+      expect(seen(error)).toMatchObject({ status: 502, type: 'upstream_error', param: null, code: 'upstream_endpoint_not_found' });
+      expect(error.message).toMatch(
+        /^Backend "gpu" answered HTTP 404 \(.+\) for POST http:\/\/gpu-1:8000\/chat\/completions: no such endpoint there, so the request never reached a model\. Its url probably needs to end in \/v1 \(http:\/\/gpu-1:8000\/v1\)\.$/,
+      );
+      expect(error.message).not.toMatch(/user|pw|x=1|<|>/);
+    }
+    expect(mapUpstreamError({ status: 404, body: pathBodies[4], url: 'http://gpu-1:8000/chat/completions' }).message).toContain(
+      '(404 Not Found 404 Not Found nginx)',
+    );
+    // With /v1 already there: the server does not serve this endpoint (a chat-only server asked for completions).
+    expect(mapUpstreamError({ status: 404, body: pathBodies[0], url: 'http://gpu-1:8000/v1/completions', backend: 'gpu' }).message).toBe(
+      'Backend "gpu" answered HTTP 404 (Not Found) for POST http://gpu-1:8000/v1/completions: no such endpoint there, so the request never reached a model. Check its url, and its speaks: this server may not serve /completions.',
+    );
+    // Anthropic's base path under a prefix.
+    expect(
+      mapUpstreamError({
+        status: 404,
+        body: '{"type":"error","error":{"type":"not_found_error","message":"Not Found"}}',
+        url: 'https://gw.example/anthropic/messages',
+      }).message,
+    ).toMatch(
+      /^The upstream backend answered HTTP 404 \(Not Found\) .*Its url probably needs to end in \/v1 \(https:\/\/gw\.example\/anthropic\/v1\)\.$/,
+    );
+  });
+
   test('5xx is a 502 naming the upstream status and message; bodies that are not JSON are handled', () => {
     // 503 and Anthropic's 529: up but too busy now, which a caller may wait out (Anthropic's callers get a 529 for it).
     expect(seen(mapUpstreamError({ status: 503, body: 'Service Unavailable' }))).toEqual({

@@ -1,4 +1,4 @@
-/** Rendering: a small table in, the exact text out. */
+/** Rendering (text for a terminal, Markdown for docs/fields.md, JSON): a small table in, the exact text out. */
 import type { FateTable } from '../../../src/commands/fields/fate-table.js';
 import { renderFateTable } from '../../../src/commands/fields/render-fate-table.js';
 
@@ -40,6 +40,24 @@ describe('renderFateTable', () => {
       '',
     ]);
     expect(lines).toContain('| openai | openai | chat | native | 20 |');
+  });
+
+  it('text: per dialect, each field with one line per backend, samples by label, long details wrapped under their column', () => {
+    const lines = renderFateTable(table, 'text', { width: 32 }).split('\n');
+    expect(lines).toContain("Backends, with each kind's default settings: openai (chat).");
+    expect(lines.slice(lines.indexOf('openai-chat: POST /v1/chat/completions'))).toEqual([
+      'openai-chat: POST /v1/chat/completions',
+      '',
+      '  top_k (map: sampling.topK)',
+      '    openai  rejected: not',
+      '              supported',
+      '',
+      '  response_format (map: text | json_object)',
+      '    openai  json_object: native',
+      '            grammar: rejected: a',
+      '              | b',
+      '',
+    ]);
   });
 
   it('json: the table itself', () => {

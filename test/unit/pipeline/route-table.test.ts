@@ -58,3 +58,45 @@ describe('RouteTable.listedModels', () => {
     ]);
   });
 });
+
+describe('RouteTable.match: a model no route serves', () => {
+  test('the 404 lists the route patterns in order, each once', () => {
+    const table = new RouteTable(
+      [
+        { model: 'gpt-4o', backend: 'up' },
+        { model: 'claude-*', backend: 'up' },
+        { model: 'gpt-4o', backend: 'other' },
+      ],
+      backends({ up: undefined, other: undefined }),
+    );
+    expect(() => table.match('gpt-9')).toThrow(
+      expect.objectContaining({
+        status: 404,
+        param: 'model',
+        code: 'model_not_found',
+        message:
+          'The model `gpt-9` does not exist or no route serves it. Served here: `gpt-4o`, `claude-*` (GET /v1/models lists the models).',
+      }),
+    );
+  });
+
+  test('a long list is cut within its budget: at most 10 names, then "and N more"', () => {
+    const routes = Array.from({ length: 25 }, (_, i) => ({ model: `model-${i}`, backend: 'up' }));
+    const error = (() => {
+      try {
+        new RouteTable(routes, backends({ up: undefined })).match('nope');
+      } catch (thrown) {
+        return thrown as Error;
+      }
+      throw new Error('expected a 404');
+    })();
+    expect(error.message).toBe(
+      'The model `nope` does not exist or no route serves it. Served here: ' +
+        Array.from({ length: 10 }, (_, i) => `\`model-${i}\``).join(', ') +
+        ' and 15 more (GET /v1/models lists the models).',
+    );
+    // Long names: the character budget cuts first.
+    const long = Array.from({ length: 5 }, (_, i) => ({ model: `${'x'.repeat(120)}-${i}`, backend: 'up' }));
+    expect(() => new RouteTable(long, backends({ up: undefined })).match('nope')).toThrow(/-1` and 3 more \(GET/);
+  });
+});

@@ -97,24 +97,49 @@ describe('translation report', () => {
     ]);
   });
 
-  test('a chat request to a completions-only backend: messages, tools and stop are named conversions, lossless', async () => {
-    const result = await report(
-      { kind: 'vllm', speaks: ['completions'] },
-      {
-        model: 'm',
-        messages: [{ role: 'user', content: 'Weather in Paris?' }],
-        tools: [
-          { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
-        ],
-        stop: ['END'],
-      },
-    );
-    expect(result.verdict).toBe('lossless');
-    expect(brief(result.changes)).toEqual(['converted messages -> prompt', 'converted tools -> prompt', 'converted stop']);
-    expect(result.changes[0].reason).toMatch(/ChatML chat template/);
-    expect(result.changes[2].reason).toContain('"<|im_end|>"');
-    expect(result.upstream[0].body).toMatchObject({ stop: ['END', '<|im_end|>'] });
-    expect(result.warnings).toEqual([]);
+  test('a chat request to a completions-only backend: messages, tools and stop are named conversions; ChatML guessed is lossy', async () => {
+    const body = {
+      model: 'm',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      ],
+      stop: ['END'],
+    };
+    // No chatTemplate configured and none from the model (a remote server's is not known): ChatML is a guess.
+    const guessed = await report({ kind: 'vllm', speaks: ['completions'] }, body);
+    expect(guessed.verdict).toBe('lossy');
+    expect(brief(guessed.changes)).toEqual(['converted messages -> prompt', 'converted tools -> prompt', 'converted stop']);
+    expect(guessed.changes[0]).toMatchObject({
+      lossy: true,
+      reason: expect.stringMatching(/ChatML chat template, a guess: .*chatTemplate/),
+    });
+    expect(guessed.changes[2].reason).toContain('"<|im_end|>"');
+    expect(guessed.upstream[0].body).toMatchObject({ stop: ['END', '<|im_end|>'] });
+    expect(guessed.warnings).toEqual([
+      'messages was sent as a prompt rendered with the ChatML chat template, a guess (no chatTemplate configured for backend "vllm", none from the model)',
+    ]);
+
+    // Configured (ChatML by name, or the model's own Jinja): the operator's choice, lossless.
+    for (const chatTemplate of ['chatml', '{% for m in messages %}{{ m.content }}{% endfor %}']) {
+      const config = loadConfig({
+        backends: { qwen: { kind: 'vllm', url: 'http://127.0.0.1:1/v1', speaks: ['completions'], chatTemplate } },
+        routes: [{ model: '*', backend: 'qwen' }],
+      });
+      const chosen = await report({ config }, body);
+      expect(chosen.verdict).toBe('lossless');
+      expect(chosen.changes[0]).toMatchObject({ field: 'messages', to: 'prompt', lossy: false });
+      expect(chosen.warnings).toEqual([]);
+    }
+
+    // A local model not loaded yet (offline): its own template may still come from its file; not called a guess.
+    const local = await report({ kind: 'llama-cpp' }, body);
+    expect(local.changes[0]).toMatchObject({
+      field: 'messages',
+      lossy: false,
+      reason: expect.stringContaining("the model's own chat template"),
+    });
+    expect(local.warnings).toEqual([]);
   });
 
   test('a rename keeps the value; a conversion changes it', async () => {
