@@ -28,6 +28,8 @@ export interface LlamaHost {
   readonly restarts: number;
   start(): Promise<LlamaModelInfo>;
   generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent>;
+  /** The model's tokens for a text (special tokens parsed); absent where the host cannot ask the model (the relay under --workers). */
+  tokenize?(text: string, options?: { special?: boolean }): Promise<number[]>;
   close(): Promise<void>;
 }
 

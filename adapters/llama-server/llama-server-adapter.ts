@@ -4,6 +4,7 @@
  * Capabilities are what it really honours (tools/server/README.md and
  * server-schema.cpp, checked against the captures in shared/captures/llama-server).
  */
+import { LLAMA_SERVER_TOKEN_COUNT } from '../token-count-endpoint.js';
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
@@ -59,6 +60,7 @@ export function createLlamaServerAdapter(
       fromWireResult,
       chunkReader: (request) => new LlamaServerChunkReader(request),
     },
+    tokenCount: LLAMA_SERVER_TOKEN_COUNT,
   });
   return {
     ...remote,

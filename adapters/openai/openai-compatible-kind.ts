@@ -6,6 +6,7 @@
  * extensions the readers take. (llama-server, which also reads `/props` and
  * refines errors, builds its own adapter.)
  */
+import type { TokenCountEndpoint } from '../token-count-endpoint.js';
 import type { Adapter, BackendCapabilities, SpokenEndpoint } from '../../src/backend/adapter.js';
 import { defineKind, type BackendKind } from '../../src/backend/backend-kind.js';
 import type { BackendTable } from '../../src/backend/field-support.js';
@@ -31,6 +32,8 @@ export interface OpenAICompatibleSpec {
   toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
   /** Its response extensions, read beside the OpenAI fields of a body or a chunk. */
   extras: WireExtras;
+  /** Where it counts a prompt's tokens, if it can (token-count-endpoint.ts). */
+  tokenCount?: TokenCountEndpoint;
 }
 
 export interface OpenAICompatibleKind {
@@ -67,6 +70,7 @@ export function defineOpenAICompatibleKind(spec: OpenAICompatibleSpec): OpenAICo
       settings,
       capabilities: capabilities(settings),
       codec,
+      ...(spec.tokenCount && { tokenCount: spec.tokenCount }),
     });
   const kind = defineKind<RemoteBackendSettings>({
     name: spec.name,

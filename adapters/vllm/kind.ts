@@ -7,6 +7,7 @@ import { defineOpenAICompatibleKind } from '../openai/openai-compatible-kind.js'
 import { VLLM_EFFORTS, VLLM_TABLE } from './fields.js';
 import { toWireBody } from './to-wire-body.js';
 import { vllmExtras } from './wire-extras.js';
+import { VLLM_TOKEN_COUNT } from '../token-count-endpoint.js';
 
 const vllm = defineOpenAICompatibleKind({
   name: 'vllm',
@@ -17,6 +18,7 @@ const vllm = defineOpenAICompatibleKind({
   efforts: VLLM_EFFORTS,
   toWireBody,
   extras: vllmExtras,
+  tokenCount: VLLM_TOKEN_COUNT,
 });
 
 export const vllmKind = vllm.kind;

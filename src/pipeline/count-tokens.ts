@@ -1,9 +1,12 @@
 /**
  * `POST /v1/messages/count_tokens` (a dialect's `countTokensPath`): the
- * request as it would be sent, counted without generating. No backend kind
- * exposes its tokenizer to the proxy yet, so the count is an estimate (about
- * four characters a token, images at a flat rate), and the answer says so in
- * `x-dialect-token-count: estimate`.
+ * request as it would be sent, counted without generating. Where the routed
+ * backend has a tokenizer the proxy can ask (llama.cpp's server, vLLM, the
+ * bundled worker: `Adapter.countTokens`), the request is planned as a real one
+ * (the chat template applied where the backend takes a prompt) and the backend
+ * counts it: `x-dialect-token-count: backend`. Elsewhere, or when that fails,
+ * an estimate (about four characters a token, images at a flat rate), said to
+ * be one: `x-dialect-token-count: estimate`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dialect } from '../dialects/dialect.js';
@@ -16,6 +19,8 @@ import { parseCallerRequest } from './request/parse-caller-request.js';
 import { readCallerBody } from './request/read-json-body.js';
 import { requestIdOf } from './request/request-id.js';
 import type { ProxyRuntime } from './runtime.js';
+import type { RouteMatch } from './plan/route-table.js';
+import { dryRun } from './report/dry-run.js';
 
 const CHARS_PER_TOKEN = 4;
 /** What an image costs at about a megapixel, where its size is not known. */
@@ -33,11 +38,45 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
     const counted = isRecord(body) ? { ...refuseAnswerFields(body), max_tokens: 1 } : body;
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
     // A model no route serves is a 404 here too, as on /v1/messages.
-    runtime.routes.match(request.model);
-    res.setHeader('x-dialect-token-count', 'estimate');
-    sendJson(res, 200, { input_tokens: estimateTokens(request) });
+    const match = runtime.routes.match(request.model);
+    const byBackend = await countByBackend(runtime, request, match, req, requestId);
+    res.setHeader('x-dialect-token-count', byBackend === undefined ? 'estimate' : 'backend');
+    sendJson(res, 200, { input_tokens: byBackend ?? estimateTokens(request) });
   } catch (error) {
     sendError(res, dialect, toProxyError(error));
+  }
+}
+
+/**
+ * The backend's own count of the request as the plan would send it; undefined where it has no
+ * tokenizer to ask, or the plan or the count fails (a count is advice: the estimate stands in).
+ */
+async function countByBackend(
+  runtime: ProxyRuntime,
+  request: NeutralRequest,
+  match: RouteMatch,
+  req: IncomingMessage,
+  requestId: string,
+): Promise<number | undefined> {
+  const adapter = match.backend.adapter;
+  if (!adapter.countTokens) return undefined;
+  const closed = new AbortController();
+  const onClose = () => closed.abort();
+  req.once('close', onClose);
+  try {
+    // Without the max_tokens that stood in for the validator: a count has none.
+    const { maxTokens: _standIn, ...limits } = request.limits;
+    const { received } = await dryRun({ ...request, limits }, match, { limits: runtime.config.limits });
+    return await adapter.countTokens(received[0], { signal: closed.signal, requestId });
+  } catch (error) {
+    runtime.logger.info('token count by the backend failed; answering with an estimate', {
+      requestId,
+      backend: match.backend.name,
+      reason: toProxyError(error).message,
+    });
+    return undefined;
+  } finally {
+    req.off('close', onClose);
   }
 }
 
