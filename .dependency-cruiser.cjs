@@ -17,7 +17,21 @@ const LAYERS = {
   'response-store': ['config', 'errors'],
   backend: ['model', 'errors', 'config'],
   dialects: ['model', 'errors', 'config', 'streaming', 'response-store'],
-  pipeline: ['model', 'errors', 'config', 'logging', 'streaming', 'metrics', 'validation', 'response-store', 'backend', 'dialects'],
+  // OpenTelemetry traces: the SDK only behind a dynamic import (create-runtime.ts); the pipeline imports its types.
+  telemetry: ['model', 'errors', 'config', 'backend'],
+  pipeline: [
+    'model',
+    'errors',
+    'config',
+    'logging',
+    'streaming',
+    'metrics',
+    'validation',
+    'response-store',
+    'backend',
+    'dialects',
+    'telemetry',
+  ],
 };
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({

@@ -28,7 +28,6 @@ export const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
-  setupFilesAfterEnv: ['<rootDir>/test/esm-bridge.ts'],
 };
 
 export default {

@@ -14,8 +14,10 @@ import type { ChunkReader } from './chunk-reader.js';
 import { AFFINITY_HEADERS, OPENAI_PATHS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { createHttpClient, type UpstreamResponse } from './transport/http-client.js';
+import type { TokenCountEndpoint } from './token-count-endpoint.js';
 import { createHealthProber, HEALTH_DEFAULTS } from './replica-health.js';
-import { ReplicaPool, type Replica } from './replica-pool.js';
+import { ReplicaPool } from './replica-pool.js';
+import { PoolTries } from './pool-tries.js';
 import type { FailedTry } from './retry-policy.js';
 import { isRecord } from '../src/model/is-record.js';
 import { connectionFailure, mapTransportError } from './map-transport-error.js';
@@ -36,13 +38,22 @@ export interface RemoteAdapterOptions {
   codec: WireCodec;
   /** Where each endpoint is posted under the base URL, where the kind's are not OpenAI's (Anthropic: `/messages`). */
   paths?: Readonly<Record<'chat' | 'completions', string>>;
+  /** Where the backend counts a prompt's tokens, where it can (token-count-endpoint.ts). */
+  tokenCount?: TokenCountEndpoint;
 }
 
-export function createRemoteAdapter({ name, settings: config, capabilities, codec, paths = OPENAI_PATHS }: RemoteAdapterOptions): Adapter {
+export function createRemoteAdapter({
+  name,
+  settings: config,
+  capabilities,
+  codec,
+  paths = OPENAI_PATHS,
+  tokenCount,
+}: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
   const secrets = secretsOf(config);
-  const client = createHttpClient({ timeouts, retries, secrets });
+  const client = createHttpClient({ timeouts, retries, secrets, backend: name });
   const limit =
     config.maxConcurrent === undefined
       ? undefined
@@ -78,32 +89,27 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
       if (value) headers[header] = value;
     }
     const onRetry = context.retrying && (({ error }: FailedTry) => context.retrying?.(error));
+    const traced = context.trace ? { trace: context.trace } : {}; // each try a span, its traceparent sent (src/telemetry/)
     if (!pool) {
       const url = base + path;
-      const response = await client.postJson({ url, body, headers, signal, ...(onRetry ? { onRetry } : {}) });
+      const response = await client.postJson({ url, body, headers, signal, ...traced, ...(onRetry ? { onRetry } : {}) });
       return { response, url, done: () => undefined };
     }
-    const plan = pool.plan(request.affinityKey);
-    let lease: ReturnType<typeof plan.next> | undefined;
-    let url = '';
-    const replicas = new Map<string, Replica>();
-    const pick = () => {
-      lease?.release(); // the try before is over
-      lease = plan.next();
-      url = lease.replica.base + path;
-      replicas.set(url, lease.replica);
-      return url;
-    };
-    const onTry = (tried: string, outcome: Parameters<typeof pool.report>[1]) => {
-      const replica = replicas.get(tried);
-      if (replica) pool.report(replica, outcome);
-    };
+    const tries = new PoolTries(pool, pool.plan(request.affinityKey), path);
     try {
-      const response = await client.postJson({ url: pick, body, headers, signal, onTry, ...(onRetry ? { onRetry } : {}) });
-      return { response, url, done: () => lease?.release() };
+      const response = await client.postJson({
+        url: tries.pick,
+        body,
+        headers,
+        signal,
+        onTry: tries.onTry,
+        ...traced,
+        ...(onRetry ? { onRetry } : {}),
+      });
+      return { response, url: tries.url, done: () => tries.release() };
     } catch (error) {
-      lease?.release();
-      throw error;
+      tries.release();
+      throw tries.failure(error, name);
     }
   }
 
@@ -137,6 +143,26 @@ export function createRemoteAdapter({ name, settings: config, capabilities, code
     models: config.models,
     paths,
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
+    ...(tokenCount && {
+      async countTokens(request, context) {
+        const deadline = withDeadline(context.signal, timeouts.totalMs);
+        try {
+          const url = tokenCount.url(base, request);
+          const body = tokenCount.body(codec.toWireBody(request, { stream: false }), request);
+          const response = await client.postJson({
+            url,
+            body,
+            headers: { ...fixedHeaders, 'x-request-id': context.requestId },
+            signal: deadline.signal,
+          });
+          return tokenCount.read(await readJson(response, url, deadline.signal));
+        } catch (error) {
+          throw error instanceof ProxyError ? withoutSecrets(error, secrets) : error;
+        } finally {
+          deadline.clear();
+        }
+      },
+    }),
     async complete(request, context) {
       const deadline = withDeadline(context.signal, timeouts.totalMs);
       const release = await slot(deadline.signal).catch((error: unknown) => {

@@ -50,6 +50,8 @@ export class LlamaCppAdapter implements Adapter {
   /** Its own engine, or (under `--workers`) the relay to the one the primary process owns (shared-host.ts). */
   readonly host: LlamaHost;
   chatTemplate?: ChatTemplate;
+  /** Until the model is loaded, its own template (GGUF `tokenizer.chat_template`) is not known. */
+  chatTemplatePending = true;
   models?: readonly string[];
   readonly stats = { restarts: () => this.host.restarts };
 
@@ -64,6 +66,7 @@ export class LlamaCppAdapter implements Adapter {
   /** Loads the model now (otherwise the first request does) and learns its chat template. */
   async start(): Promise<void> {
     const info = await this.host.start();
+    this.chatTemplatePending = false;
     this.models = [modelName(this.settings.model, info)];
     if (!info.chatTemplate) return;
     this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
@@ -85,6 +88,16 @@ export class LlamaCppAdapter implements Adapter {
     return collectResult(eachEvent(this.stream(request, context)), { logprobs: request.logprobs !== undefined });
   }
 
+  /** The prompt as the engine would read it: the chat template applied by the plan, tokenized by the model (BOS counted as generation adds it). */
+  async countTokens(request: NeutralRequest): Promise<number | undefined> {
+    const { prompt, addBos } = this.generateRequest(request);
+    if (typeof prompt !== 'string') return prompt.length;
+    if (!this.host.tokenize) return undefined;
+    const tokens = await this.host.tokenize(prompt, { special: true });
+    const info = this.host.info;
+    return tokens.length + ((addBos ?? info?.addBos) && info?.bosToken !== undefined ? 1 : 0);
+  }
+
   close(): Promise<void> {
     return this.host.close();
   }
@@ -93,8 +106,13 @@ export class LlamaCppAdapter implements Adapter {
   async *stream(request: NeutralRequest, context: AdapterContext): StreamBatches {
     const generateRequest = this.generateRequest(request);
     let started = false;
+    // The generation as a child span of the request's, when tracing is on (src/telemetry/).
+    const span = context.trace?.({});
+    let failure: unknown;
     try {
       for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal))) {
+        if (span && event.type === 'usage') span.usage(event.usage);
+        if (span && event.type === 'error') failure = event.error;
         // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
         if (!started) {
           started = true;
@@ -107,8 +125,11 @@ export class LlamaCppAdapter implements Adapter {
         yield [event];
       }
     } catch (error) {
+      failure = error;
       if ((error as Error)?.name === 'AbortError') throw error;
       yield [{ type: 'error', error: toProxyError(error) }];
+    } finally {
+      span?.end(failure);
     }
   }
 }

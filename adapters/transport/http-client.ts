@@ -10,6 +10,7 @@ import { mapTransportError } from '../map-transport-error.js';
 import { mapUpstreamError } from '../map-upstream-error.js';
 import type { RemoteTimeouts } from '../remote-settings.js';
 import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
+import type { WorkSpan } from '../../src/backend/adapter.js';
 import { retryAfterMs, retryDelay, sleep, type FailedTry, type RemoteRetries } from '../retry-policy.js';
 
 const NEVER = new AbortController().signal;
@@ -21,6 +22,8 @@ export interface HttpClientOptions {
   retries?: RemoteRetries;
   /** Strings redacted from every error message (the backend's API key). */
   secrets?: readonly string[];
+  /** The backend's name, for errors that name it (a 404 for the endpoint itself). */
+  backend?: string;
 }
 
 export interface PostJsonRequest {
@@ -34,6 +37,8 @@ export interface PostJsonRequest {
   signal?: AbortSignal;
   /** Told before each retry, with the failure of the try before. */
   onRetry?(failed: FailedTry): void;
+  /** A span for each try, when the request is traced: its headers carry the trace upstream, it ends with the exchange. */
+  trace?(work: { url: string }): WorkSpan;
   /** Told after each try (not when the caller's signal ended it), with its answer or its failure. */
   onTry?(url: string, outcome: UpstreamResponse | FailedTry): void;
 }
@@ -74,8 +79,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     payload: string,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
+    span?: WorkSpan,
   ): Promise<UpstreamResponse | FailedTry> {
-    const exchange = new UpstreamExchange(signal);
+    const exchange = new UpstreamExchange(signal, span);
     agent.dispatch(
       {
         origin: target.origin,
@@ -100,21 +106,32 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (error) {
       return { error: mapTransportError(error, { url: target.href, signal }) };
     }
-    const failed: FailedTry = { status, error: mapUpstreamError({ status, headers: answered, body: text, secrets }) };
+    const failed: FailedTry = {
+      status,
+      error: mapUpstreamError({
+        status,
+        headers: answered,
+        body: text,
+        secrets,
+        url: target.href,
+        ...(options.backend === undefined ? {} : { backend: options.backend }),
+      }),
+    };
     const asked = retryAfterMs(answered);
     if (asked !== undefined) failed.retryAfterMs = asked;
     return failed;
   }
 
   return {
-    async postJson({ url, body, headers = {}, signal, onRetry, onTry }) {
+    async postJson({ url, body, headers = {}, signal, onRetry, onTry, trace }) {
       const pick = typeof url === 'string' ? () => url : url;
       const payload = JSON.stringify(body);
       const tried = new Set<string>();
       let current = pick(0);
       for (let attempt = 0; ; attempt++) {
         tried.add(current);
-        const outcome = await send(new URL(current), payload, headers, signal);
+        const span = trace?.({ url: current });
+        const outcome = await send(new URL(current), payload, span ? { ...headers, ...span.headers } : headers, signal, span);
         if (!signal?.aborted) onTry?.(current, outcome);
         if (!('error' in outcome)) return outcome;
         let delay = options.retries && !signal?.aborted ? retryDelay(outcome, attempt, options.retries) : undefined;

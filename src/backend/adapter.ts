@@ -107,6 +107,11 @@ export interface Adapter {
   readonly capabilities: BackendCapabilities;
   /** Known once `start` has resolved. */
   readonly chatTemplate?: ChatTemplate;
+  /**
+   * True while the model's own template may still come (a local model not loaded yet, as the offline
+   * commands build it): without a `chatTemplate` the plan cannot yet say that ChatML is a guess.
+   */
+  readonly chatTemplatePending?: boolean;
   /** Model names this backend serves, known once started: `GET /v1/models` lists them for a wildcard route. */
   readonly models?: readonly string[];
   /** Loads models or opens connections before the first request; /healthz turns 200 after it. */
@@ -116,6 +121,11 @@ export interface Adapter {
   /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
   toWire(request: NeutralRequest): Record<string, unknown>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;
+  /**
+   * The prompt tokens of a request by the backend's own tokenizer, without generating
+   * (`count_tokens`); absent, or undefined, where the backend has no way to tell.
+   */
+  countTokens?(request: NeutralRequest, context: AdapterContext): Promise<number | undefined>;
   stream(request: NeutralRequest, context: AdapterContext): StreamBatches;
   /** Releases connections, workers and models. */
   close?(): Promise<void>;

@@ -100,21 +100,68 @@ export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   backgroundRunsPerKey: 16,
 });
 
-/** Where the Responses API's state is kept (src/response-store/); without a store the proxy is stateless. */
-export interface ResponseStoreSettings {
-  kind: 'memory';
+/** What every kind of response store takes. */
+interface ResponseStoreCommon {
   /** The most responses kept; the oldest goes first. */
   maxResponses: number;
-  /** How long a response is kept. */
+  /** How long a response is kept (a shared store sets it as each key's TTL). */
   maxAgeSeconds: number;
   /** Whether a request that does not say `store` is kept (OpenAI's default is true, and clients such as the AI SDK count on it). */
   storeByDefault: boolean;
-  /** Bytes kept in all (the JSON of every response and its own input); the oldest go first. */
-  maxBytes: number;
   /** Bytes one response may take (its JSON and its own input); a larger one is not kept. */
   maxResponseBytes: number;
   /** How many responses a `previous_response_id` chain may hold; a longer one is a 400. */
   maxContinuationDepth: number;
+}
+
+/** In this process: for a single instance. */
+export interface MemoryResponseStoreSettings extends ResponseStoreCommon {
+  kind: 'memory';
+  /** Bytes kept in all (the JSON of every response and its own input); the oldest go first. */
+  maxBytes: number;
+}
+
+/** In Redis: shared by every replica and every `--workers` process that points at it. */
+export interface RedisResponseStoreSettings extends ResponseStoreCommon {
+  kind: 'redis';
+  /** `redis://[user:password@]host:port/db` or `rediss://` (TLS). */
+  url: string;
+  /** Put in front of every key and channel, so several proxies (or apps) may share one Redis. */
+  keyPrefix: string;
+  connectTimeoutMs: number;
+  /** How long one command may take; past it, the request that needed the store is a 503 `store_unavailable`. */
+  commandTimeoutMs: number;
+  /** A background run's lease: a replica that stops renewing it (it died) leaves its run to be marked failed after this long. */
+  runLeaseSeconds: number;
+}
+
+/** Where the Responses API's state is kept (src/response-store/); without a store the proxy is stateless. */
+export type ResponseStoreSettings = MemoryResponseStoreSettings | RedisResponseStoreSettings;
+
+/**
+ * OpenTelemetry traces (src/telemetry/). The section switches tracing on; the
+ * standard `OTEL_*` variables fill in whatever it leaves out, and switch it on
+ * without it (README, "Traces").
+ * @example
+ * telemetry: { endpoint: http://tempo:4318, protocol: http/json, serviceName: llm-gateway }
+ */
+export interface TelemetrySettings {
+  /** False turns tracing off whatever the variables say; true (the default when the section is there) turns it on. */
+  enabled: boolean;
+  /** The OTLP/HTTP base URL; `/v1/traces` is appended (as for `OTEL_EXPORTER_OTLP_ENDPOINT`). */
+  endpoint?: string;
+  /** `http/protobuf` (the default) or `http/json`. */
+  protocol?: 'http/protobuf' | 'http/json';
+  /** Headers sent with every export (an API key of the collector). */
+  headers?: Record<string, string>;
+  /** `service.name` of the spans (default `dialect-proxy`). */
+  serviceName?: string;
+  /** As `OTEL_TRACES_SAMPLER`: always_on, always_off, traceidratio, parentbased_always_on (default), parentbased_always_off, parentbased_traceidratio. */
+  sampler?: string;
+  /** The ratio of the `traceidratio` samplers, 0..1 (as `OTEL_TRACES_SAMPLER_ARG`). */
+  samplerRatio?: number;
+  /** Prompt and completion text on spans (`gen_ai.input.messages`, `gen_ai.output.messages`): off unless asked. */
+  captureContent?: boolean;
 }
 
 export interface ProxyConfig {
@@ -126,4 +173,6 @@ export interface ProxyConfig {
   /** Backend that receives every other `/v1/*` path untouched. */
   passthrough?: string;
   routes: RouteSettings[];
+  /** Traces: present when the config has a `telemetry` section. */
+  telemetry?: TelemetrySettings;
 }

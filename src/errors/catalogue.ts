@@ -58,17 +58,40 @@ export function bodyConsumedByHost(): ProxyError {
 }
 
 /**
- * A 404 `model_not_found` on `model`: no route matches the model name.
- * @example modelNotFound('gpt-9').message // 'The model `gpt-9` does not exist or no route serves it.'
+ * A 404 `model_not_found` on `model`: no route matches the model name. `served` are the route
+ * patterns in order (a literal route is a model name, `gpt-*` a family); the message lists them
+ * within a budget, so that a caller sees what to ask for without a page of names.
+ * @example modelNotFound('gpt-9', ['gpt-4o', 'claude-*']).message
+ * // 'The model `gpt-9` does not exist or no route serves it. Served here: `gpt-4o`, `claude-*` (GET /v1/models lists the models).'
  */
-export function modelNotFound(model: string): ProxyError {
+export function modelNotFound(model: string, served: readonly string[] = []): ProxyError {
+  const listed =
+    served.length === 0
+      ? ' No route serves any model.'
+      : ` Served here: ${listWithin(served.map((name) => `\`${name}\``))} (GET /v1/models lists the models).`;
   return new ProxyError({
     status: 404,
     type: 'invalid_request_error',
     param: 'model',
     code: 'model_not_found',
-    message: `The model \`${model}\` does not exist or no route serves it.`,
+    message: `The model \`${model}\` does not exist or no route serves it.${listed}`,
   });
+}
+
+/**
+ * Names joined with commas, at most `maxItems` and about `maxChars` of them; the rest as "and N more".
+ * @example listWithin(['a', 'b', 'c'], 2) // 'a, b and 1 more'
+ */
+export function listWithin(names: readonly string[], maxItems = 10, maxChars = 300): string {
+  const shown: string[] = [];
+  let length = 0;
+  for (const name of names) {
+    if (shown.length === maxItems || (shown.length > 0 && length + name.length > maxChars)) break;
+    shown.push(name);
+    length += name.length + 2;
+  }
+  const rest = names.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
 }
 
 /** A 404 `unknown_url`: the standalone server's answer for a path nothing serves. */
@@ -181,6 +204,20 @@ export function responseNotRunning(id: string): ProxyError {
   });
 }
 
+/**
+ * A 503 `store_unavailable`: the response store (Redis) could not be reached, or did not answer
+ * within its command timeout; a request that needs no store is still served.
+ */
+export function storeUnavailable(why: string): ProxyError {
+  return new ProxyError({
+    status: 503,
+    type: 'server_error',
+    param: null,
+    code: 'store_unavailable',
+    message: `The response store is unavailable (${why}); try again shortly.`,
+  });
+}
+
 /** The abort reason of a cancelled background run (its stored status is already `cancelled`); it never reaches a caller. */
 export function responseCancelled(): ProxyError {
   return new ProxyError({
@@ -250,6 +287,49 @@ export function upstreamStreamInterrupted(host: string, how: string, cause: unkn
   });
 }
 
+/** A replica's state, in words. */
+const REPLICA_STATE: Readonly<Record<string, string>> = {
+  healthy: 'in service',
+  down: 'out of service: its health probe fails',
+  ejected: 'out of service: ejected after failed requests',
+};
+
+/**
+ * A pool's failure (a backend with `urls`): the last try failed as a replica fails (no answer, a
+ * 5xx), and the message names every replica tried with what it met, and those left untried with
+ * their state. Status, type, code and Retry-After stay the last try's (502 unreachable, 504 timeout,
+ * 502 upstream_overloaded...), so fallbacks, logs and metrics read it as before.
+ * @example replicasFailed({ backend: 'gpu', tried: [{ replica: 'http://gpu-1:8000/v1', met: 'connection refused', state: 'down' }], untried: [], last }).message
+ * // 'Backend "gpu": no replica could take the request (none was in service, so each was tried anyway). Tried http://gpu-1:8000/v1 (connection refused; out of service: its health probe fails).'
+ */
+export function replicasFailed({
+  backend,
+  tried,
+  untried,
+  last,
+}: {
+  backend: string;
+  tried: readonly { replica: string; met: string; state?: string }[];
+  untried: readonly { replica: string; state: string }[];
+  last: ProxyError;
+}): ProxyError {
+  const triedWords = tried.map(
+    ({ replica, met, state }) => `${replica} (${met}${state === undefined ? '' : `; ${REPLICA_STATE[state] ?? state}`})`,
+  );
+  const untriedWords = untried.map(({ replica, state }) => `${replica} (${REPLICA_STATE[state] ?? state})`);
+  const noneInService = tried.every(({ state }) => state !== undefined) && untried.every(({ state }) => state !== 'healthy');
+  return new ProxyError({
+    status: last.status,
+    type: last.type,
+    code: last.code,
+    message:
+      `Backend "${backend}": no replica could take the request${noneInService ? ' (none was in service, so each was tried anyway)' : ''}. ` +
+      `Tried ${triedWords.join(', ')}${untriedWords.length > 0 ? `; not tried (the retries were spent): ${untriedWords.join(', ')}` : ''}.`,
+    ...(last.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: last.retryAfterSeconds }),
+    cause: last,
+  });
+}
+
 /**
  * A 429 `backend_busy`: the backend's `maxConcurrent` requests are in flight and its queue is full.
  * @example backendBusy('gpu-pool').retryAfterSeconds // 1
@@ -289,6 +369,49 @@ export function upstreamAuthFailed(httpStatus: number): ProxyError {
     type: 'upstream_error',
     code: 'upstream_auth_failed',
     message: `The upstream backend rejected the proxy's credentials (HTTP ${httpStatus}); check the backend's apiKey.`,
+  });
+}
+
+/** The endpoints the proxy posts to under a backend's `url` (OpenAI's two, Anthropic's one). */
+const ENDPOINT_PATH = /\/(?:chat\/completions|completions|messages)$/;
+
+/**
+ * A 502 `upstream_endpoint_not_found`: the backend answered 404 for the endpoint itself, not for
+ * the model (map-upstream-error.ts decides which), so the backend's `url` is wrong and the caller
+ * can do nothing about it. Names the backend and the URL tried (origin and path only: no
+ * credentials, no query), with the likely fix: a `url` without `/v1`, or a server that does not
+ * serve this endpoint (`speaks`).
+ * @example upstreamEndpointNotFound({ backend: 'vllm', url: 'http://gpu-1:8000/chat/completions', upstreamMessage: 'Not Found' }).message
+ * // 'Backend "vllm" answered HTTP 404 (Not Found) for POST http://gpu-1:8000/chat/completions: no such endpoint there, so the request never reached a model. Its url probably needs to end in /v1 (http://gpu-1:8000/v1).'
+ */
+export function upstreamEndpointNotFound({
+  backend,
+  url,
+  upstreamMessage,
+}: {
+  backend?: string;
+  url?: string;
+  upstreamMessage: string;
+}): ProxyError {
+  let where = '';
+  let hint = "Check the backend's url.";
+  try {
+    const parsed = new URL(url ?? '');
+    const path = parsed.pathname.replace(/\/+$/, '');
+    where = ` for POST ${parsed.origin}${path}`;
+    const base = path.replace(ENDPOINT_PATH, '');
+    const endpoint = path.slice(base.length) || path;
+    hint = /\/v1$/.test(base)
+      ? `Check its url, and its speaks: this server may not serve ${endpoint}.`
+      : `Its url probably needs to end in /v1 (${parsed.origin}${base}/v1).`;
+  } catch {
+    // No URL (or not one): the hint stays general.
+  }
+  return new ProxyError({
+    status: 502,
+    type: 'upstream_error',
+    code: 'upstream_endpoint_not_found',
+    message: `${backend === undefined ? 'The upstream backend' : `Backend "${backend}"`} answered HTTP 404 (${upstreamMessage})${where}: no such endpoint there, so the request never reached a model. ${hint}`,
   });
 }
 

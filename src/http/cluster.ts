@@ -23,6 +23,7 @@ import type { BackendCommon, ProxyConfig } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime/create-runtime.js';
 import type { Logger } from '../logging/logger.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
+import { checkBeforeStart } from './check-before-start.js';
 import { checkOpenRelay } from './open-relay.js';
 
 /**
@@ -63,6 +64,7 @@ type ClusterMessage =
   | { dialectProxy: 'metrics'; call: number }
   | { dialectProxy: 'metrics-text'; call: number; text?: string; error?: string }
   | { dialectProxy: 'ready' }
+  | { dialectProxy: 'start-failed'; message: string }
   | { dialectProxy: 'shutdown' };
 
 function isClusterMessage(message: unknown): message is ClusterMessage {
@@ -79,25 +81,41 @@ export interface PrimaryOptions {
 /**
  * The in-memory response store lives in one process: under `--workers N` a follow-up
  * (`previous_response_id`, `GET /v1/responses/{id}`) would reach another worker, which never saw it.
+ * The redis store is shared by every process, so it runs under any number.
  */
 export function checkResponseStoreShared(config: ProxyConfig, workers: number): void {
   if (workers > 1 && config.responses.store?.kind === 'memory') {
     throw new ConfigError(
       'responses.store.kind',
-      `memory keeps responses in one process, and --workers ${workers} runs ${workers}: a follow-up would reach a worker that never saw the response. Run one process, or a store the processes share.`,
+      `memory keeps responses in one process, and --workers ${workers} runs ${workers}: a follow-up would reach a worker that never saw the response. Run one process, or a store the processes share (kind: redis).`,
     );
   }
 }
 
-/**
- * Runs the primary until the workers have stopped; resolves with the exit code: 0 after a graceful
- * shutdown in which every worker exited 0, 1 when a worker failed to start or to stop cleanly.
- */
-export async function runPrimary(config: ProxyConfig, { workers: count, host, logger }: PrimaryOptions): Promise<number> {
+export interface PrimaryOutcome {
+  /** 0 after a graceful shutdown in which every worker exited 0, 1 when one failed to start or to stop cleanly. */
+  exitCode: number;
+  /** Why the server could not start (the first worker's reason, or the shared engine's), to print once. */
+  startFailure?: string;
+}
+
+/** Runs the primary until the workers have stopped. */
+export async function runPrimary(config: ProxyConfig, { workers: count, host, logger }: PrimaryOptions): Promise<PrimaryOutcome> {
   checkOpenRelay(host, config.server); // before forking: each worker would refuse the same way
+  checkBeforeStart(config);
   checkResponseStoreShared(config, count);
   const aggregator = new AggregatorRegistry();
   const served: ServedEngines[] = [];
+  let stopping = false;
+  let failed = false;
+  let startFailure: string | undefined;
+  /** The first start-up failure stops every worker; the command prints it, once. */
+  const failStart = (message: string) => {
+    if (startFailure !== undefined) return;
+    startFailure = message;
+    failed = true;
+    stop();
+  };
   for (const { engine, backends } of sharedEngines(config)) {
     const engines = await engine.serve(backends);
     served.push(engines);
@@ -105,9 +123,7 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
     logger.info(
       `${engine.label} backend${shared.length === 1 ? '' : 's'} ${shared.join(', ')}: one model in memory, shared by the ${count} workers`,
     );
-    engines
-      .start()
-      .catch((error: unknown) => logger.error(`the shared ${engine.label} engine failed to start: ${(error as Error).message}`));
+    engines.start().catch((error: unknown) => failStart(`a backend failed to start: ${(error as Error).message}`));
   }
   const closeEngines = async (): Promise<void> => {
     await Promise.all(served.map((engines) => engines.close()));
@@ -116,8 +132,6 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
   const listening = new Set<number>();
   const ready = new Set<number>();
   let announced = false;
-  let stopping = false;
-  let failed = false;
   let restartDelayMs = 250;
 
   const fork = (): Worker => {
@@ -130,6 +144,8 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
           (text) => send(worker, { dialectProxy: 'metrics-text', call: message.call, text }),
           (error: unknown) => send(worker, { dialectProxy: 'metrics-text', call: message.call, error: (error as Error).message }),
         );
+      } else if (message.dialectProxy === 'start-failed') {
+        failStart(message.message);
       } else if (message.dialectProxy === 'ready') {
         ready.add(worker.id);
         if (ready.size === count && !announced) {
@@ -150,25 +166,30 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
     }
   });
 
-  const done = new Promise<number>((resolve) => {
+  const done = new Promise<PrimaryOutcome>((resolve) => {
+    let finished = false;
     const finish = async () => {
+      if (finished) return;
+      finished = true;
       await closeEngines();
-      resolve(failed ? 1 : 0);
+      resolve({ exitCode: failed ? 1 : 0, ...(startFailure !== undefined ? { startFailure } : {}) });
     };
     cluster.on('exit', (worker, code, signal) => {
       const how = signal ? `killed by ${signal}` : `exit code ${code}`;
       if (stopping) {
         if (code !== 0) failed = true;
-        logger.info(`worker ${worker.id} stopped (${how})`);
+        // After a start-up failure, its one line says it all.
+        if (startFailure === undefined) logger.info(`worker ${worker.id} stopped (${how})`);
         if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
         return;
       }
       if (!listening.has(worker.id)) {
-        // It never served: the same start-up would fail again (the port, the config). Stop everything.
-        logger.error(`worker ${worker.id} failed to start (${how}); stopping`);
-        failed = true;
-        stop();
-        if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+        // It never served: the same start-up would fail again (the port, the config). Stop everything,
+        // after a moment: its own reason, sent just before it exited, may still be on its way.
+        setTimeout(() => {
+          failStart(`worker ${worker.id} failed to start (${how})`);
+          if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+        }, 100);
         return;
       }
       listening.delete(worker.id);
@@ -214,6 +235,14 @@ export async function runPrimary(config: ProxyConfig, { workers: count, host, lo
 
 function send(worker: Worker, message: ClusterMessage): void {
   if (worker.isConnected()) worker.send(message, undefined, () => undefined);
+}
+
+/** In a worker: tells the primary why this worker cannot start (it prints the first reason, once); resolves once sent. */
+export function reportStartFailure(message: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send({ dialectProxy: 'start-failed', message } satisfies ClusterMessage, undefined, undefined, () => resolve());
+  });
 }
 
 export interface WorkerSetup {

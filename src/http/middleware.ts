@@ -18,6 +18,7 @@ import { createRuntime, type RuntimeOptions } from '../runtime/create-runtime.js
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { ProxyRuntime } from '../pipeline/runtime.js';
 import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js';
+import { backendHealth } from '../pipeline/backend-health.js';
 import { serveInspector } from './inspector.js';
 import { INSPECTOR_KINDS_PATH, INSPECTOR_TRANSLATE_PATH, inspectorApi } from './inspector-api.js';
 
@@ -145,8 +146,13 @@ export function createDialectProxy(
   });
   router.get('/healthz', (_req, res) => {
     if (draining) sendJson(res, 503, { status: 'draining' });
-    else if (runtime) sendJson(res, 200, { status: 'ok' });
-    else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
+    // Degraded (a pool with no replica in service) is still a 200: backend-health.ts says why.
+    else if (runtime) {
+      // So is a response store that is down: requests that need no store are served; those that do get a 503 store_unavailable.
+      const store = runtime.responseStore?.health?.();
+      const health = backendHealth(runtime.backends);
+      sendJson(res, 200, store ? { ...health, ...(store === 'degraded' ? { status: 'degraded' } : {}), store } : health);
+    } else if (failure) sendJson(res, 503, { status: 'failed', error: failure.message });
     else sendJson(res, 503, { status: 'starting' });
   });
   const inspectorPath = options.inspector === true ? '/' : typeof options.inspector === 'string' ? options.inspector : undefined;

@@ -25,7 +25,7 @@ import { affinityHeaders } from './answer/start-on-route.js';
 import { dryRunAnswer } from './report/translation-report.js';
 
 export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const record = new RequestRecord(runtime, dialect, requestIdOf(req));
+  const record = new RequestRecord(runtime, dialect, requestIdOf(req), req.headers);
   res.setHeader('x-request-id', record.requestId);
   if (dialect.requestIdHeader) res.setHeader(dialect.requestIdHeader, record.requestId);
   const abort = new AbortController();
@@ -49,6 +49,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     if (isDryRun(req)) {
       const answer = await dryRunAnswer({ request, body: (state ? state.body : body) as Record<string, unknown>, dialect, match, limits });
       record.dryRun(match.backend.name, answer.status);
+      // As a real answer says which backend served it, a dry run says which one it planned for.
+      setBackendHeaders(res, match.backend.name, []);
       sendJson(res, answer.status, answer.body);
       return;
     }

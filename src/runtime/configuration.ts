@@ -3,7 +3,7 @@
  * that names the bad key, and a frozen typed result.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, YAMLError } from 'yaml';
 import {
   BACKEND_KINDS,
   findKind,
@@ -12,7 +12,9 @@ import {
   type LlamaServerSettings,
   type RemoteBackendSettings,
 } from '../../adapters/registry.js';
+import { fileProblem } from '../config/file-problem.js';
 import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from '../config/config-checks.js';
+import { checkTelemetry } from '../telemetry/check-telemetry.js';
 import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits, type RouteSettings } from '../config/settings.js';
 
 export { ConfigError } from '../config/config-checks.js';
@@ -22,36 +24,107 @@ export type { AnthropicSettings, LlamaCppSettings, LlamaServerSettings, RemoteBa
 /** A backend of any kind the registry knows, as a config file sets it. */
 export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings | AnthropicSettings;
 
-/**
- * Reads and checks a configuration file, or checks an object already in memory.
- * @example const config = loadConfig('config/default.yaml');
- */
-export function loadConfig(source: string | Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ProxyConfig {
-  const raw = typeof source === 'string' ? parseYaml(readFileSync(source, 'utf8')) : source;
-  const substituted = substituteEnv(raw, env, '');
-  return deepFreeze(checkConfig(substituted));
+/** How `loadConfig` treats a `${NAME}` whose variable is unset and has no default. */
+export interface LoadConfigOptions {
+  /**
+   * `error` (default): every such variable is named in one ConfigError, as a server start needs.
+   * `empty`: it reads as empty, for the offline commands (translate, audit), which send nothing and need no secret.
+   */
+  unsetVariables?: 'error' | 'empty';
 }
 
-/** Replaces `${NAME}` and `${NAME:-default}` in every string; an unset name without a default is an error. */
-export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, key: string): unknown {
+/**
+ * Reads and checks a configuration file, or checks an object already in memory.
+ * A file that cannot be read or parsed is a ConfigError naming it (with the line and column of bad YAML).
+ * @example const config = loadConfig('config/default.yaml');
+ * @example const offline = loadConfig('proxy.yaml', process.env, { unsetVariables: 'empty' });
+ */
+export function loadConfig(
+  source: string | Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+  { unsetVariables = 'error' }: LoadConfigOptions = {},
+): ProxyConfig {
+  const raw = typeof source === 'string' ? readConfigFile(source) : source;
+  const unset: UnsetVariable[] = [];
+  const substituted = substituteEnv(raw, env, '', unset);
+  if (unset.length > 0 && unsetVariables === 'error') throw unsetVariablesError(unset);
+  try {
+    return deepFreeze(checkConfig(substituted));
+  } catch (error) {
+    // Read as empty, an unset variable can leave a setting the check refuses (a url): then the variable is the news.
+    const culprit = unset.find(({ key }) => error instanceof ConfigError && error.message.startsWith(`config: ${key}: `));
+    if (culprit) throw unsetVariablesError([culprit]);
+    throw error;
+  }
+}
+
+function readConfigFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(file, `${fileProblem(error)}; a configuration is a YAML file, e.g. config/default.yaml`);
+  }
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    if (!(error instanceof YAMLError)) throw error;
+    // The parser's message is "<what> at line L, column C:" and an excerpt: the file's position goes in front.
+    const [position] = error.linePos ?? [];
+    const what = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigError(position ? `${file}:${position.line}:${position.col}` : file, `not valid YAML: ${what}`);
+  }
+}
+
+/** A `${NAME}` without a default whose variable is unset, and the key it is in. */
+export interface UnsetVariable {
+  name: string;
+  key: string;
+}
+
+/**
+ * Replaces `${NAME}` and `${NAME:-default}` in every string. An unset name without a default is an
+ * error; or, given `unset`, it is recorded there and reads as empty (so every one can be named at once).
+ */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, key: string, unset?: UnsetVariable[]): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => {
       const found = env[name];
       if (found !== undefined && found !== '') return found;
       if (fallback !== undefined) return fallback;
-      throw new ConfigError(key || '(root)', `environment variable ${name} is not set (use \${${name}:-default} to allow that)`);
+      if (!unset) throw unsetVariablesError([{ name, key: key || '(root)' }]);
+      unset.push({ name, key: key || '(root)' });
+      return '';
     });
   }
-  if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, env, `${key}[${i}]`));
+  if (Array.isArray(value)) return value.map((item, i) => substituteEnv(item, env, `${key}[${i}]`, unset));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, key ? `${key}.${k}` : k)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, key ? `${key}.${k}` : k, unset)]));
   }
   return value;
 }
 
+/** One error naming every unset variable and where each is used. */
+function unsetVariablesError(unset: readonly UnsetVariable[]): ConfigError {
+  const names = [...new Set(unset.map(({ name }) => name))];
+  const keys = [...new Set(unset.map(({ key }) => key))];
+  if (names.length === 1) {
+    const [name] = names;
+    return new ConfigError(keys.join(', '), `environment variable ${name} is not set (use \${${name}:-default} to allow that)`);
+  }
+  const listed = names.map(
+    (name) =>
+      `${name} (${unset
+        .filter((variable) => variable.name === name)
+        .map(({ key }) => key)
+        .join(', ')})`,
+  );
+  return new ConfigError('environment', `variables not set: ${listed.join(', ')}; set them, or use \${NAME:-default} to allow one unset`);
+}
+
 function checkConfig(raw: unknown): ProxyConfig {
   const root = objectAt(raw, '(root)');
-  allowKeys(root, '(root)', ['server', 'responses', 'limits', 'backends', 'passthrough', 'routes']);
+  allowKeys(root, '(root)', ['server', 'responses', 'limits', 'backends', 'passthrough', 'routes', 'telemetry']);
   const server = objectAt(root.server ?? {}, 'server');
   allowKeys(server, 'server', [
     'host',
@@ -101,6 +174,7 @@ function checkConfig(raw: unknown): ProxyConfig {
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),
     routes,
+    ...(root.telemetry !== undefined && root.telemetry !== null ? { telemetry: checkTelemetry(root.telemetry) } : {}),
   };
 }
 
@@ -110,29 +184,44 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   allowKeys(responses, 'responses', ['store']);
   if (responses.store === undefined || responses.store === null) return {};
   const store = objectAt(responses.store, 'responses.store');
-  allowKeys(store, 'responses.store', [
-    'kind',
-    'maxResponses',
-    'maxAgeSeconds',
-    'storeByDefault',
-    'maxBytes',
-    'maxResponseBytes',
-    'maxContinuationDepth',
-  ]);
-  if (store.kind !== undefined && store.kind !== 'memory')
+  const kind = store.kind ?? 'memory';
+  if (kind !== 'memory' && kind !== 'redis')
+    throw new ConfigError('responses.store.kind', "must be 'memory' (this process only) or 'redis' (shared by every replica)");
+  const common = ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault', 'maxResponseBytes', 'maxContinuationDepth'];
+  const shared = {
+    maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
+    maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
+    storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
+    maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
+    maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
+  };
+  if (kind === 'memory') {
+    allowKeys(store, 'responses.store', [...common, 'maxBytes']);
+    return {
+      store: { kind, ...shared, maxBytes: optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024 },
+    };
+  }
+  if (store.maxBytes !== undefined)
     throw new ConfigError(
-      'responses.store.kind',
-      "must be 'memory' (the one store shipped; a shared store is one more implementation of src/response-store/response-store.ts)",
+      'responses.store.maxBytes',
+      "is not counted by the redis store (no replica sees every other's writes): bound Redis's own memory with maxmemory and an eviction policy such as volatile-ttl",
+    );
+  allowKeys(store, 'responses.store', [...common, 'url', 'keyPrefix', 'connectTimeoutMs', 'commandTimeoutMs', 'runLeaseSeconds']);
+  const url = optionalString(store.url, 'responses.store.url');
+  if (url === undefined || !/^rediss?:\/\/./.test(url))
+    throw new ConfigError(
+      'responses.store.url',
+      'required with kind redis: redis://[user:password@]host[:port][/db], or rediss:// for TLS',
     );
   return {
     store: {
-      kind: 'memory',
-      maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
-      maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
-      storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
-      maxBytes: optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024,
-      maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
-      maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
+      kind,
+      ...shared,
+      url,
+      keyPrefix: optionalString(store.keyPrefix, 'responses.store.keyPrefix') ?? 'dialect-proxy:',
+      connectTimeoutMs: optionalInteger(store.connectTimeoutMs, 'responses.store.connectTimeoutMs', 1) ?? 5000,
+      commandTimeoutMs: optionalInteger(store.commandTimeoutMs, 'responses.store.commandTimeoutMs', 1) ?? 2000,
+      runLeaseSeconds: optionalInteger(store.runLeaseSeconds, 'responses.store.runLeaseSeconds', 1) ?? 15,
     },
   };
 }

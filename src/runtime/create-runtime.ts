@@ -11,6 +11,7 @@ import { RouteTable, type Backend } from '../pipeline/plan/route-table.js';
 import { createResponseStore } from '../response-store/create-store.js';
 import { BackgroundRuns } from '../response-store/background-runs.js';
 import { createRequestValidator } from '../validation/create-validator.js';
+import { resolveTelemetry } from '../telemetry/resolve-telemetry.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -22,14 +23,22 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
   const logger = options.logger ?? createLogger({ level: config.server.logLevel });
+  const telemetry = resolveTelemetry(config.telemetry, process.env); // first: a bad OTEL_* variable fails before models load
   const validator = await createRequestValidator();
   const backends = await createBackends(config, { start: true });
   const inFlight = new InFlight();
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));
-  const responseStore = createResponseStore(config.responses.store);
+  const responseStore = createResponseStore(config.responses.store, { observer: metrics, log: logger });
   const backgroundRuns = new BackgroundRuns(config.limits);
-  metrics.watchResponseState({ backgroundRuns: () => backgroundRuns.size, store: () => responseStore?.usage?.() });
+  metrics.watchResponseState({
+    backgroundRuns: () => backgroundRuns.size,
+    store: () => responseStore?.usage?.(),
+    storeHealth: () => responseStore?.health?.(),
+  });
+  // The SDK is imported only when tracing is on: off, nothing of OpenTelemetry is loaded.
+  const tracing = telemetry && (await (await import('../telemetry/start-tracing.js')).startTracing(telemetry));
+  if (telemetry) logger.info('tracing on', { protocol: telemetry.protocol, service: telemetry.serviceName });
   return {
     ...(responseStore ? { responseStore } : {}),
     backgroundRuns,
@@ -41,12 +50,14 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     validator,
     logger,
     inFlight,
+    ...(tracing ? { tracing } : {}),
     endRequests: () => inFlight.end(proxyShuttingDown()),
     close: async () => {
       // A background run has no caller connection whose close would end it: without this an upstream that hangs holds close() forever.
       backgroundRuns.abortAll(proxyShuttingDown());
       await closeBackends(backends);
       await responseStore?.close?.();
+      await tracing?.shutdown();
     },
   };
 }

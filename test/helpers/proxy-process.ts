@@ -19,20 +19,29 @@ export interface ProxyProcess {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
+/** How the process is started besides its config: its environment (default: this one's) and flags for node itself. */
+export interface SpawnOptions {
+  env?: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+}
+
 /** Writes `config` (JSON is YAML) and runs the command on it; resolves once it listens and its backends are ready. */
-export async function spawnProxy(config: Record<string, unknown>, args: string[] = []): Promise<ProxyProcess> {
-  const started = runProxy(config, args);
+export async function spawnProxy(config: Record<string, unknown>, args: string[] = [], options: SpawnOptions = {}): Promise<ProxyProcess> {
+  const started = runProxy(config, args, options);
   await started.waitForLine(/backends ready/);
   const listening = await started.waitForLine(/listening on http:\/\/\S+/);
   return { ...started, url: /listening on (http:\/\/[^\s"]+)/.exec(listening)?.[1] ?? '' };
 }
 
 /** Runs the command without waiting for anything (for one that should refuse to start). */
-export function runProxy(config: Record<string, unknown>, args: string[] = []): Omit<ProxyProcess, 'url'> {
+export function runProxy(config: Record<string, unknown>, args: string[] = [], options: SpawnOptions = {}): Omit<ProxyProcess, 'url'> {
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-process-'));
   const file = join(dir, 'proxy.yaml');
   writeFileSync(file, JSON.stringify(config));
-  const child = spawn(process.execPath, ['dist/src/cli.js', '--config', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/src/cli.js', '--config', file, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.env ? { env: options.env } : {}),
+  });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const take = (line: string) => {

@@ -3,10 +3,15 @@
  * goes: which backends were tried, which is working on it now (counted in
  * flight there), the timings and the outcome. `finish` writes them once.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dialect } from '../../dialects/dialect.js';
 import { failureOf, type ProxyError } from '../../errors/proxy-error.js';
 import { NO_ROUTE } from '../../metrics/proxy-metrics.js';
 import type { NeutralRequest } from '../../model/request.js';
+import type { NeutralResult } from '../../model/result.js';
+import type { StreamBatches } from '../../model/stream-event.js';
+import type { RequestTrace } from '../../telemetry/tracing.js';
+import type { Plan } from '../plan/plan.js';
 import { BackendFailure } from '../plan/fall-back.js';
 import { RequestMeter } from './request-meter.js';
 import type { Backend, RouteMatch } from '../plan/route-table.js';
@@ -23,19 +28,32 @@ export class RequestRecord {
   private status?: number;
   /** The backend working on the request now, counted in flight while it does. */
   private serving?: string;
+  /** The request's span, when tracing is on (src/telemetry/). */
+  readonly trace?: RequestTrace;
+  private failure?: ProxyError;
 
   constructor(
     private readonly runtime: ProxyRuntime,
     private readonly dialect: Dialect,
     readonly requestId: string,
+    headers: IncomingHttpHeaders = {},
   ) {
     this.log = { requestId, dialect: dialect.name };
+    if (!runtime.tracing) return;
+    this.trace = runtime.tracing.startRequest({ dialect: dialect.name, endpoint: dialect.endpoint, requestId, headers });
+    Object.assign(this.log, { trace_id: this.trace.traceId, span_id: this.trace.spanId });
   }
 
   /** The request is parsed and routed. */
   routed(request: NeutralRequest, match: RouteMatch): void {
     this.log.model = request.model;
     this.route = match.route?.model ?? NO_ROUTE;
+    this.trace?.routed(request, this.route);
+  }
+
+  /** A backend's plan is about to start. */
+  planned(plan: Plan, backend: Backend): void {
+    this.trace?.planned({ plan, backend });
   }
 
   /** Answered as a dry run (nothing sent). */
@@ -60,6 +78,7 @@ export class RequestRecord {
   retrying(failure: ProxyError): void {
     const backend = this.backend as string;
     this.runtime.metrics.retried(backend, failure);
+    this.trace?.retrying(failure);
     this.runtime.logger.info('retrying', {
       requestId: this.requestId,
       backend,
@@ -71,6 +90,7 @@ export class RequestRecord {
   fellBack(from: Backend, to: Backend, failure: ProxyError): void {
     this.runtime.metrics.failed(from.name, failure);
     this.runtime.metrics.fellBack(this.route, from.name, to.name);
+    this.trace?.fellBack(from.name, to.name, failure);
     this.runtime.logger.warn('falling back', {
       requestId: this.requestId,
       from: from.name,
@@ -84,8 +104,14 @@ export class RequestRecord {
     this.log.stream = true;
   }
 
-  answered(): void {
+  answered(result: NeutralResult): void {
     this.status = 200;
+    this.trace?.answered(result);
+  }
+
+  /** A stream's events, watched for its span when tracing is on. */
+  watchStream(batches: StreamBatches): StreamBatches {
+    return this.trace ? this.trace.watchStream(batches) : batches;
   }
 
   /** A stream went out as a 200; one the caller left is a 499, one that then failed says so. */
@@ -93,6 +119,7 @@ export class RequestRecord {
     this.status = callerLeft ? 499 : 200;
     const error = this.meter.streamError;
     if (!error) return;
+    this.failure = error;
     this.log.error = `${error.code ?? error.type}: ${error.message}`;
     if (error.status >= 500) this.runtime.metrics.failed(this.backend as string, error);
   }
@@ -102,6 +129,7 @@ export class RequestRecord {
     const fromBackend = thrown instanceof BackendFailure;
     const error = failureOf(fromBackend ? thrown.failure : thrown, signal);
     this.status = error.status;
+    this.failure = error;
     this.log.error = error.message;
     const { logger, metrics } = this.runtime;
     if (fromBackend && (error.status === 429 || error.status >= 500)) metrics.failed(thrown.backend.name, error);
@@ -114,7 +142,8 @@ export class RequestRecord {
         backend: this.backend,
         status: error.status,
         reason: error.code ?? error.type,
-        message: error.message,
+        // Not `message`: winston would append it to the line's own message.
+        error: error.message,
       });
     }
     return error;
@@ -134,6 +163,13 @@ export class RequestRecord {
       durationMs: meter.latencyMs,
       ttftMs: meter.timeToFirstTokenMs,
       usage: meter.usage,
+    });
+    this.trace?.end({
+      status: this.status ?? 500,
+      ...(this.failure ? { error: this.failure } : {}),
+      ...(meter.usage ? { usage: meter.usage } : {}),
+      ...(meter.timeToFirstTokenMs !== undefined ? { ttftMs: meter.timeToFirstTokenMs } : {}),
+      tried: this.tried,
     });
     // winston formats (redacts, stamps) an entry before its transports drop it for its level: not built at all then.
     if (runtime.logger.isLevelEnabled('info'))

@@ -51,6 +51,7 @@ export async function dryRun(
     name: real.name,
     capabilities: real.capabilities,
     ...(real.chatTemplate ? { chatTemplate: real.chatTemplate } : {}),
+    ...(real.chatTemplatePending ? { chatTemplatePending: true } : {}),
     toWire: (upstream) => real.toWire(upstream),
     async complete(upstream) {
       record('complete', upstream);
