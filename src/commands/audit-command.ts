@@ -195,18 +195,31 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
         if (summary.unreadableLines.length < MAX_LINES_LISTED) summary.unreadableLines.push(lineNumber);
         continue;
       }
-      const parsed = parseBody(first.validator, record.body, record.endpoint ? { endpoint: record.endpoint } : {});
-      if (!parsed.request) {
+      const endpoint = record.endpoint ? { endpoint: record.endpoint } : {};
+      const parsed = parseBody(first.validator, record.body, endpoint);
+      const countMalformed = () => {
         summary.malformed.requests += 1;
         const error = (parsed.error?.body.error ?? {}) as { param?: string | null; message?: string };
         const field = normalise(error.param ?? '(request)');
         const known = malformed.get(field);
         if (known) known.requests += 1;
         else malformed.set(field, { field, requests: 1, line: lineNumber, reason: error.message ?? '' });
+      };
+      // A valid request whose dialect refuses fields the proxy does not serve is rejected, not malformed:
+      // the translator takes each such field out and reports them all (translate.ts).
+      const refusedFields = !parsed.request && parsed.failure?.code === 'unsupported_parameter';
+      if (!parsed.request && !refusedFields) {
+        countMalformed();
         continue;
       }
       for (const { translator, name } of translators) {
-        const translation = await translator.assess({ ...parsed, request: parsed.request });
+        const translation = parsed.request
+          ? await translator.assess({ ...parsed, request: parsed.request })
+          : await translator.translate(record.body, endpoint);
+        if (translation.verdict === 'invalid' && !parsed.request) {
+          countMalformed(); // what is left without the refused fields does not parse either
+          break;
+        }
         if (translation.verdict === 'invalid') {
           // Only routing can fail here (the parse succeeded): a model no configured route serves.
           summary.unrouted = (summary.unrouted ?? 0) + 1;
@@ -216,7 +229,7 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
         const tally = tallyOf(
           name ?? report.backend,
           report.kind,
-          translator.match(parsed.request.model).backend.adapter.capabilities.speaks,
+          translator.match(parsed.request?.model ?? String(parsed.body.model)).backend.adapter.capabilities.speaks,
         );
         tally.summary.requests += 1;
         tally.summary[report.verdict] += 1;

@@ -11,12 +11,12 @@ import type { ProxyConfig } from '../runtime/configuration.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { NeutralRequest } from '../model/request.js';
 import { DIALECTS } from '../dialects/registry.js';
-import { invalidRequest, toProxyError } from '../errors/proxy-error.js';
+import { invalidRequest, toProxyError, type ProxyError } from '../errors/proxy-error.js';
 import { createBackends } from '../runtime/create-runtime.js';
 import { parseCallerRequest } from '../pipeline/request/parse-caller-request.js';
 import { RouteTable, type Backend, type RouteMatch } from '../pipeline/plan/route-table.js';
 import { closeBackends } from '../pipeline/runtime.js';
-import { assessTranslation, type TranslationReport, type Verdict } from '../pipeline/report/translation-report.js';
+import { assessTranslation, type Change, type TranslationReport, type Verdict } from '../pipeline/report/translation-report.js';
 import { createRequestValidator, type RequestValidator } from '../validation/create-validator.js';
 import { isRecord } from '../model/is-record.js';
 
@@ -60,6 +60,8 @@ export interface ParsedBody {
   body: Record<string, unknown>;
   request?: NeutralRequest;
   error?: { status: number; body: Record<string, unknown> };
+  /** The refusal behind `error`, in the proxy's terms. */
+  failure?: ProxyError;
 }
 
 /**
@@ -81,8 +83,67 @@ export function parseBody(
   } catch (error) {
     const failure = toProxyError(error);
     if (failure.code === 'internal_error') throw error;
-    return { dialect, body: isRecord(body) ? body : {}, error: { status: failure.status, body: dialect.errorBody(failure) } };
+    return { dialect, body: isRecord(body) ? body : {}, error: { status: failure.status, body: dialect.errorBody(failure) }, failure };
   }
+}
+
+/** The most fields one report takes out in its search for every refusal the dialect makes. */
+const MAX_PARSE_REFUSALS = 64;
+
+/**
+ * A valid request whose dialect refuses fields the proxy does not serve (previous_response_id
+ * without a store, a hosted tool) is rejected, not malformed: each such field is taken out in
+ * turn and the body read again, so every refusal is found, and what the rest becomes.
+ */
+function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): { parsed: ParsedBody; refusals: Change[] } {
+  const refusals: Change[] = [];
+  let current = parsed;
+  while (
+    !current.request &&
+    current.failure?.code === 'unsupported_parameter' &&
+    current.failure.param &&
+    refusals.length < MAX_PARSE_REFUSALS
+  ) {
+    const { param, message } = current.failure;
+    const body = withoutWireField(current.body, param);
+    if (!body) break;
+    refusals.push({ field: param, action: 'rejected', lossy: true, reason: message });
+    current = { ...parseBody(validator, body, { endpoint: endpointOfDialect(current.dialect) }), error: current.error ?? parsed.error };
+  }
+  return { parsed: current, refusals };
+}
+
+/**
+ * The body without the field at a caller's path (`previous_response_id`, `reasoning.summary`); a
+ * field inside a list's element takes the element out (`tools[2].type`: the third tool). Undefined
+ * when there is no such field.
+ */
+export function withoutWireField(body: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+  const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  const element = parts.findIndex((part) => part.startsWith('['));
+  const kept = element < 0 ? parts : parts.slice(0, element + 1);
+  const copy = structuredClone(body);
+  let node: unknown = copy;
+  for (const part of kept.slice(0, -1)) {
+    node = part.startsWith('[')
+      ? Array.isArray(node)
+        ? node[Number(part.slice(1, -1))]
+        : undefined
+      : isRecord(node)
+        ? node[part]
+        : undefined;
+  }
+  const last = kept.at(-1);
+  if (last === undefined) return undefined;
+  if (last.startsWith('[')) {
+    const index = Number(last.slice(1, -1));
+    if (!Array.isArray(node) || index >= node.length) return undefined;
+    node.splice(index, 1);
+    return copy;
+  }
+  if (!isRecord(node) || !(last in node)) return undefined;
+  delete node[last];
+  return copy;
 }
 
 /** Thrown for a target that does not exist (an unknown kind, a `speaks` the kind does not take). */
@@ -124,9 +185,18 @@ export async function createTranslator(target: TranslateTarget): Promise<Transla
     match,
     assess,
     async translate(input, options = {}) {
-      const parsed = parseBody(validator, input, options);
-      if (!parsed.request) return { verdict: 'invalid', dialect: parsed.dialect, error: parsed.error as NonNullable<ParsedBody['error']> };
-      return assess({ ...parsed, request: parsed.request });
+      const first = parseBody(validator, input, options);
+      const { parsed, refusals } = withoutRefusedFields(validator, first);
+      if (!parsed.request) return { verdict: 'invalid', dialect: first.dialect, error: first.error as NonNullable<ParsedBody['error']> };
+      const translation = await assess({ ...parsed, request: parsed.request });
+      if (refusals.length === 0 || translation.verdict === 'invalid') return translation;
+      // The dialect's refusals first; the caller gets the first one, as a real request would.
+      const report = { ...translation.report, verdict: 'rejected' as const, changes: [...refusals, ...translation.report.changes] };
+      return {
+        verdict: 'rejected',
+        dialect: translation.dialect,
+        report: { ...report, error: first.error as NonNullable<ParsedBody['error']> },
+      };
     },
     close: () => closeBackends(backends),
   };

@@ -328,6 +328,26 @@ describe('dialect-proxy translate', () => {
     expect(moved.some((change) => change.field === 'max_completion_tokens' || change.field === 'stop')).toBe(false);
   });
 
+  test('a valid Responses request with three fields the proxy refuses: rejected (not malformed), all three listed, and what the rest becomes', async () => {
+    const body = {
+      model: 'gpt-4o',
+      input: 'Hi',
+      previous_response_id: 'resp_123',
+      tools: [{ type: 'web_search' }],
+      background: true,
+    };
+    const { code, output } = await translate(body, ['--to', 'openai']);
+    expect(code).toBe(2);
+    expect(output).toMatchObject({ verdict: 'rejected', error: { status: 400, body: { error: { param: 'previous_response_id' } } } });
+    const rejected = (output.changes as { field: string; action: string }[]).filter((change) => change.action === 'rejected');
+    expect(rejected.map((change) => change.field)).toEqual(['previous_response_id', 'tools[0].type', 'background']);
+    expect(output.upstream).toEqual([expect.objectContaining({ body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] } })]);
+    // Malformed is still malformed: an unknown field is not a refusal the proxy makes.
+    expect(await translate({ model: 'gpt-4o', input: 'Hi', nonsense: 1 }, ['--to', 'openai'])).toMatchObject({
+      output: { verdict: 'invalid' },
+    });
+  });
+
   test('a field the plan converted but the wire builder then left out is reported as dropped, not as sent', async () => {
     // reasoning_effort becomes a thinking budget, which max_completion_tokens 256 leaves no room for on Anthropic.
     const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'low', max_completion_tokens: 256 };
