@@ -39,7 +39,7 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
     // A model no route serves is a 404 here too, as on /v1/messages.
     const match = runtime.routes.match(request.model);
-    const byBackend = await countByBackend(runtime, request, match, req, requestId);
+    const byBackend = await countByBackend(runtime, request, match, res, requestId);
     res.setHeader('x-dialect-token-count', byBackend === undefined ? 'estimate' : 'backend');
     sendJson(res, 200, { input_tokens: byBackend ?? estimateTokens(request) });
   } catch (error) {
@@ -55,14 +55,15 @@ async function countByBackend(
   runtime: ProxyRuntime,
   request: NeutralRequest,
   match: RouteMatch,
-  req: IncomingMessage,
+  res: ServerResponse,
   requestId: string,
 ): Promise<number | undefined> {
   const adapter = match.backend.adapter;
   if (!adapter.countTokens) return undefined;
+  // A caller that leaves (the response closes before it is written) cancels the backend's count.
   const closed = new AbortController();
   const onClose = () => closed.abort();
-  req.once('close', onClose);
+  res.once('close', onClose);
   try {
     // Without the max_tokens that stood in for the validator: a count has none.
     const { maxTokens: _standIn, ...limits } = request.limits;
@@ -76,7 +77,7 @@ async function countByBackend(
     });
     return undefined;
   } finally {
-    req.off('close', onClose);
+    res.off('close', onClose);
   }
 }
 

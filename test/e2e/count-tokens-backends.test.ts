@@ -55,6 +55,7 @@ describe.each([
   });
   beforeEach(() => {
     upstream.requests.length = 0;
+    upstream.aborted.length = 0;
   });
 
   test("the backend's tokenizer counts the request as the proxy would send it", async () => {
@@ -62,6 +63,23 @@ describe.each([
     expect(await countWith(client)).toEqual({ tokens: 17, how: 'backend' });
     expect(upstream.requests.map((request) => request.path)).toEqual([path]);
     sent(upstream.requests[0]);
+  });
+
+  test("a caller that leaves cancels the backend's count", async () => {
+    upstream.reply({ hang: true });
+    const leaving = new AbortController();
+    const sent = fetch(`${proxy.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'unused' },
+      body: JSON.stringify(question),
+      signal: leaving.signal,
+    }).catch(() => undefined);
+    while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    leaving.abort();
+    await sent;
+    for (let waited = 0; upstream.aborted.length === 0 && waited < 2000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(upstream.aborted.map((request) => request.path)).toEqual([path]);
   });
 
   test('a backend that cannot count (404): the estimate, said to be one', async () => {
