@@ -4,7 +4,7 @@
  * (fields.ts).
  */
 import { writeFields } from '../../src/backend/write-fields.js';
-import type { NeutralRequest } from '../../src/model/request.js';
+import type { ContentPart, NeutralRequest } from '../../src/model/request.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { withStream } from '../openai/wire-formats.js';
 import { FIREWORKS_TABLE } from './fields.js';
@@ -15,6 +15,9 @@ export interface FireworksWireOptions {
   /** A streamed body? Default: whether the request asks for a stream. */
   stream?: boolean;
 }
+
+/** The content parts this backend takes no form of (built once: toWireBody runs per request). */
+const UNSUPPORTED_PARTS: ReadonlySet<ContentPart['type']> = new Set(['audio', 'file', 'refusal']);
 
 /**
  * @example
@@ -28,7 +31,7 @@ export function toWireBody(request: NeutralRequest, options: FireworksWireOption
           model: request.model,
           messages: toWireMessages(request.messages ?? [], {
             reasoning: true,
-            unsupportedParts: new Set(['audio', 'file', 'refusal']),
+            unsupportedParts: UNSUPPORTED_PARTS,
             backend: 'Fireworks',
             warnings: request.warnings,
           }),

@@ -5,7 +5,7 @@
  * table's (fields.ts).
  */
 import { writeFields } from '../../src/backend/write-fields.js';
-import type { NeutralRequest } from '../../src/model/request.js';
+import type { ContentPart, NeutralRequest } from '../../src/model/request.js';
 import { toWireMessages } from '../openai/to-wire-messages.js';
 import { withStream } from '../openai/wire-formats.js';
 import { llamaServerTable } from './fields.js';
@@ -21,6 +21,9 @@ export interface LlamaServerWireOptions {
 
 const TABLES = { jinja: llamaServerTable({ jinja: true }), plain: llamaServerTable({ jinja: false }) };
 
+/** The content parts this backend takes no form of (built once: toWireBody runs per request). */
+const UNSUPPORTED_PARTS: ReadonlySet<ContentPart['type']> = new Set(['video', 'file', 'refusal']);
+
 /**
  * @example
  * toWireBody({...emptyRequest('text', 'stories260K'), prompt: 'Once', sampling: {topK: 40, repetitionPenalty: 1.1}})
@@ -33,7 +36,7 @@ export function toWireBody(request: NeutralRequest, options: LlamaServerWireOpti
           model: request.model,
           messages: toWireMessages(request.messages ?? [], {
             reasoning: true,
-            unsupportedParts: new Set(['video', 'file', 'refusal']),
+            unsupportedParts: UNSUPPORTED_PARTS,
             backend: 'llama-server',
             warnings: request.warnings,
           }),

@@ -6,7 +6,7 @@
  * `stream_options.include_usage`, so usage can be logged.
  */
 import { writeFields } from '../../src/backend/write-fields.js';
-import type { NeutralRequest } from '../../src/model/request.js';
+import type { ContentPart, NeutralRequest } from '../../src/model/request.js';
 import { OPENAI_TABLE } from './fields.js';
 import { toWireMessages } from './to-wire-messages.js';
 import { withStream } from './wire-formats.js';
@@ -17,6 +17,9 @@ export interface OpenAIWireOptions {
   /** A streamed body? Default: whether the request asks for a stream. */
   stream?: boolean;
 }
+
+/** The content parts this backend takes no form of (built once: toWireBody runs per request). */
+const UNSUPPORTED_PARTS: ReadonlySet<ContentPart['type']> = new Set(['video']);
 
 /**
  * @example
@@ -30,7 +33,7 @@ export function toWireBody(request: NeutralRequest, options: OpenAIWireOptions =
           model: request.model,
           messages: toWireMessages(request.messages ?? [], {
             reasoning: false,
-            unsupportedParts: new Set(['video']),
+            unsupportedParts: UNSUPPORTED_PARTS,
             backend: 'OpenAI',
             warnings: request.warnings,
           }),
