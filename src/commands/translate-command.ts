@@ -26,6 +26,7 @@ import {
   dialectFor,
   endpointNamed,
   parseBody,
+  speaksNamed,
   TargetError,
   type ParsedBody,
   type CallerEndpoint,
@@ -173,8 +174,8 @@ function targetOf(values: { to?: string; speaks?: string; config?: string }): Tr
 }
 
 function speaksOf(value: string): SpokenEndpoint[] {
-  if (value === 'both') return ['chat', 'completions'];
-  if (value === 'chat' || value === 'completions') return [value];
+  const speaks = speaksNamed(value);
+  if (speaks) return speaks;
   throw new UsageError(`--speaks: chat, completions or both (got "${value}")`);
 }
 

@@ -108,7 +108,7 @@ function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): 
     const body = withoutWireField(current.body, param);
     if (!body) break;
     refusals.push({ field: param, action: 'rejected', lossy: true, reason: message });
-    current = { ...parseBody(validator, body, { endpoint: endpointOfDialect(current.dialect) }), error: current.error ?? parsed.error };
+    current = parseBody(validator, body, { endpoint: endpointOfDialect(current.dialect) });
   }
   return { parsed: current, refusals };
 }
@@ -144,6 +144,12 @@ export function withoutWireField(body: Record<string, unknown>, path: string): R
   if (!isRecord(node) || !(last in node)) return undefined;
   delete node[last];
   return copy;
+}
+
+/** What `--speaks` (and the inspector's `speaks`) names: `chat`, `completions` or `both`; undefined for anything else. */
+export function speaksNamed(value: string): SpokenEndpoint[] | undefined {
+  if (value === 'both') return ['chat', 'completions'];
+  return value === 'chat' || value === 'completions' ? [value] : undefined;
 }
 
 /** Thrown for a target that does not exist (an unknown kind, a `speaks` the kind does not take). */

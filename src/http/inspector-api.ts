@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BACKEND_KINDS, findKind } from '../../adapters/registry.js';
 import type { SpokenEndpoint } from '../backend/adapter.js';
-import { createTranslator, endpointNamed, type Translator } from '../commands/translate.js';
+import { createTranslator, endpointNamed, speaksNamed, type Translator } from '../commands/translate.js';
 import type { ProxyConfig } from '../config/settings.js';
 import { chatErrorBody } from '../dialects/openai-chat/error-body.js';
 import { invalidRequest, toProxyError } from '../errors/proxy-error.js';
@@ -113,8 +113,8 @@ function speaksOf(kind: string, value: string | null): SpokenEndpoint[] | undefi
   if (!findKind(kind)?.keys.includes('speaks')) {
     throw invalidRequest('speaks', `a ${kind} backend always speaks the same endpoints; speaks does not apply`);
   }
-  if (value === 'both') return ['chat', 'completions'];
-  if (value === 'chat' || value === 'completions') return [value];
+  const speaks = speaksNamed(value);
+  if (speaks) return speaks;
   throw invalidRequest('speaks', `speaks: chat, completions or both (got "${value}")`);
 }
 

@@ -5,11 +5,9 @@
  * llama.cpp worker on the built-in model.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { loadConfig } from '../../src/runtime/configuration.js';
-import { createLogger } from '../../src/logging/logger.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
-import { startProxyFor } from '../helpers/start-proxy.js';
+import { startBuiltinProxy, startProxyFor } from '../helpers/start-proxy.js';
 
 const created = 1700000000;
 const chatAnswer = (message: Record<string, unknown>, finish = 'stop') => ({
@@ -256,12 +254,7 @@ describe('@anthropic-ai/sdk -> dialect-proxy -> the bundled llama.cpp worker (bu
   let client: Anthropic;
 
   beforeAll(async () => {
-    const config = loadConfig({
-      backends: { local: { kind: 'llama-cpp', model: 'builtin', parallel: 2 } },
-      routes: [{ model: '*', backend: 'local' }],
-    });
-    proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
-    await proxy.proxy.ready;
+    proxy = await startBuiltinProxy({ parallel: 2 });
     client = new Anthropic({ baseURL: proxy.url, apiKey: 'unused', maxRetries: 0 });
   }, 60_000);
   afterAll(async () => {

@@ -7,11 +7,9 @@
  * said to be one.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { loadConfig } from '../../src/runtime/configuration.js';
-import { createLogger } from '../../src/logging/logger.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
-import { startProxyFor } from '../helpers/start-proxy.js';
+import { startBuiltinProxy, startProxyFor } from '../helpers/start-proxy.js';
 
 const question = { model: 'm', messages: [{ role: 'user' as const, content: 'How many tokens is this?' }] };
 
@@ -95,12 +93,7 @@ describe('count_tokens by the bundled llama.cpp worker (built-in model)', () => 
   let client: Anthropic;
 
   beforeAll(async () => {
-    const config = loadConfig({
-      backends: { local: { kind: 'llama-cpp', model: 'builtin', parallel: 1 } },
-      routes: [{ model: '*', backend: 'local' }],
-    });
-    proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
-    await proxy.proxy.ready;
+    proxy = await startBuiltinProxy({ parallel: 1 });
     client = new Anthropic({ baseURL: proxy.url, apiKey: 'unused', maxRetries: 0 });
   }, 60_000);
   afterAll(async () => {

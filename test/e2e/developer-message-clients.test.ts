@@ -15,11 +15,9 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import { generateText, streamText } from 'ai';
 import OpenAI from 'openai';
-import { loadConfig } from '../../src/runtime/configuration.js';
-import { createLogger } from '../../src/logging/logger.js';
-import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockReply, type MockUpstream, type RecordedRequest } from '../helpers/mock-upstream.js';
-import { startProxyFor } from '../helpers/start-proxy.js';
+import { startBuiltinProxy, startProxyFor } from '../helpers/start-proxy.js';
 
 const SYSTEM_TURN = '<|im_start|>system\nAnswer in French.<|im_end|>\n';
 const created = 1700000000;
@@ -164,9 +162,7 @@ describe("a developer message on the bundled worker: the GGUF's own template", (
   let proxy: RunningServer;
   beforeAll(async () => {
     process.env.DIALECT_PROXY_CACHE ??= mkdtempSync(path.join(tmpdir(), 'developer-'));
-    const config = loadConfig({ backends: { local: { kind: 'llama-cpp', model: 'builtin' } }, routes: [{ model: '*', backend: 'local' }] });
-    proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
-    await proxy.proxy.ready;
+    proxy = await startBuiltinProxy();
   }, 120_000);
   afterAll(async () => {
     await proxy?.close();

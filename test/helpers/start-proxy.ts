@@ -17,3 +17,14 @@ export async function startProxyFor(
   await server.proxy.ready;
   return server;
 }
+
+/** Starts the real proxy on 127.0.0.1:0 with the bundled llama.cpp worker on the built-in model, every model routed to it. */
+export async function startBuiltinProxy(backend: Record<string, unknown> = {}): Promise<RunningServer> {
+  const config = loadConfig({
+    backends: { local: { kind: 'llama-cpp', model: 'builtin', ...backend } },
+    routes: [{ model: '*', backend: 'local' }],
+  });
+  const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
+  await server.proxy.ready;
+  return server;
+}
