@@ -1,5 +1,6 @@
 /** Anthropic's Messages API: `POST /v1/messages` (also `?beta=true`, as Claude Code sends it). */
 import { encodeSseEvent } from '../../streaming/encode-sse.js';
+import { encodeMessagesEventFrame } from './event-frame.js';
 import { messagesErrorBody, messagesErrorStatus } from './error-body.js';
 import { parseMessagesRequest } from './parse-request.js';
 import { messagesFields } from './request-fields.js';
@@ -13,7 +14,7 @@ export const anthropicMessagesDialect: Dialect = {
   endpoint: 'chat',
   document: 'messages',
   // Every event is named (`event: content_block_delta`); the stream ends with message_stop; a silent stream gets `ping` events.
-  sse: { frame: encodeSseEvent, end: '', keepAlive: encodeSseEvent({ type: 'ping' }) },
+  sse: { frame: encodeMessagesEventFrame, end: '', keepAlive: encodeSseEvent({ type: 'ping' }) },
   fields: messagesFields,
   parseRequest: parseMessagesRequest,
   serializeResult: serializeMessagesResult,
