@@ -26,13 +26,11 @@ const keyOf: Record<string, string> = {
 };
 
 /** Built as the Messages stream serializer builds a delta. */
-const hot = fc
-  .record({ index, type: deltaType, value: text })
-  .map(({ index: at, type, value }): Chunk => ({
-    type: 'content_block_delta',
-    index: at,
-    delta: { type, [keyOf[type] ?? 'text']: value },
-  }));
+const hot = fc.record({ index, type: deltaType, value: text }).map(({ index: at, type, value }): Chunk => ({
+  type: 'content_block_delta',
+  index: at,
+  delta: { type, [keyOf[type] ?? 'text']: value },
+}));
 
 const odd = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text, fc.constantFrom<unknown>(undefined, null, 1, true, [], { text: 'x' }));
 const nearMiss = fc
