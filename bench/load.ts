@@ -13,14 +13,20 @@
  *   (bench/hpm.ts), what users run today.
  *
  * Reports per target: streams served, errors (must be 0: the exit code is 1
- * otherwise), time to first token p50/p99, the target's resident memory idle
- * (before the load) and at its peak (sampled every 250 ms), and CPU used (and
- * per stream: a token per packet, the realistic case, costs per packet). On
- * Linux with taskset and two CPUs or more, the target runs alone on the first
- * CPU, the rest (mock, load generator, this process) on the others.
+ * otherwise), time to first token p50/p99, and p99 apart for the streams sent
+ * in the first 2 s and after them, the target's resident memory idle (before
+ * the load) and at its peak (sampled every 250 ms), and CPU used (and per
+ * stream: a token per packet, the realistic case, costs per packet). On Linux
+ * with taskset and two CPUs or more, the target runs alone on the first CPU,
+ * the rest (mock, load generator, this process) on the others.
+ *
+ * Two starts (LOAD_START): `cold`, the default, sends the clients as soon as
+ * the target is ready (dialect-proxy's /healthz answers 200, the others
+ * listen), as when a new replica joins a busy service; `settled` waits 2 s
+ * first, for its idle memory, as before any traffic.
  *
  * Settings: LOAD_CONCURRENCY (500), LOAD_SECONDS (30), LOAD_TOKENS (32),
- * LOAD_INTERVAL_MS (20), LOAD_TARGETS (direct,translated,same,hpm).
+ * LOAD_INTERVAL_MS (20), LOAD_START (cold), LOAD_TARGETS (direct,translated,same,hpm).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -36,6 +42,9 @@ const concurrency = Number(process.env.LOAD_CONCURRENCY ?? 500);
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
 const tokens = Number(process.env.LOAD_TOKENS ?? 32);
 const intervalMs = Number(process.env.LOAD_INTERVAL_MS ?? 20);
+const start = process.env.LOAD_START ?? 'cold';
+/** The cold start's window: the streams sent in it, and after it. */
+const FIRST_S = 2;
 const targetNames = (process.env.LOAD_TARGETS ?? 'direct,translated,same,hpm')
   .split(',')
   .map((name) => name.trim())
@@ -123,8 +132,9 @@ async function measure(
   const pid = running.process.pid!;
   if (targetCpus) pin(pid, targetCpus); // now that all its threads exist
   try {
-    // Idle: 1-2 s after start, before any request (settling each target as the remote bench does would add 30 s each).
-    const [idle] = await idleRss([pid], 0);
+    // Cold: the clients come at once; idle is what it holds when ready. Settled: 1-2 s after start, before any request
+    // (settling each target as the remote bench does would add 30 s each).
+    const idle = start === 'cold' ? { early: residentBytes(pid)?.rss ?? NaN } : (await idleRss([pid], 0))[0];
     let peakRss: number | undefined;
     const samples: { atS: number; rss: number }[] = [];
     const samplingFrom = performance.now();
@@ -210,6 +220,7 @@ async function measure(
 }
 
 async function main(): Promise<void> {
+  if (start !== 'cold' && start !== 'settled') throw new Error(`LOAD_START: ${start} (known: cold, settled)`);
   const unknown = targetNames.filter((name) => !targets[name]);
   if (unknown.length) throw new Error(`LOAD_TARGETS: unknown ${unknown.join(', ')} (known: ${Object.keys(targets).join(', ')})`);
 
@@ -226,7 +237,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-load-'));
   const upstream: Upstream = await startMock([String(tokens), String(intervalMs)]);
   console.log(
-    `load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length)`,
+    `load: ${concurrency} concurrent streaming chat clients for ${seconds} s per target; the mock upstream sends ${tokens} tokens ${intervalMs} ms apart; clients start spread over ${streamMs} ms (one stream's length), ${start === 'cold' ? 'as soon as the target is ready (cold start)' : '2 s after the target is ready (settled)'}`,
   );
   console.log(`placement: ${placement}`);
   console.log(
@@ -247,12 +258,10 @@ async function main(): Promise<void> {
   }
 
   const cpu = (value: number | undefined) => (value === undefined ? 'n/a' : `${value.toFixed(0)}%`);
-  // The start (cold code, every connection opening, all clients arriving within one stream's length) apart: the steady state.
-  const warmS = Math.max(1, Math.min(5, Math.floor(seconds / 3)));
   console.log(
-    `| target | streams served | errors | TTFT p50 | TTFT p99 | TTFT p99 after ${warmS.toFixed(0)} s | idle RSS | peak RSS | RSS growth | target CPU | CPU / stream |`,
+    `| target | streams served | errors | TTFT p50 | TTFT p99 | p99, first ${FIRST_S} s | p99, after | idle RSS | peak RSS | RSS growth | target CPU | CPU / stream |`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   // A model's stream comes a token per packet: this is what a stream costs when each event is its own read and write.
   const perStream = (cpuPercent: number | undefined, result: Row['result']) =>
     cpuPercent === undefined || result.served === 0
@@ -261,13 +270,13 @@ async function main(): Promise<void> {
   const growth = (value: number | undefined) => (value === undefined ? 'n/a' : `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`);
   for (const { target, result, idleRss, peakRss, rssGrowth, targetCpu } of rows) {
     const errors = Object.values(result.errors).reduce((sum, count) => sum + count, 0);
-    const steady = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= warmS);
+    const sentIn = (first: boolean) => result.ttftMs.filter((_, index) => result.ttftSentS[index] < FIRST_S === first);
     console.log(
-      `| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(steady, 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} | ${perStream(targetCpu, result)} |`,
+      `| ${target.name} | ${result.served} (${(result.served / result.elapsedS).toFixed(0)}/s) | ${errors} | ${ms(percentile(result.ttftMs, 50))} | ${ms(percentile(result.ttftMs, 99))} | ${ms(percentile(sentIn(true), 99))} | ${ms(percentile(sentIn(false), 99))} | ${mb(idleRss)} | ${mb(peakRss)} | ${growth(rssGrowth)} | ${cpu(targetCpu)} | ${perStream(targetCpu, result)} |`,
     );
   }
   console.log(
-    `\nTTFT: from sending the request to the first byte of its first data frame; "after ${warmS.toFixed(0)} s": streams sent once the run had settled. RSS: the target's (for "direct", the mock's); growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`,
+    `\nTTFT: from sending the request to the first byte of its first data frame; "first ${FIRST_S} s" and "after": the streams sent in the run's first ${FIRST_S} s (${start === 'cold' ? 'the cold start: new code, every connection opening' : 'every connection opening'}) and the rest. RSS: the target's (for "direct", the mock's); idle: ${start === 'cold' ? 'when it was ready' : '1-2 s after it was ready'}; growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`,
   );
 
   let clientLimited = false;

@@ -84,7 +84,7 @@ export async function startCli(
       () => false,
     );
     if (ready) return { process: child, port, log };
-    await sleep(100);
+    await sleep(20); // soon after ready: the cold start of `npm run load` sends its clients then
   }
 }
 

@@ -1,6 +1,7 @@
 /** `kind: anthropic`: Anthropic's Messages API (anthropic-adapter.ts); the remote settings plus Anthropic's own (settings.ts). */
 import { defineKind } from '../../src/backend/backend-kind.js';
 import { anthropicHeaders, createAnthropicAdapter } from './anthropic-adapter.js';
+import { pointedAt } from '../remote-settings.js';
 import { ANTHROPIC_DEFAULT_SETTINGS, ANTHROPIC_KEYS, checkAnthropicSettings, type AnthropicSettings } from './settings.js';
 
 export const anthropicKind = defineKind<AnthropicSettings>({
@@ -10,5 +11,6 @@ export const anthropicKind = defineKind<AnthropicSettings>({
   check: checkAnthropicSettings,
   defaults: ANTHROPIC_DEFAULT_SETTINGS,
   relayHeaders: anthropicHeaders,
+  pointedAt,
   create: (name, settings) => createAnthropicAdapter(settings, { name }),
 });

@@ -1,7 +1,7 @@
 /** `kind: llama-server`: llama.cpp's own HTTP server (llama-server-adapter.ts); the remote settings plus `jinja`. */
 import { defineKind } from '../../src/backend/backend-kind.js';
 import { optionalBoolean } from '../../src/config/config-checks.js';
-import { checkRemoteSettings, NOWHERE, REMOTE_KEYS } from '../remote-settings.js';
+import { checkRemoteSettings, NOWHERE, pointedAt, REMOTE_KEYS } from '../remote-settings.js';
 import { createLlamaServerAdapter, type LlamaServerSettings } from './llama-server-adapter.js';
 
 export const llamaServerKind = defineKind<LlamaServerSettings>({
@@ -13,5 +13,6 @@ export const llamaServerKind = defineKind<LlamaServerSettings>({
     return checkRemoteSettings(raw, key);
   },
   defaults: { kind: 'llama-server', url: NOWHERE },
+  pointedAt,
   create: (name, settings) => createLlamaServerAdapter(settings, { name }),
 });

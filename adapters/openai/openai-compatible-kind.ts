@@ -12,7 +12,14 @@ import { defineKind, type BackendKind } from '../../src/backend/backend-kind.js'
 import type { BackendTable } from '../../src/backend/field-support.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import { createRemoteAdapter, type WireCodec } from '../remote-adapter.js';
-import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type AdapterSettings, type RemoteBackendSettings } from '../remote-settings.js';
+import {
+  checkRemoteSettings,
+  NOWHERE,
+  pointedAt,
+  REMOTE_KEYS,
+  type AdapterSettings,
+  type RemoteBackendSettings,
+} from '../remote-settings.js';
 import { OpenAIChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
 import type { WireExtras } from './wire-extras.js';
@@ -78,6 +85,7 @@ export function defineOpenAICompatibleKind(spec: OpenAICompatibleSpec): OpenAICo
     keys: REMOTE_KEYS,
     check: checkRemoteSettings,
     defaults: { kind: spec.name, url: NOWHERE },
+    pointedAt,
     create: (name, settings) => createAdapter(settings, { name }),
   });
   return { kind, capabilities, createAdapter, codec };

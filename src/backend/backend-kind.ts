@@ -28,6 +28,12 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
    * `Authorization: Bearer` (Anthropic: `x-api-key`, `anthropic-version`): what the pass-through sends.
    */
   relayHeaders?(settings: Settings): Record<string, string>;
+  /**
+   * A remote kind: the same backend at `url` instead, one server with none of the real one's key,
+   * retries or queue. The warm-up (src/runtime/warm-up.ts) sends its synthetic requests through it to
+   * a loopback server of canned answers, never to the real backend.
+   */
+  pointedAt?(settings: Settings, url: string): Settings;
   /** Builds the adapter; nothing loads or connects before `start`. */
   create(name: string, settings: Settings): Adapter | Promise<Adapter>;
   /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/http/cluster.ts). */

@@ -60,6 +60,11 @@ export interface ServerSettings {
   keepAliveTimeoutMs: number;
   /** Connections the standalone server holds at once; more are closed as they arrive. */
   maxConnections: number;
+  /**
+   * Before the standalone server reports ready, this long of synthetic requests to a loopback server
+   * of canned answers, so that its first clients meet warm code (src/runtime/warm-up.ts); 0 turns it off.
+   */
+  warmUpMs: number;
 }
 
 /**

@@ -15,6 +15,7 @@ import { answerStateRoute, handleRequest } from '../pipeline/handle-request.js';
 import { countTokens } from '../pipeline/count-tokens.js';
 import { sendError, sendJson } from '../pipeline/answer/send-json.js';
 import { createRuntime, type RuntimeOptions } from '../runtime/create-runtime.js';
+import { warmUp } from '../runtime/warm-up.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import type { ProxyRuntime } from '../pipeline/runtime.js';
 import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js';
@@ -52,6 +53,11 @@ export interface DialectProxyOptions extends RuntimeOptions {
    * the config says `server.inspector: false`. The standalone server serves it at `/`.
    */
   inspector?: boolean | string;
+  /**
+   * Warm up before `ready` for `server.warmUpMs` (src/runtime/warm-up.ts): synthetic requests to a loopback
+   * server of canned answers, never to a backend. The standalone server does; off by default in a host app.
+   */
+  warmUp?: boolean;
 }
 
 /**
@@ -70,7 +76,22 @@ export function createDialectProxy(
       ? loadConfig(config as string | Record<string, unknown>)
       : (config as ProxyConfig);
   const metrics = options.metrics ?? new ProxyMetrics();
-  const starting = createRuntime(checked, { ...options, metrics });
+  // Closed before it was ready (the port was taken): the warm-up stops after its current round.
+  const closing = new AbortController();
+  const starting = Promise.all([
+    createRuntime(checked, { ...options, metrics }),
+    options.warmUp ? warmUp(checked, checked.server.warmUpMs, closing.signal) : undefined,
+  ]).then(([built, warmed]) => {
+    if (closing.signal.aborted) return built;
+    if (warmed?.failure) built.logger.warn('warm-up failed; the first requests meet cold code', { error: warmed.failure });
+    else if (warmed?.requests)
+      built.logger.info('warmed up', {
+        requests: warmed.requests,
+        ms: Math.round(warmed.ms),
+        ...(Object.keys(warmed.refused).length ? { refused: warmed.refused } : {}),
+      });
+    return built;
+  });
   let runtime: ProxyRuntime | undefined;
   let failure: Error | undefined;
   let draining: Promise<DrainOutcome> | undefined;
@@ -184,6 +205,7 @@ export function createDialectProxy(
   router.ready = ready;
   router.metrics = metrics.registry;
   router.close = async () => {
+    closing.abort();
     await inspector?.close();
     await (await starting.catch(() => undefined))?.close();
   };

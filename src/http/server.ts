@@ -54,7 +54,7 @@ export async function startServer(
   app.disable('x-powered-by');
   let draining = false;
   // The inspector page at `/` (off with server.inspector: false).
-  const proxy = createDialectProxy(config, { inspector: true, ...options });
+  const proxy = createDialectProxy(config, { inspector: true, warmUp: true, ...options });
   app.use(proxy);
   app.use(notFound);
   // Node checks the header and body deadlines on this interval (30 s by default, longer than a deadline itself).

@@ -140,6 +140,7 @@ function checkConfig(raw: unknown): ProxyConfig {
     'headersTimeoutMs',
     'keepAliveTimeoutMs',
     'maxConnections',
+    'warmUpMs',
   ]);
   const backendsRaw = objectAt(root.backends, 'backends');
   const backends: Record<string, BackendCommon> = {};
@@ -168,6 +169,7 @@ function checkConfig(raw: unknown): ProxyConfig {
       headersTimeoutMs: optionalInteger(server.headersTimeoutMs, 'server.headersTimeoutMs', 1) ?? 20_000,
       keepAliveTimeoutMs: optionalInteger(server.keepAliveTimeoutMs, 'server.keepAliveTimeoutMs', 1) ?? 65_000,
       maxConnections: optionalInteger(server.maxConnections, 'server.maxConnections', 1) ?? 4096,
+      warmUpMs: optionalInteger(server.warmUpMs, 'server.warmUpMs', 0, 60_000) ?? 1000,
     },
     responses: checkResponses(root.responses),
     limits: checkLimits(root.limits),

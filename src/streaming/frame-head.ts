@@ -40,17 +40,33 @@ export class FrameHeads {
   }
 }
 
-/** `keys` are `expected` followed by exactly `extra` more. */
-export function startsWithKeys(keys: readonly string[], expected: readonly string[], extra: number): boolean {
-  if (keys.length !== expected.length + extra) return false;
-  for (let i = 0; i < expected.length; i++) if (keys[i] !== expected[i]) return false;
-  return true;
+/**
+ * The record's keys, in order, are `expected`, or `expected` then `optional`. Read with for-in, which
+ * allocates nothing where Object.keys makes an array for every chunk of every stream.
+ */
+export function keysAre(record: Chunk, expected: readonly string[], optional?: string): boolean {
+  let count = 0;
+  for (const key in record) {
+    if (count < expected.length ? key !== expected[count] : count > expected.length || key !== optional) return false;
+    count++;
+  }
+  return count === expected.length || (optional !== undefined && count === expected.length + 1);
 }
 
 /** The only choice, when it has exactly these keys, an integer index, and null logprobs and finish_reason. */
 export function onlyChoice(choices: unknown, keys: readonly string[]): Chunk | undefined {
   if (!Array.isArray(choices) || choices.length !== 1) return undefined;
   const choice: unknown = choices[0];
-  if (!isRecord(choice) || !startsWithKeys(Object.keys(choice), keys, 0)) return undefined;
+  if (!isRecord(choice) || !keysAre(choice, keys)) return undefined;
   return Number.isSafeInteger(choice.index) && choice.logprobs === null && choice.finish_reason === null ? choice : undefined;
+}
+
+/** The record's only key, if it has exactly one. */
+export function onlyKey(record: Chunk): string | undefined {
+  let only: string | undefined;
+  for (const key in record) {
+    if (only !== undefined) return undefined;
+    only = key;
+  }
+  return only;
 }

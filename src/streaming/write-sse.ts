@@ -1,10 +1,12 @@
 /**
  * Writes SSE text to the client with back-pressure and keep-alive comments.
  * Text queued while one upstream packet is handled (which often carries many
- * events) leaves in one write, at the end of this turn of the event loop
- * (setImmediate): a packet that also ends the upstream body is answered with
- * its frames and the end in one write, not two (on loopback each write costs
- * as much as reading a whole packet's events).
+ * events) leaves in one write, once the promise steps that packet set off are
+ * done (process.nextTick): a packet that also ends the upstream body is
+ * answered with its frames and the end in one write, not two (on loopback each
+ * write costs as much as reading a whole packet's events). Not setImmediate,
+ * which held every frame until the loop had read every other socket ready in
+ * the same turn: under load, that was the wait of a whole turn on every token.
  */
 import type { ServerResponse } from 'node:http';
 import { keepAlive, type KeepAlive } from './keep-alive.js';
@@ -33,7 +35,7 @@ export class SseWriter {
     this.pending += text;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.flush);
+      process.nextTick(this.flush);
     }
   }
 

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 20_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 4096,
+      warmUpMs: 1000,
     });
     expect(config.limits).toEqual(DEFAULT_LIMITS);
     expect(Object.isFrozen(config.backends.up)).toBe(true);

@@ -1,6 +1,6 @@
 /** A `text_completion` chunk's SSE frame, fast for the chunks streamed most (src/streaming/frame-head.ts; docs/performance.md). */
 import { encodeSseData } from '../../streaming/encode-sse.js';
-import { FrameHeads, onlyChoice, startsWithKeys } from '../../streaming/frame-head.js';
+import { FrameHeads, keysAre, onlyChoice } from '../../streaming/frame-head.js';
 
 type Chunk = Record<string, unknown>;
 
@@ -12,8 +12,7 @@ const completionHeads = new FrameHeads();
 
 /** A `text_completion` chunk's frame: fast for one choice's text. */
 export function encodeCompletionChunkFrame(chunk: Chunk): string {
-  const keys = Object.keys(chunk);
-  if (!startsWithKeys(keys, COMPLETION_KEYS, 0)) return encodeSseData(chunk);
+  if (!keysAre(chunk, COMPLETION_KEYS)) return encodeSseData(chunk);
   const choice = onlyChoice(chunk.choices, COMPLETION_CHOICE_KEYS);
   const text = choice?.text;
   const opening = typeof text === 'string' ? completionHeads.openingOf(chunk, false) : undefined;

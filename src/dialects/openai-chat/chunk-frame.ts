@@ -1,7 +1,7 @@
 /** A `chat.completion.chunk`'s SSE frame, fast for the chunks streamed most (src/streaming/frame-head.ts; docs/performance.md). */
 import { isRecord } from '../../model/is-record.js';
 import { encodeSseData } from '../../streaming/encode-sse.js';
-import { FrameHeads, onlyChoice, startsWithKeys } from '../../streaming/frame-head.js';
+import { FrameHeads, keysAre, onlyChoice, onlyKey } from '../../streaming/frame-head.js';
 
 type Chunk = Record<string, unknown>;
 
@@ -14,16 +14,15 @@ const chatHeads = new FrameHeads();
 
 /** A `chat.completion.chunk`'s frame: fast for one choice's `{content}` or `{reasoning_content}` delta (usage: null or absent). */
 export function encodeChatChunkFrame(chunk: Chunk): string {
-  const keys = Object.keys(chunk);
-  const withFingerprint = keys[4] === 'system_fingerprint';
-  const head = withFingerprint ? CHAT_KEYS_FINGERPRINT : CHAT_KEYS;
-  const withUsage = keys.length === head.length + 1 && keys[head.length] === 'usage' && chunk.usage === null;
-  if (!startsWithKeys(keys, head, withUsage ? 1 : 0)) return encodeSseData(chunk);
+  const withFingerprint = chunk.system_fingerprint !== undefined;
+  // `usage: null` may follow (stream_options.include_usage); a chunk with usage itself is framed whole.
+  if (!keysAre(chunk, withFingerprint ? CHAT_KEYS_FINGERPRINT : CHAT_KEYS, 'usage')) return encodeSseData(chunk);
+  const withUsage = 'usage' in chunk;
+  if (withUsage && chunk.usage !== null) return encodeSseData(chunk);
   const choice = onlyChoice(chunk.choices, CHAT_CHOICE_KEYS);
   const delta = choice?.delta;
   if (!isRecord(delta)) return encodeSseData(chunk);
-  const deltaKeys = Object.keys(delta);
-  const key = deltaKeys.length === 1 ? deltaKeys[0] : undefined;
+  const key = onlyKey(delta);
   const text = key === 'content' || key === 'reasoning_content' ? delta[key] : undefined;
   const opening = typeof text === 'string' ? chatHeads.openingOf(chunk, withFingerprint) : undefined;
   if (opening === undefined) return encodeSseData(chunk);

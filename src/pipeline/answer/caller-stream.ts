@@ -113,10 +113,18 @@ export async function writeCallerStream(
   const writer = new SseWriter(response, options.keepAliveMs, options.framing.keepAlive);
   const { frame, end } = options.framing;
   const out: Chunk[] = [];
-  const write = async () => {
+  const { beforeWrite } = options;
+  // Synchronous unless a chunk must wait (a stored Responses stream): a promise per packet is garbage on every stream.
+  const write = (): Promise<void> | undefined => {
+    if (beforeWrite) return writeAfterEach(beforeWrite);
+    for (const chunk of out) writer.write(frame(chunk));
+    out.length = 0;
+    return undefined;
+  };
+  const writeAfterEach = async (before: NonNullable<WriteStreamOptions['beforeWrite']>) => {
     for (const chunk of out) {
-      const before = options.beforeWrite?.(chunk);
-      if (before) await before;
+      const wait = before(chunk);
+      if (wait) await wait;
       writer.write(frame(chunk));
     }
     out.length = 0;
@@ -129,7 +137,8 @@ export async function writeCallerStream(
           stream.push(event, out);
           if (stream.ended) break;
         }
-        await write();
+        const written = write();
+        if (written) await written;
         if (stream.ended) break;
         const wait = writer.drained();
         if (wait) await wait;
@@ -138,7 +147,8 @@ export async function writeCallerStream(
     } catch (thrown) {
       stream.fail(failureOf(thrown, options.signal), out);
     }
-    await write();
+    const written = write();
+    if (written) await written;
     writer.end(end);
   } finally {
     writer.stop();

@@ -66,7 +66,7 @@ describe('SseWriter', () => {
     expect(body.split('\n\n').filter((frame) => frame.startsWith('data: {')).length).toBe(6);
   }, 10_000);
 
-  it("text queued in one turn of the event loop leaves in one write; with the end, in the end's write", async () => {
+  it("text queued by one packet's promise steps leaves in one write; with the end, in the end's write", async () => {
     const calls: string[] = [];
     const fake = {
       destroyed: false,
@@ -78,13 +78,14 @@ describe('SseWriter', () => {
     const response = fake as unknown as http.ServerResponse;
     const writer = new SseWriter(response);
     writer.write('a');
-    await Promise.resolve(); // a microtask later (another event of the same packet): still the same turn
+    await Promise.resolve(); // a microtask later (another event of the same packet): still the same write
     writer.write('b');
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['write ab']);
-    // The last frames and the end in the same turn: one write, the end's.
+    // The last frames and the end a few promise steps apart (the upstream's end read with its last packet): one write, the end's.
     writer.write('c');
-    await new Promise((resolve) => process.nextTick(resolve));
+    await Promise.resolve();
+    await Promise.resolve();
     writer.end('[DONE]');
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['write ab', 'end c[DONE]']);
