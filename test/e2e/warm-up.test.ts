@@ -35,10 +35,18 @@ test('every dialect, JSON and streamed, is answered 200 through a backend of eac
 
 test("each remote kind points a backend at the warm-up's upstream: one URL, not its pool, and not its key", () => {
   for (const kind of REMOTE_KINDS) {
-    const real = { kind, urls: ['http://10.0.0.1/v1', 'http://10.0.0.2/v1'], apiKey: 'sk-real-key', maxConcurrent: 4, headers: { 'x-team': 'a' } };
+    const real = {
+      kind,
+      urls: ['http://10.0.0.1/v1', 'http://10.0.0.2/v1'],
+      apiKey: 'sk-real-key',
+      maxConcurrent: 4,
+      headers: { 'x-team': 'a' },
+    };
     const config = loadConfig({ backends: { real }, routes: [{ model: '*', backend: 'real' }] });
-    const pointed = findKind(kind)!.pointedAt!(config.backends.real, 'http://127.0.0.1:1/v1') as Record<string, unknown>;
-    expect(pointed).toEqual(expect.objectContaining({ kind, url: 'http://127.0.0.1:1/v1', headers: { 'x-team': 'a' }, retries: { attempts: 0 } }));
+    const pointed = findKind(kind)!.pointedAt!(config.backends.real, 'http://127.0.0.1:1/v1') as unknown as Record<string, unknown>;
+    expect(pointed).toEqual(
+      expect.objectContaining({ kind, url: 'http://127.0.0.1:1/v1', headers: { 'x-team': 'a' }, retries: { attempts: 0 } }),
+    );
     expect(JSON.stringify(pointed)).not.toMatch(/sk-real-key|10\.0\.0|maxConcurrent|urls/);
   }
   expect(findKind('llama-cpp')!.pointedAt).toBeUndefined();
