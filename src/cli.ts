@@ -13,6 +13,7 @@ import { createLogger } from './logging/logger.js';
 import { ListenError } from './http/listen-error.js';
 import { isLoopbackHost } from './http/open-relay.js';
 import { startServer } from './http/server.js';
+import { limitHeapGrowth } from './http/heap-growth.js';
 import { parseWorkers, reportStartFailure, runPrimary, setUpWorker } from './http/cluster.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]
@@ -75,6 +76,7 @@ async function serve(args: string[]): Promise<void> {
   if (!values.config)
     throw new UsageError('--config FILE is required (config/default.yaml serves the bundled model; --help lists the options)');
   const config = loadConfig(values.config);
+  limitHeapGrowth();
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(values.port !== '' && Number.isInteger(port) && port >= 0 && port < 65536))
     throw new ConfigError('--port', 'must be a port number');
