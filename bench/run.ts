@@ -8,13 +8,16 @@
  * directly.
  *
  * `npm run bench -- --remote`: the remote side alone; `-- --workers`: the
- * --workers comparison alone. Settings: BENCH_SECONDS (per load, 2),
+ * --workers comparison alone; `-- --stages`: a request's fixed cost by part,
+ * in process (bench/stages.ts), which the full run prints after the remote
+ * side. Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
  * BENCH_PROBE_INTERVAL_MS (5).
  */
 import { benchRemote, type RemoteOptions } from './remote.js';
 import { printRemote } from './report.js';
+import { benchStages, printStages } from './stages.js';
 import { benchWorker } from './worker.js';
 import { benchWorkers, printWorkers } from './workers.js';
 
@@ -34,7 +37,13 @@ const workersOnly = process.argv.includes('--workers');
 const remoteOnly = process.argv.includes('--remote');
 const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_WORKERS_CONCURRENCY ?? 32) };
 
+const stagesOnly = process.argv.includes('--stages');
+
 async function main(): Promise<void> {
+  if (stagesOnly) {
+    printStages(await benchStages());
+    return;
+  }
   if (workersOnly) {
     printWorkers(await benchWorkers(workersOptions), workersOptions);
     return;
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
   printRemote(remote, remoteOptions);
   if (remote.errors.length) process.exitCode = 1;
   if (remoteOnly) return;
+  printStages(await benchStages());
 
   printWorkers(await benchWorkers(workersOptions), workersOptions);
 
