@@ -14,8 +14,7 @@
  * (the bundled worker) are left out: a synthetic generation would cost real
  * compute, and the worker's own path is not the proxy's code.
  */
-import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { findKind } from '../../adapters/registry.js';
 import type { BackendCommon, ProxyConfig } from '../config/settings.js';
@@ -36,6 +35,9 @@ export interface WarmUpOutcome {
   /** What stopped it, if anything did: a failed warm-up leaves the proxy as it would be without one. */
   failure?: string;
 }
+
+/** How long past its budget a round may run before its requests are cut. */
+const HANG_MS = 5_000;
 
 /** A request of each dialect, as its callers commonly send one. */
 const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record<string, unknown>> = {
@@ -76,7 +78,14 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
     const port = await listenOnLoopback(front);
     open.unshift({ close: () => closeServer(front) });
     const agent = new Agent({ keepAlive: true });
-    open.unshift({ close: async () => agent.destroy() });
+    // A round that hangs (a bug somewhere on the path) must not hold the proxy unready: its requests are cut.
+    const cut = setTimeout(() => agent.destroy(), budgetMs + HANG_MS);
+    open.unshift({
+      close: async () => {
+        clearTimeout(cut);
+        agent.destroy();
+      },
+    });
     const round = remote.flatMap(([name]) =>
       DIALECTS.flatMap((dialect) =>
         [false, true].map((stream) => ({ path: dialect.path, body: JSON.stringify(BODIES[dialect.name](warmModel(name), stream)) })),
