@@ -278,6 +278,7 @@ async function main(): Promise<void> {
   console.log(
     `\nTTFT: from sending the request to the first byte of its first data frame; "first ${FIRST_S} s" and "after": the streams sent in the run's first ${FIRST_S} s (${start === 'cold' ? 'the cold start: new code, every connection opening' : 'every connection opening'}) and the rest. RSS: the target's (for "direct", the mock's); idle: ${start === 'cold' ? 'when it was ready' : '1-2 s after it was ready'}; growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`,
   );
+  printGoals(rows);
 
   let clientLimited = false;
   let failed = false;
@@ -323,6 +324,34 @@ async function main(): Promise<void> {
   if (failed) {
     console.log('\nErrors: there must be none.');
     process.exitCode = 1;
+  }
+}
+
+/** Issue 26's paced goals, each dialect-proxy row as a ratio to hpm's in this run. */
+function printGoals(rows: Row[]): void {
+  const hpm = rows.find(({ target }) => target === targets.hpm);
+  if (!hpm) return;
+  const figures = (row: Row) => {
+    const { result, targetCpu, peakRss } = row;
+    const first = result.ttftMs.filter((_, index) => result.ttftSentS[index] < FIRST_S);
+    return {
+      cpu: targetCpu === undefined ? NaN : ((targetCpu / 100) * result.elapsedS) / result.served,
+      p50: percentile(result.ttftMs, 50),
+      p99: percentile(result.ttftMs, 99),
+      first: percentile(first, 99),
+      rss: peakRss ?? NaN,
+    };
+  };
+  const base = figures(hpm);
+  const ratio = (value: number, of: number, goal: number) => `${(value / of).toFixed(2)}x${value / of <= goal ? '' : ' (over)'}`;
+  console.log(
+    `\nAgainst hpm in this run (goals: CPU per stream <= 1x, TTFT p50 <= 1.5x, p99 <= 2x, peak RSS <= 1.2x; "over" marks a miss):`,
+  );
+  for (const row of rows.filter(({ target }) => target === targets.same || target === targets.translated)) {
+    const mine = figures(row);
+    console.log(
+      `  ${row.target.name}: CPU per stream ${ratio(mine.cpu, base.cpu, 1)}, TTFT p50 ${ratio(mine.p50, base.p50, 1.5)}, p99 ${ratio(mine.p99, base.p99, 2)} (first ${FIRST_S} s: ${ratio(mine.first, base.first, 2)}), peak RSS ${ratio(mine.rss, base.rss, 1.2)}`,
+    );
   }
 }
 
