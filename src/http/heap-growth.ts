@@ -13,9 +13,12 @@ import v8 from 'node:v8';
 
 export const HEAP_GROWTH_FLAG = '--heap-growing-percent=100';
 
-/** Sets the flag unless the process was started with one of its own; says whether it did. */
-export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+/** Sets the flag (through `set`) unless the process was started with one of its own; says whether it did. */
+export function limitHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  set = (flag: string) => v8.setFlagsFromString(flag),
+): boolean {
   if (execArgv.some((given) => /^--heap[-_]growing[-_]percent/.test(given))) return false;
-  v8.setFlagsFromString(HEAP_GROWTH_FLAG);
+  set(HEAP_GROWTH_FLAG);
   return true;
 }
