@@ -49,7 +49,7 @@ async function proxy(
   server: Record<string, unknown> = {},
 ): Promise<RunningServer> {
   const config = loadConfig({
-    server,
+    server: { warmUpMs: 0, ...server }, // a server per test: the warm-up is test/e2e/warm-up.test.ts's
     backends: Object.fromEntries(Object.entries(backends).map(([name, settings]) => [name, { kind: 'openai', ...FAST, ...settings }])),
     routes: [{ model: '*', backend: route }],
   });

@@ -41,6 +41,7 @@ afterEach(async () => {
 
 async function proxy(pool: Record<string, unknown> = {}): Promise<RunningServer> {
   const config = loadConfig({
+    server: { warmUpMs: 0 }, // a server per test: the warm-up is test/e2e/warm-up.test.ts's
     backends: { pool: { kind: 'openai', urls: replicas.map(({ url }) => url), ...FAST, ...pool } },
     routes: [{ model: '*', backend: 'pool' }],
   });

@@ -177,6 +177,8 @@ describe('golden cases', () => {
     });
 
     const config = loadConfig({
+      // A server per case: a warm-up each (test/e2e/warm-up.test.ts covers it) would add a second per case.
+      server: { warmUpMs: 0 },
       backends: { golden: { url: upstream.url, ...spec.backend } },
       routes: [{ model: '*', backend: 'golden', ...(spec.upstreamModel ? { upstreamModel: spec.upstreamModel } : {}) }],
     });

@@ -12,6 +12,8 @@ export async function startProxyFor(
     backends: { upstream: { url: upstreamUrl, ...backend } },
     routes: [{ model: '*', backend: 'upstream' }],
     ...extra,
+    // Started per test in many files: the warm-up is test/e2e/warm-up.test.ts's.
+    server: { warmUpMs: 0, ...(extra.server as Record<string, unknown> | undefined) },
   });
   const server = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ silent: true }) });
   await server.proxy.ready;
