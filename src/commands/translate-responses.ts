@@ -8,7 +8,7 @@
  */
 import { serializeEvents } from '../dialects/stream-serializer.js';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '../runtime/loopback-server.js';
 import { findKind } from '../../adapters/registry.js';
 import type { AdapterContext } from '../backend/adapter.js';
 import type { BackendCommon } from '../config/settings.js';
@@ -198,17 +198,10 @@ async function startReplay(recording: Recording): Promise<Replay> {
       res.end(recording.text);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/v1`,
     paths,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServer(server),
   };
 }

@@ -5,8 +5,8 @@
  * each its own write. It exists so that no synthetic request ever reaches a
  * real backend, which could cost its owner money.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 
 const TOKENS = [' Hello', ',', ' world', '.', ' Warm', ' up', ' done', '.'];
 const USAGE = { prompt_tokens: 8, completion_tokens: TOKENS.length, total_tokens: 8 + TOKENS.length };
@@ -22,26 +22,6 @@ export async function startCannedUpstream(): Promise<CannedUpstream> {
   const server = createServer((req, res) => void answer(req, res));
   const port = await listenOnLoopback(server);
   return { url: `http://127.0.0.1:${port}/v1`, close: () => closeServer(server) };
-}
-
-/**
- * A free port on 127.0.0.1, this process's own: exclusive, as in a `--workers` process a port 0
- * would be the primary's, shared with (and its connections dealt among) every worker's warm-up.
- */
-export async function listenOnLoopback(server: Server): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return (server.address() as AddressInfo).port;
-}
-
-export async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -23,7 +23,8 @@ import { DIALECTS } from '../dialects/registry.js';
 import { createLogger } from '../logging/logger.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { handleRequest } from '../pipeline/handle-request.js';
-import { closeServer, listenOnLoopback, startCannedUpstream } from './canned-upstream.js';
+import { startCannedUpstream } from './canned-upstream.js';
+import { closeServer, listenOnLoopback } from './loopback-server.js';
 import { createRuntime } from './create-runtime.js';
 
 export interface WarmUpOutcome {
