@@ -37,9 +37,11 @@ export class RedisConnection {
   private probing = false;
   private closed = false;
 
+  /** `scripts`: Lua scripts by name, defined on the client (ioredis sends each by its digest, its text after a NOSCRIPT). */
   constructor(
     private readonly settings: ConnectionSettings,
     private readonly services: StoreServices = {},
+    private readonly scripts: Readonly<Record<string, string>> = {},
   ) {
     this.client = this.open('commands', { commandTimeout: settings.commandTimeoutMs });
     // A client that cannot even be built (a bad URL) fails each command; nothing is left unhandled meanwhile.
@@ -121,6 +123,7 @@ export class RedisConnection {
       client.on('error', () => undefined); // the command connection says it
       return client;
     }
+    for (const [name, lua] of Object.entries(this.scripts)) client.defineCommand(name, { lua });
     // Said once per outage, not once per reconnect attempt; ioredis names the host, never the password.
     const down = (error?: unknown) => {
       if (this.state === 'down' || this.closed) return;

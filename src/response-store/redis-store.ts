@@ -11,7 +11,6 @@
  * them. One Redis, not a Redis Cluster: a put touches several keys in one
  * script.
  */
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisResponseStoreSettings } from '../config/settings.js';
 import { RedisConnection, type StoreServices } from './redis-connection.js';
@@ -51,17 +50,8 @@ redis.call('PEXPIRE', KEYS[2], age)
 return 1
 `;
 
-const PUT_SCRIPT_SHA = createHash('sha1').update(PUT_SCRIPT).digest('hex');
-
-/** The script by its digest (its text crosses the wire once per Redis, or after a restart emptied its cache). */
-async function putScript(redis: Redis, keys: string[], args: string[]): Promise<unknown> {
-  try {
-    return await redis.evalsha(PUT_SCRIPT_SHA, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!/NOSCRIPT/.test((error as Error)?.message ?? '')) throw error;
-    return redis.eval(PUT_SCRIPT, keys.length, ...keys, ...args);
-  }
-}
+/** The put script, as ioredis names it on the client: it is sent by its digest, its text only where Redis has not cached it. */
+type ScriptedRedis = Redis & { dialectProxyPut(keyCount: number, ...keysAndArgs: string[]): Promise<unknown> };
 
 type StoreSettings = Omit<RedisResponseStoreSettings, 'kind' | 'storeByDefault' | 'maxContinuationDepth'>;
 
@@ -75,7 +65,7 @@ export class RedisResponseStore implements ResponseStore {
     private readonly settings: StoreSettings,
     services: StoreServices = {},
   ) {
-    this.connection = new RedisConnection(settings, services);
+    this.connection = new RedisConnection(settings, services, { dialectProxyPut: PUT_SCRIPT });
     this.keys = new RedisKeys(settings.keyPrefix);
     this.runs = new RedisRuns(this.connection, this.keys, settings);
   }
@@ -98,7 +88,7 @@ export class RedisResponseStore implements ResponseStore {
     const status = typeof stored.response.status === 'string' ? stored.response.status : '';
     const replacing = onlyReplacing ? ` ${onlyReplacing.join(' ')} ` : '';
     const args = [json, status, String(this.settings.maxAgeSeconds * 1000), id, String(this.settings.maxResponses), replacing];
-    return (await this.connection.run('put', (redis) => putScript(redis, keys, args))) === 1;
+    return (await this.connection.run('put', (redis) => (redis as ScriptedRedis).dialectProxyPut(keys.length, ...keys, ...args))) === 1;
   }
 
   async findItem(itemId: string, owner: string): Promise<unknown> {
