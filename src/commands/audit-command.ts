@@ -14,7 +14,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
-import { parseCommandLine } from './parse-command-line.js';
+import { parseCommandLine, UsageError } from './parse-command-line.js';
 import { fileProblem } from '../config/file-problem.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from '../pipeline/report/translation-report.js';
@@ -50,8 +50,6 @@ export interface AuditIo {
   progress?: boolean;
 }
 
-class UsageError extends Error {}
-
 /**
  * Runs the command; returns the exit code.
  * @example process.exitCode = await runAuditCommand(['requests.jsonl', '--to', 'openai']);
@@ -60,21 +58,16 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
   const out = io.out ?? ((text: string) => process.stdout.write(text));
   const err = io.err ?? ((text: string) => process.stderr.write(text));
   try {
-    let parsed;
-    try {
-      parsed = parseCommandLine({
-        args,
-        allowPositionals: true,
-        options: {
-          to: { type: 'string', short: 't', multiple: true },
-          config: { type: 'string', short: 'c' },
-          json: { type: 'boolean' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+    const parsed = parseCommandLine({
+      args,
+      allowPositionals: true,
+      options: {
+        to: { type: 'string', short: 't', multiple: true },
+        config: { type: 'string', short: 'c' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
     const { values, positionals } = parsed;
     if (values.help) {
       out(`${auditUsage}\n`);

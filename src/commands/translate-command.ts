@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { OPENAI_PATHS, type SpokenEndpoint } from '../backend/adapter.js';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
-import { parseCommandLine } from './parse-command-line.js';
+import { parseCommandLine, UsageError } from './parse-command-line.js';
 import { fileProblem } from '../config/file-problem.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import { exitCodeOf } from '../pipeline/report/translation-report.js';
@@ -82,9 +82,6 @@ export interface CommandIo {
   err?: (text: string) => void;
 }
 
-/** A misuse of the command (a bad option): a message and the usage, exit 2. */
-class UsageError extends Error {}
-
 /** A file that cannot be read: a message, exit 2. */
 class InputError extends Error {}
 
@@ -107,26 +104,21 @@ export async function runTranslateCommand(args: string[], io: CommandIo = {}): P
 }
 
 async function run(args: string[], stdin: NodeJS.ReadableStream, out: (text: string) => void): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseCommandLine({
-      args,
-      allowPositionals: true,
-      options: {
-        to: { type: 'string', short: 't' },
-        speaks: { type: 'string' },
-        config: { type: 'string', short: 'c' },
-        model: { type: 'string', short: 'm' },
-        endpoint: { type: 'string', short: 'e' },
-        responses: { type: 'string', short: 'r' },
-        as: { type: 'string', short: 'a' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = parseCommandLine({
+    args,
+    allowPositionals: true,
+    options: {
+      to: { type: 'string', short: 't' },
+      speaks: { type: 'string' },
+      config: { type: 'string', short: 'c' },
+      model: { type: 'string', short: 'm' },
+      endpoint: { type: 'string', short: 'e' },
+      responses: { type: 'string', short: 'r' },
+      as: { type: 'string', short: 'a' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   const { values, positionals } = parsed;
   if (values.help) {
     out(`${translateUsage}\n`);
