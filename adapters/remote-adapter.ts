@@ -89,10 +89,10 @@ export function createRemoteAdapter({
       if (value) headers[header] = value;
     }
     const onRetry = context.retrying && (({ error }: FailedTry) => context.retrying?.(error));
-    const traced = context.trace ? { trace: context.trace } : {}; // each try a span, its traceparent sent (src/telemetry/)
+    const trace = context.trace; // each try a span, its traceparent sent (src/telemetry/)
     if (!pool) {
       const url = base + path;
-      const response = await client.postJson({ url, body, headers, signal, ...traced, ...(onRetry ? { onRetry } : {}) });
+      const response = await client.postJson({ url, body, headers, signal, trace, onRetry });
       return { response, url, done: () => undefined };
     }
     const tries = new PoolTries(pool, pool.plan(request.affinityKey), path);
@@ -103,8 +103,8 @@ export function createRemoteAdapter({
         headers,
         signal,
         onTry: tries.onTry,
-        ...traced,
-        ...(onRetry ? { onRetry } : {}),
+        trace,
+        onRetry,
       });
       return { response, url: tries.url, done: () => tries.release() };
     } catch (error) {

@@ -38,7 +38,7 @@ export function startOnRoute<T>(
     headers,
     retrying: (failure) => record.retrying(failure),
     fanOut: runtime.fanOut,
-    ...(record.trace ? { trace: record.trace.work } : {}),
+    trace: record.trace?.work,
   };
   return startWithFallbacks({
     request,
