@@ -30,8 +30,8 @@ export class PoolTries {
   constructor(
     private readonly pool: ReplicaPool,
     private readonly plan: ReplicaPlan,
-    /** The endpoint's path under each replica's base URL. */
-    private readonly path: string,
+    /** Where each try posts, from its replica's base URL (`(base) => base + '/chat/completions'`). */
+    private readonly urlOf: (base: string) => string,
   ) {}
 
   /** The URL of the next try (the HTTP client's `url` callback); the try before is over. */
@@ -39,7 +39,7 @@ export class PoolTries {
     this.lease?.release();
     this.lease = this.plan.next();
     const { replica } = this.lease;
-    this.url = replica.base + this.path;
+    this.url = this.urlOf(replica.base);
     this.byUrl.set(this.url, replica);
     if (!this.tried.has(replica)) this.tried.set(replica, { state: this.pool.state(replica) });
     return this.url;

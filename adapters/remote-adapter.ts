@@ -42,6 +42,13 @@ export interface RemoteAdapterOptions {
   tokenCount?: TokenCountEndpoint;
 }
 
+/** What one request posts: its URL from a base URL (the backend's, or each replica's), its body, what it accepts back. */
+interface Post {
+  url(base: string): string;
+  body: unknown;
+  accept: string;
+}
+
 export function createRemoteAdapter({
   name,
   settings: config,
@@ -66,24 +73,28 @@ export function createRemoteAdapter({
   const prober = pool && config.health ? createHealthProber(pool, { ...HEALTH_DEFAULTS, ...config.health }, fixedHeaders) : undefined;
   const base = (config.url ?? config.urls?.[0] ?? '').replace(/\/+$/, '');
 
-  /** The response, the URL that answered, and the release of its replica's count of requests outstanding (once the answer is read). */
-  async function send(
-    request: NeutralRequest,
-    context: AdapterContext,
-    stream: boolean,
-    signal: AbortSignal,
-  ): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
+  /** A generation: the endpoint the request is for, its wire body. */
+  function generation(request: NeutralRequest, stream: boolean): Post {
     const endpoint = request.endpoint === 'chat' ? 'chat' : 'completions';
     if (!capabilities.speaks.includes(endpoint)) {
       throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
     const path = paths[endpoint];
-    const body = codec.toWireBody(request, { stream });
-    const headers: Record<string, string> = {
-      ...fixedHeaders,
+    return {
+      url: (at) => at + path,
+      body: codec.toWireBody(request, { stream }),
       accept: stream ? 'text/event-stream' : 'application/json',
-      'x-request-id': context.requestId,
     };
+  }
+
+  /** The response, the URL that answered, and the release of its replica's count of requests outstanding (once the answer is read). */
+  async function send(
+    request: NeutralRequest,
+    context: AdapterContext,
+    signal: AbortSignal,
+    { url: urlOf, body, accept }: Post,
+  ): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
+    const headers: Record<string, string> = { ...fixedHeaders, accept, 'x-request-id': context.requestId };
     for (const header of AFFINITY_HEADERS) {
       const value = context.headers?.[header];
       if (value) headers[header] = value;
@@ -91,11 +102,11 @@ export function createRemoteAdapter({
     const onRetry = context.retrying && (({ error }: FailedTry) => context.retrying?.(error));
     const trace = context.trace; // each try a span, its traceparent sent (src/telemetry/)
     if (!pool) {
-      const url = base + path;
+      const url = urlOf(base);
       const response = await client.postJson({ url, body, headers, signal, trace, onRetry });
       return { response, url, done: () => undefined };
     }
-    const tries = new PoolTries(pool, pool.plan(request.affinityKey), path);
+    const tries = new PoolTries(pool, pool.plan(request.affinityKey), urlOf);
     try {
       const response = await client.postJson({
         url: tries.pick,
@@ -144,21 +155,26 @@ export function createRemoteAdapter({
     paths,
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     ...(tokenCount && {
+      // Posted as a generation is: to the pool's replica for the request, under maxConcurrent.
       async countTokens(request, context) {
         const deadline = withDeadline(context.signal, timeouts.totalMs);
+        let release: () => void = () => undefined;
+        let done: () => void = () => undefined;
         try {
-          const url = tokenCount.url(base, request);
+          release = await slot(deadline.signal);
           const body = tokenCount.body(codec.toWireBody(request, { stream: false }), request);
-          const response = await client.postJson({
-            url,
+          const sent = await send(request, context, deadline.signal, {
+            url: (at) => tokenCount.url(at, request),
             body,
-            headers: { ...fixedHeaders, 'x-request-id': context.requestId },
-            signal: deadline.signal,
+            accept: 'application/json',
           });
-          return tokenCount.read(await readJson(response, url, deadline.signal));
+          done = sent.done;
+          return tokenCount.read(await readJson(sent.response, sent.url, deadline.signal));
         } catch (error) {
           throw error instanceof ProxyError ? withoutSecrets(error, secrets) : error;
         } finally {
+          done();
+          release();
           deadline.clear();
         }
       },
@@ -171,7 +187,7 @@ export function createRemoteAdapter({
       });
       let done: () => void = () => undefined;
       try {
-        const sent = await send(request, context, false, deadline.signal);
+        const sent = await send(request, context, deadline.signal, generation(request, false));
         done = sent.done;
         return codec.fromWireResult(await readJson(sent.response, sent.url, deadline.signal), request);
       } catch (error) {
@@ -189,7 +205,7 @@ export function createRemoteAdapter({
       let done: () => void = () => undefined;
       try {
         release = await slot(signal);
-        const { response, url, done: finished } = await send(request, context, true, signal);
+        const { response, url, done: finished } = await send(request, context, signal, generation(request, true));
         done = finished;
         context.accepted?.();
         try {

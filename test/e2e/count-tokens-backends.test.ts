@@ -88,6 +88,23 @@ describe.each([
   });
 });
 
+describe('count_tokens by a pool of vLLM replicas', () => {
+  test('goes where the pool sends a generation: past a replica that is down, to one that counts', async () => {
+    const upstream = await startMockUpstream({ json: { count: 17, max_model_len: 4096, tokens: [] } });
+    // Nothing listens on port 9 here: the first replica listed is down.
+    const down = 'http://127.0.0.1:9/v1';
+    const proxy = await startProxyFor(upstream.url, { kind: 'vllm', url: undefined, urls: [down, upstream.url] });
+    try {
+      const client = new Anthropic({ baseURL: proxy.url, apiKey: 'unused', maxRetries: 0 });
+      expect(await countWith(client)).toEqual({ tokens: 17, how: 'backend' });
+      expect(upstream.requests.map(({ path }) => path)).toEqual(['/tokenize']);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
+
 describe('count_tokens by the bundled llama.cpp worker (built-in model)', () => {
   let proxy: RunningServer;
   let client: Anthropic;

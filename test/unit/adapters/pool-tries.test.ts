@@ -9,7 +9,7 @@ const URLS = ['http://gpu-1:8000/v1', 'http://gpu-2:8000/v1', 'http://gpu-3:8000
 function tries(setUp: (pool: ReplicaPool) => void = () => undefined): { pool: ReplicaPool; tries: PoolTries } {
   const pool = new ReplicaPool(URLS, { now: () => 1_000 });
   setUp(pool);
-  return { pool, tries: new PoolTries(pool, pool.plan('session-1'), '/chat/completions') };
+  return { pool, tries: new PoolTries(pool, pool.plan('session-1'), (base) => `${base}/chat/completions`) };
 }
 
 describe('PoolTries', () => {
