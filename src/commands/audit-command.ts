@@ -20,7 +20,15 @@ import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
 import type { Change, ChangeAction } from '../pipeline/report/translation-report.js';
 import { progressBar, renderAudit } from './audit-output.js';
 import type { AuditSummary, ChangeCount, TargetSummary } from './audit-summary.js';
-import { createTranslator, endpointNamed, parseBody, TargetError, type CallerEndpoint, type Translator } from './translate.js';
+import {
+  createTranslator,
+  endpointNamed,
+  parseBody,
+  TargetError,
+  withoutRefusedFields,
+  type CallerEndpoint,
+  type Translator,
+} from './translate.js';
 import { isRecord } from '../model/is-record.js';
 
 export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
@@ -189,41 +197,33 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
         continue;
       }
       const endpoint = record.endpoint ? { endpoint: record.endpoint } : {};
-      const parsed = parseBody(first.validator, record.body, endpoint);
+      const read = parseBody(first.validator, record.body, endpoint);
       const countMalformed = () => {
         summary.malformed.requests += 1;
-        const error = (parsed.error?.body.error ?? {}) as { param?: string | null; message?: string };
+        const error = (read.error?.body.error ?? {}) as { param?: string | null; message?: string };
         const field = normalise(error.param ?? '(request)');
         const known = malformed.get(field);
         if (known) known.requests += 1;
         else malformed.set(field, { field, requests: 1, line: lineNumber, reason: error.message ?? '' });
       };
       // A valid request whose dialect refuses fields the proxy does not serve is rejected, not malformed:
-      // the translator takes each such field out and reports them all (translate.ts).
-      const refusedFields = !parsed.request && parsed.failure?.code === 'unsupported_parameter';
-      if (!parsed.request && !refusedFields) {
+      // each such field is taken out, once for every target (translate.ts), and reported first.
+      const { parsed, refusals } = withoutRefusedFields(first.validator, read);
+      const { request } = parsed;
+      if (!request) {
         countMalformed();
         continue;
       }
+      const refused = refusals.length ? { changes: refusals, error: read.error! } : undefined;
       for (const { translator, name } of translators) {
-        const translation = parsed.request
-          ? await translator.assess({ ...parsed, request: parsed.request })
-          : await translator.translate(record.body, endpoint);
-        if (translation.verdict === 'invalid' && !parsed.request) {
-          countMalformed(); // what is left without the refused fields does not parse either
-          break;
-        }
+        const translation = await translator.assess({ ...parsed, request }, refused);
         if (translation.verdict === 'invalid') {
           // Only routing can fail here (the parse succeeded): a model no configured route serves.
           summary.unrouted = (summary.unrouted ?? 0) + 1;
           continue;
         }
         const { report } = translation;
-        const tally = tallyOf(
-          name ?? report.backend,
-          report.kind,
-          translator.match(parsed.request?.model ?? String(parsed.body.model)).backend.adapter.capabilities.speaks,
-        );
+        const tally = tallyOf(name ?? report.backend, report.kind, translator.match(request.model).backend.adapter.capabilities.speaks);
         tally.summary.requests += 1;
         tally.summary[report.verdict] += 1;
         count(tally, report.changes);

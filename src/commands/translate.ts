@@ -45,13 +45,22 @@ export type Translation =
 export interface Translator {
   /** What the target does with one body (already read as JSON, or the text to read). Never throws a ProxyError. */
   translate(body: unknown, options?: { endpoint?: CallerEndpoint; model?: string }): Promise<Translation>;
-  /** The same for a request parsed already (`parseBody`): several targets share one parse. */
-  assess(parsed: ParsedBody & { request: NeutralRequest }): Promise<Translation>;
+  /**
+   * The same for a request parsed already (`parseBody`): several targets share one parse. With `refused`
+   * (what `withoutRefusedFields` took out, and the first parse's error), the request is rejected, those first.
+   */
+  assess(parsed: ParsedBody & { request: NeutralRequest }, refused?: Refused): Promise<Translation>;
   /** A route match for a parsed request (for callers that run the plan themselves: `translate --responses`); throws a 404 for a model no route serves. */
   match(model: string): RouteMatch;
   readonly validator: RequestValidator;
   /** Closes the backends built for the target (nothing was started). */
   close(): Promise<void>;
+}
+
+/** Fields the dialect refused, taken out (`withoutRefusedFields`), and the error a real request would get. */
+export interface Refused {
+  changes: Change[];
+  error: NonNullable<ParsedBody['error']>;
 }
 
 /** A body read and parsed in its dialect, or the dialect's refusal. */
@@ -95,7 +104,7 @@ const MAX_PARSE_REFUSALS = 64;
  * without a store, a hosted tool) is rejected, not malformed: each such field is taken out in
  * turn and the body read again, so every refusal is found, and what the rest becomes.
  */
-function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): { parsed: ParsedBody; refusals: Change[] } {
+export function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): { parsed: ParsedBody; refusals: Change[] } {
   const refusals: Change[] = [];
   let current = parsed;
   while (
@@ -176,15 +185,19 @@ export async function createTranslator(target: TranslateTarget): Promise<Transla
     backends = new Map([[backend.name, backend]]);
     match = (model) => ({ backend, upstreamModel: model });
   }
-  const assess = async ({ dialect, body, request }: ParsedBody & { request: NeutralRequest }): Promise<Translation> => {
+  const assess = async ({ dialect, body, request }: ParsedBody & { request: NeutralRequest }, refused?: Refused): Promise<Translation> => {
+    let report: Awaited<ReturnType<typeof assessTranslation>>;
     try {
-      const report = await assessTranslation({ request, body, dialect, match: match(request.model) });
-      return { verdict: report.verdict, dialect, report };
+      report = await assessTranslation({ request, body, dialect, match: match(request.model) });
     } catch (error) {
       const failure = toProxyError(error);
       if (failure.code === 'internal_error') throw error;
       return { verdict: 'invalid', dialect, error: { status: failure.status, body: dialect.errorBody(failure) } };
     }
+    if (!refused) return { verdict: report.verdict, dialect, report };
+    // The dialect's refusals first; the caller gets the first one, as a real request would.
+    const changes = [...refused.changes, ...report.changes];
+    return { verdict: 'rejected', dialect, report: { ...report, verdict: 'rejected', changes, error: refused.error } };
   };
   return {
     validator,
@@ -194,15 +207,8 @@ export async function createTranslator(target: TranslateTarget): Promise<Transla
       const first = parseBody(validator, input, options);
       const { parsed, refusals } = withoutRefusedFields(validator, first);
       if (!parsed.request) return { verdict: 'invalid', dialect: first.dialect, error: first.error as NonNullable<ParsedBody['error']> };
-      const translation = await assess({ ...parsed, request: parsed.request });
-      if (refusals.length === 0 || translation.verdict === 'invalid') return translation;
-      // The dialect's refusals first; the caller gets the first one, as a real request would.
-      const report = { ...translation.report, verdict: 'rejected' as const, changes: [...refusals, ...translation.report.changes] };
-      return {
-        verdict: 'rejected',
-        dialect: translation.dialect,
-        report: { ...report, error: first.error as NonNullable<ParsedBody['error']> },
-      };
+      const refused = refusals.length ? { changes: refusals, error: first.error as NonNullable<ParsedBody['error']> } : undefined;
+      return assess({ ...parsed, request: parsed.request }, refused);
     },
     close: () => closeBackends(backends),
   };

@@ -117,6 +117,24 @@ describe('dialect-proxy audit', () => {
     ]);
   });
 
+  test('a request with a refused field for a model no route serves: unrouted, not malformed', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-refused-'));
+    try {
+      const file = path.join(dir, 'requests.jsonl');
+      const line = { model: 'no-such-model', input: 'Hi', previous_response_id: 'resp_1' };
+      await new Promise<void>((resolve, reject) =>
+        createWriteStream(file)
+          .on('error', reject)
+          .end(`${JSON.stringify(line)}\n`, resolve),
+      );
+      const summary = await audit(file, { config: path.resolve(here, '../cli-golden/audit/proxy.yaml') });
+      expect(summary.malformed.requests).toBe(0);
+      expect(summary.unrouted).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a progress bar on a terminal: drawn on stderr, then cleared; stdout keeps only the report', async () => {
     let out = '';
     let err = '';
