@@ -50,10 +50,13 @@ export class LlamaCppAdapter implements Adapter {
   /** Its own engine, or (under `--workers`) the relay to the one the primary process owns (shared-host.ts). */
   readonly host: LlamaHost;
   chatTemplate?: ChatTemplate;
-  /** Until the model is loaded, its own template (GGUF `tokenizer.chat_template`) is not known. */
-  chatTemplatePending = true;
   models?: readonly string[];
   readonly stats = { restarts: () => this.host.restarts };
+
+  /** Until the model is loaded (which also names it in `models`), its own template (GGUF `tokenizer.chat_template`) is not known. */
+  get chatTemplatePending(): boolean {
+    return this.models === undefined;
+  }
 
   constructor(
     readonly name: string,
@@ -66,7 +69,6 @@ export class LlamaCppAdapter implements Adapter {
   /** Loads the model now (otherwise the first request does) and learns its chat template. */
   async start(): Promise<void> {
     const info = await this.host.start();
-    this.chatTemplatePending = false;
     this.models = [modelName(this.settings.model, info)];
     if (!info.chatTemplate) return;
     this.chatTemplate = definedOnly({ source: info.chatTemplate, bosToken: info.bosToken, eosToken: info.eosToken });
@@ -111,8 +113,10 @@ export class LlamaCppAdapter implements Adapter {
     let failure: unknown;
     try {
       for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal))) {
-        if (span && event.type === 'usage') span.usage(event.usage);
-        if (span && event.type === 'error') failure = event.error;
+        if (span) {
+          if (event.type === 'usage') span.usage(event.usage);
+          else if (event.type === 'error') failure = event.error;
+        }
         // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
         if (!started) {
           started = true;

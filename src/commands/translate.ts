@@ -127,7 +127,7 @@ export function withoutRefusedFields(validator: RequestValidator, parsed: Parsed
  * field inside a list's element takes the element out (`tools[2].type`: the third tool). Undefined
  * when there is no such field.
  */
-export function withoutWireField(body: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+function withoutWireField(body: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
   const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
   const element = parts.findIndex((part) => part.startsWith('['));
   const kept = element < 0 ? parts : parts.slice(0, element + 1);

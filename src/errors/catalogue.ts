@@ -82,7 +82,7 @@ export function modelNotFound(model: string, served: readonly string[] = []): Pr
  * Names joined with commas, at most `maxItems` and about `maxChars` of them; the rest as "and N more".
  * @example listWithin(['a', 'b', 'c'], 2) // 'a, b and 1 more'
  */
-export function listWithin(names: readonly string[], maxItems = 10, maxChars = 300): string {
+function listWithin(names: readonly string[], maxItems = 10, maxChars = 300): string {
   const shown: string[] = [];
   let length = 0;
   for (const name of names) {

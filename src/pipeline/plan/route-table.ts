@@ -48,7 +48,7 @@ export class RouteTable {
   }
 
   /** The route patterns in order, each once: what a caller may ask for (a literal route is a model name). */
-  patterns(): string[] {
+  private patterns(): string[] {
     return [...new Set(this.compiled.map(({ route }) => route.model))];
   }
 
