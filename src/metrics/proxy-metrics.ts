@@ -8,6 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReplicaStat } from '../backend/adapter.js';
 import type { ProxyError } from '../errors/proxy-error.js';
+import { failureReason } from '../errors/failure-reason.js';
 import type { Usage } from '../model/result.js';
 
 /** The label for a request that matched no route (an unknown model). */
@@ -294,30 +295,5 @@ export class ProxyMetrics {
 
   fellBack(route: string, from: string, to: string): void {
     this.fallbacks.inc({ route, from, to });
-  }
-}
-
-/** A fixed set: upstream codes are the upstream's words, and must not become label values. */
-export function failureReason(error: ProxyError): string {
-  if (error.type === 'timeout_error') return 'timeout';
-  switch (error.code) {
-    case 'upstream_unreachable':
-      return 'unreachable';
-    case 'upstream_stream_interrupted':
-      return 'interrupted';
-    case 'upstream_stream_truncated':
-      return 'truncated';
-    case 'upstream_bad_response':
-      return 'bad_response';
-    case 'upstream_auth_failed':
-      return 'auth';
-    case 'backend_busy':
-      return 'busy';
-    case 'worker_crashed':
-      return 'worker_crashed';
-    case 'shutting_down':
-      return 'shutting_down';
-    default:
-      return error.status === 429 ? 'rate_limited' : error.status >= 500 ? 'server_error' : 'other';
   }
 }

@@ -130,8 +130,9 @@ export class RequestSpan implements RequestTrace {
   }
 
   answered(result: NeutralResult): void {
+    if (!this.span.isRecording()) return; // unsampled: nothing is read of the answer (as of a stream)
     this.facts = answerFactsOf(result);
-    if (this.options.captureContent && this.span.isRecording()) this.span.setAttributes(outputAttributes(capturedChoicesOf(result)));
+    if (this.options.captureContent) this.span.setAttributes(outputAttributes(capturedChoicesOf(result)));
   }
 
   watchStream(batches: StreamBatches): StreamBatches {
