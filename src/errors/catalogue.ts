@@ -399,11 +399,14 @@ export function upstreamEndpointNotFound({
     const parsed = new URL(url ?? '');
     const path = parsed.pathname.replace(/\/+$/, '');
     where = ` for POST ${parsed.origin}${path}`;
-    const base = path.replace(ENDPOINT_PATH, '');
-    const endpoint = path.slice(base.length) || path;
-    hint = /\/v1$/.test(base)
-      ? `Check its url, and its speaks: this server may not serve ${endpoint}.`
-      : `Its url probably needs to end in /v1 (${parsed.origin}${base}/v1).`;
+    const endpoint = ENDPOINT_PATH.exec(path)?.[0];
+    // Another path (a tokenizer's, /tokenize) says nothing of where the url should end: the hint stays general.
+    if (endpoint) {
+      const base = path.slice(0, -endpoint.length);
+      hint = /\/v1$/.test(base)
+        ? `Check its url, and its speaks: this server may not serve ${endpoint}.`
+        : `Its url probably needs to end in /v1 (${parsed.origin}${base}/v1).`;
+    }
   } catch {
     // No URL (or not one): the hint stays general.
   }

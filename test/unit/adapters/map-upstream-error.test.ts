@@ -171,6 +171,13 @@ describe('mapUpstreamError', () => {
     );
   });
 
+  test("a 404 from a path that is not a generation's (a tokenizer's): the general hint, no guessed url", () => {
+    const url = 'http://gpu-1:8080/v1/chat/completions/input_tokens';
+    const error = mapUpstreamError({ status: 404, body: 'File Not Found', url, backend: 'llama' });
+    expect(error.message).toContain("Check the backend's url.");
+    expect(error.message).not.toContain('needs to end in /v1');
+  });
+
   test('5xx is a 502 naming the upstream status and message; bodies that are not JSON are handled', () => {
     // 503 and Anthropic's 529: up but too busy now, which a caller may wait out (Anthropic's callers get a 529 for it).
     expect(seen(mapUpstreamError({ status: 503, body: 'Service Unavailable' }))).toEqual({
