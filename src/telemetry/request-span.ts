@@ -18,7 +18,7 @@ import {
 } from '@opentelemetry/api';
 import type { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ProxyError } from '../errors/proxy-error.js';
-import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamBatches } from '../model/stream-event.js';
 import { capturedChoicesOf, inputAttributes, outputAttributes } from './content-attributes.js';
@@ -54,8 +54,6 @@ export class RequestSpan implements RequestTrace {
   private readonly span: Span;
   private readonly context: Context;
   private readonly operation: string;
-  /** The endpoint the caller's dialect parses to. */
-  private readonly endpoint: Endpoint;
   private target?: WorkTarget;
   private facts?: AnswerFacts;
   private seen?: StreamSeen;
@@ -68,7 +66,6 @@ export class RequestSpan implements RequestTrace {
   ) {
     const parent = options.propagator.extract(ROOT_CONTEXT, start.headers, defaultTextMapGetter);
     this.operation = operationOf(start.endpoint);
-    this.endpoint = start.endpoint;
     this.span = options.tracer.startSpan(
       this.operation,
       {
@@ -104,10 +101,9 @@ export class RequestSpan implements RequestTrace {
       return;
     }
     const provider = providerOf(backend.settings.kind);
-    const counts = countTranslation(this.endpoint, request, plan.notes, backend.adapter.capabilities);
+    const counts = countTranslation(plan, backend.adapter.capabilities);
     // The backend's view: a chat request rendered into a prompt is a text completion there.
-    const upstream = counts.mode === 'native' ? request.endpoint : counts.mode === 'chat_over_completions' ? 'text' : 'chat';
-    this.target = { operation: operationOf(upstream), model: request.model, provider, backend: backend.name };
+    this.target = { operation: operationOf(plan.upstream), model: request.model, provider, backend: backend.name };
     this.span.setAttributes({
       [GEN_AI.provider]: provider,
       [PROXY.backend]: backend.name,

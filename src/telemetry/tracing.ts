@@ -19,9 +19,17 @@ export interface Tracing {
 }
 
 /** One backend's plan for the request, as a span reads it (structural: the pipeline's Plan and Backend fit). */
+/** What the plan made of a request (src/pipeline/plan/plan.ts's Plan): the request, the endpoint it went to and how, its notes. */
+export interface PlanFacts {
+  request: NeutralRequest;
+  upstream: Endpoint;
+  mode: 'native' | 'chatOverCompletions' | 'completionsOverChat';
+  notes: readonly { kind: string }[];
+}
+
 export interface PlannedAttempt {
   backend: { name: string; settings: { kind: string; dropUnsupported?: boolean }; adapter: { capabilities: BackendCapabilities } };
-  plan: { request: NeutralRequest; notes: readonly { kind: string }[] };
+  plan: PlanFacts;
 }
 
 /** How the request ended, from the request's record. */

@@ -11,7 +11,7 @@
 import type { BackendCapabilities } from '../backend/adapter.js';
 import { handlingOf } from '../backend/field-support.js';
 import { NEUTRAL_FIELD_NAMES, asksFor, paramOf } from '../model/neutral-fields.js';
-import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { PlanFacts } from './tracing.js';
 
 export interface TranslationCounts {
   /** `native`, or the translation between endpoints the proxy made. */
@@ -22,21 +22,16 @@ export interface TranslationCounts {
   dropped: number;
 }
 
-export function countTranslation(
-  parsed: Endpoint,
-  planned: NeutralRequest,
-  notes: readonly { kind: string }[],
-  capabilities: BackendCapabilities,
-): TranslationCounts {
-  const speaks = capabilities.speaks.includes(parsed === 'chat' ? 'chat' : 'completions');
-  const upstream: Endpoint = speaks ? parsed : parsed === 'chat' ? 'text' : 'chat';
-  const counts: TranslationCounts = {
-    mode: speaks ? 'native' : parsed === 'chat' ? 'chat_over_completions' : 'completions_over_chat',
-    renamed: 0,
-    converted: 0,
-    emulated: 0,
-    dropped: 0,
-  };
+/** The plan's translation modes as the span names them. */
+const MODE_NAMES = {
+  native: 'native',
+  chatOverCompletions: 'chat_over_completions',
+  completionsOverChat: 'completions_over_chat',
+} as const satisfies Record<PlanFacts['mode'], TranslationCounts['mode']>;
+
+export function countTranslation(plan: PlanFacts, capabilities: BackendCapabilities): TranslationCounts {
+  const { request: planned, upstream, notes } = plan;
+  const counts: TranslationCounts = { mode: MODE_NAMES[plan.mode], renamed: 0, converted: 0, emulated: 0, dropped: 0 };
   for (const field of NEUTRAL_FIELD_NAMES) {
     if (!asksFor(planned, field)) continue;
     const handling = handlingOf(capabilities.fields, field, upstream);

@@ -45,7 +45,13 @@ export interface Plan {
   notes: readonly PlanNote[];
   /** The parse's warnings, then the plan's; the adapter adds its own as it builds the wire body. */
   warnings: string[];
+  /** The backend's own endpoint, or the translation between endpoints the proxy makes to reach it. */
+  mode: TranslationMode;
+  /** The endpoint the backend is sent (a chat request rendered into a prompt is a text completion there). */
+  upstream: Endpoint;
 }
+
+export type TranslationMode = 'native' | 'chatOverCompletions' | 'completionsOverChat';
 
 export interface PlanOptions {
   /** What a grammar built from tools may cost (`limits.grammarBytes`, `limits.grammarMs`); DEFAULT_LIMITS' by default. */
@@ -71,7 +77,7 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   const capabilities = adapter.capabilities;
   const format = formatOf(match);
   const speaksCaller = capabilities.speaks.includes(parsed.endpoint === 'chat' ? 'chat' : 'completions');
-  const mode = speaksCaller ? 'native' : parsed.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
+  const mode: TranslationMode = speaksCaller ? 'native' : parsed.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
   const upstream: Endpoint = speaksCaller ? parsed.endpoint : parsed.endpoint === 'chat' ? 'text' : 'chat';
   const request = planCopy(parsed);
   const notes = new PlanNotes(request.warnings, backend);
@@ -128,7 +134,7 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   // An upstream's refusal names the caller's field, or none (caller-errors.ts).
   const rename = callerErrors(capabilities, upstream);
   engine = inCallerTerms(engine, (error) => rename(error, request));
-  return { engine, request, notes: notes.notes, warnings: notes.warnings };
+  return { engine, request, notes: notes.notes, warnings: notes.warnings, mode, upstream };
 }
 
 /**
