@@ -150,13 +150,13 @@ async function serve(args: string[]): Promise<void> {
 function fail(error: unknown): void {
   const known =
     error instanceof UsageError || error instanceof ConfigError || error instanceof ListenError || error instanceof BackendStartError;
-  const line = known ? `dialect-proxy: ${error.message}` : `dialect-proxy: ${(error as Error)?.stack ?? String(error)}`;
+  const message = known ? error.message : ((error as Error)?.stack ?? String(error));
   const exitCode = error instanceof UsageError ? 2 : 1;
   if (cluster.isWorker) {
-    reportStartFailure(line.replace(/^dialect-proxy: /, '')).finally(() => process.exit(exitCode));
+    reportStartFailure(message).finally(() => process.exit(exitCode));
     return;
   }
-  console.error(line);
+  console.error(`dialect-proxy: ${message}`);
   process.exit(exitCode);
 }
 

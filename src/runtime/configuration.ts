@@ -189,7 +189,6 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   const kind = store.kind ?? 'memory';
   if (kind !== 'memory' && kind !== 'redis')
     throw new ConfigError('responses.store.kind', "must be 'memory' (this process only) or 'redis' (shared by every replica)");
-  const common = ['kind', 'maxResponses', 'maxAgeSeconds', 'storeByDefault', 'maxResponseBytes', 'maxContinuationDepth'];
   const shared = {
     maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
     maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
@@ -197,6 +196,7 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
     maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
     maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
   };
+  const common = ['kind', ...Object.keys(shared)];
   if (kind === 'memory') {
     allowKeys(store, 'responses.store', [...common, 'maxBytes']);
     return {
