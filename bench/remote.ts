@@ -36,7 +36,7 @@ export interface RemoteOptions {
 export const roles = ['direct', 'bare', 'hpm', 'same', 'translated'] as const;
 export type Role = (typeof roles)[number];
 
-const other = { chat: 'completions', completions: 'chat' } as const;
+export const other = { chat: 'completions', completions: 'chat' } as const;
 
 export function roleName(role: Role, dialect: Scenario['dialect']): string {
   switch (role) {
@@ -136,7 +136,7 @@ async function settle(entries: [string, Running][]): Promise<Target[]> {
 }
 
 /** One reply, read whole and checked: the mock's text is all there (every token of a stream). Measuring a broken target is worthless. */
-async function check(name: string, port: number, scenario: Scenario, tokens: number): Promise<void> {
+export async function check(name: string, port: number, scenario: Scenario, tokens: number): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
     method: 'POST',
     body: scenario.body,
@@ -173,7 +173,7 @@ async function alternate<R extends string>(
 }
 
 /** Where processes run: the target alone on the first CPU; this process (the load generator), and so the mocks it forks, on the others. */
-function placeOnCores(): { targetCpus?: number[]; placement: string; restore(): void } {
+export function placeOnCores(): { targetCpus?: number[]; placement: string; restore(): void } {
   const cpus = allowedCpus();
   const restore = () => {
     if (cpus) pin(process.pid, cpus); // what comes next in this process shares the cores as before
@@ -186,7 +186,7 @@ function placeOnCores(): { targetCpus?: number[]; placement: string; restore(): 
 }
 
 /** The processes started, to stop them all whatever happens; proxies pinned to the targets' CPU. */
-class Processes {
+export class Processes {
   private readonly started: Running[] = [];
 
   constructor(private readonly targetCpus: number[] | undefined) {}

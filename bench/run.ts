@@ -10,11 +10,14 @@
  * `npm run bench -- --remote`: the remote side alone; `-- --workers`: the
  * --workers comparison alone; `-- --stages`: a request's fixed cost by part,
  * in process (bench/stages.ts), which the full run prints after the remote
- * side. Settings: BENCH_SECONDS (per load, 2),
+ * side; `-- --paired`: dialect-proxy and hpm loaded at the same moment on one
+ * core (bench/paired.ts), ratios that hold on a noisy machine, which the full
+ * run prints after the stages. Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
  * BENCH_PROBE_INTERVAL_MS (5).
  */
+import { benchPaired, printPaired } from './paired.js';
 import { benchRemote, type RemoteOptions } from './remote.js';
 import { printRemote } from './report.js';
 import { benchStages, printStages } from './stages.js';
@@ -38,10 +41,18 @@ const remoteOnly = process.argv.includes('--remote');
 const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_WORKERS_CONCURRENCY ?? 32) };
 
 const stagesOnly = process.argv.includes('--stages');
+const pairedOnly = process.argv.includes('--paired');
+const pairedOptions = { seconds, rounds, connections: remoteOptions.connections, tokens: remoteOptions.tokens };
 
 async function main(): Promise<void> {
   if (stagesOnly) {
     printStages(await benchStages());
+    return;
+  }
+  if (pairedOnly) {
+    const paired = await benchPaired(pairedOptions);
+    printPaired(paired, pairedOptions);
+    if (paired.errors.length) process.exitCode = 1;
     return;
   }
   if (workersOnly) {
@@ -53,6 +64,9 @@ async function main(): Promise<void> {
   if (remote.errors.length) process.exitCode = 1;
   if (remoteOnly) return;
   printStages(await benchStages());
+  const paired = await benchPaired(pairedOptions);
+  printPaired(paired, pairedOptions);
+  if (paired.errors.length) process.exitCode = 1;
 
   printWorkers(await benchWorkers(workersOptions), workersOptions);
 

@@ -1,6 +1,6 @@
 /**
- * The load generator of the `--workers` comparison (bench/workers.ts), in a
- * process of its own: `concurrency` keep-alive connections, each sending its
+ * The load generator of the `--workers` comparison (bench/workers.ts) and of
+ * the paired loads (bench/paired.ts), in a process of its own: `concurrency` keep-alive connections, each sending its
  * next request as soon as the one before has been read whole, for `seconds`.
  * Replies over IPC with the requests served per second and its own CPU use,
  * which counts: on a 2-core machine it shares the cores with the proxy's
@@ -17,6 +17,8 @@ export interface ClientSettings {
 }
 
 export interface ClientResult {
+  /** Requests answered 200 and read whole. */
+  requests: number;
   requestsPerSecond: number;
   errors: number;
   /** CPU this process used over the run, in percent of one core. */
@@ -53,6 +55,7 @@ const elapsedMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 await pool.close();
 const result: ClientResult = {
+  requests: done,
   requestsPerSecond: done / (elapsedMs / 1000),
   errors,
   cpuPercent: ((cpu.user + cpu.system) / 1000 / elapsedMs) * 100,

@@ -77,7 +77,7 @@ export interface RenderOptions {
 
 export function renderChatTemplate(messages: readonly Message[], options: RenderOptions = {}): string {
   const source = !options.template || options.template === 'chatml' ? chatmlTemplate : options.template;
-  const developerRole = hasDeveloperRole(source);
+  const developerRole = developerRoleOf(source);
   const context = {
     messages: messages.map((message, index) => templateMessage(message, index, developerRole)),
     tools: options.tools?.map((tool) => ({ type: 'function', function: tool })),
@@ -92,6 +92,18 @@ export function renderChatTemplate(messages: readonly Message[], options: Render
 }
 
 const CHATML_READS = new Set(['messages', 'tools', 'add_generation_prompt']);
+
+const developerRoles = new Map<string, boolean>();
+
+/** hasDeveloperRole, once per template source: a regular expression over the whole template is too much for every request. */
+function developerRoleOf(source: string): boolean {
+  let named = developerRoles.get(source);
+  if (named === undefined) {
+    named = hasDeveloperRole(source);
+    developerRoles.set(source, named);
+  }
+  return named;
+}
 
 /**
  * Whether a template renders a `developer` role of its own: it names the role

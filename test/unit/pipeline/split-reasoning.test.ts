@@ -8,6 +8,21 @@ describe('splitReasoning', () => {
     expect(splitReasoning('<think>unfinished')).toEqual({ reasoning: 'unfinished', text: '' });
   });
 
+  test('property: a text without the open tag comes back whole, as the splitter gives it', () => {
+    const piece = fc.oneof(fc.constant('</think>'), fc.constant('<thin'), fc.constant('<'), fc.constant('think>'), fc.string());
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), (pieces) => {
+        const text = pieces.join('');
+        fc.pre(!text.includes('<think>'));
+        const splitter = new ReasoningSplitter();
+        const whole = [...splitter.push(text), ...splitter.finish()];
+        expect(splitReasoning(text)).toEqual({ reasoning: '', text });
+        expect(whole.filter((part) => part.kind === 'reasoning')).toEqual([]);
+        expect(whole.map((part) => part.text).join('')).toBe(text);
+      }),
+    );
+  });
+
   test('custom tags', () => {
     expect(splitReasoning('[[a]]b', { open: '[[', close: ']]' })).toEqual({ reasoning: 'a', text: 'b' });
   });

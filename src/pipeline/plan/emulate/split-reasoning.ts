@@ -57,6 +57,8 @@ function toPieces(segments: ReturnType<TagScanner['push']>): SplitPiece[] {
 
 /** Splits a whole text at once. */
 export function splitReasoning(text: string, tags: ThinkTags = defaultThinkTags): { reasoning: string; text: string } {
+  // No open tag, no thought: the scanner would give the text back whole (what it holds back is text at the end).
+  if (!text.includes(tags.open)) return { reasoning: '', text };
   const splitter = new ReasoningSplitter(tags);
   const pieces = [...splitter.push(text), ...splitter.finish()];
   return {

@@ -1,0 +1,148 @@
+/**
+ * `npm run bench -- --paired`: dialect-proxy and Express +
+ * http-proxy-middleware (hpm) loaded at the same moment, both on one core,
+ * each by a load generator of its own. What is compared is CPU time per
+ * request, and both pay the machine's speed of that moment: on a shared
+ * machine whose speed moves 1.5-2.5x within minutes, the ratio of a paired
+ * round stays within a few percent of the next one, where the ratio of loads
+ * taken in turn (`--remote`) moves by tens of percent. Two dialect-proxy
+ * processes are paired the same way for Messages beside chat. When the core
+ * is the limit, requests per second go as the inverse of the ratio.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuSeconds, median } from './children.js';
+import type { Scenario } from './measure.js';
+import { check, messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
+import { startCli, startHpm, type Running } from './targets.js';
+import type { ClientResult, ClientSettings } from './workers-client.js';
+
+export interface PairedOptions {
+  seconds: number;
+  rounds: number;
+  /** Connections of each of the two loads. */
+  connections: number;
+  tokens: number;
+}
+
+/** One pair: `name`'s CPU per request over `against`'s, each round. */
+export interface PairedRow {
+  scenario: string;
+  name: string;
+  against: string;
+  ratios: number[];
+}
+
+export interface PairedReport {
+  placement: string;
+  rows: PairedRow[];
+  errors: string[];
+}
+
+/** A target under one load: where it listens, its process, what it is sent. */
+interface Side {
+  name: string;
+  running: Running;
+  scenario: Scenario;
+}
+
+/** One load of `side` from a process of its own (bench/workers-client.ts). */
+async function client(side: Side, connections: number, seconds: number): Promise<ClientResult> {
+  const settings: ClientSettings = {
+    port: side.running.port,
+    path: side.scenario.path,
+    body: side.scenario.body,
+    concurrency: connections,
+    seconds,
+  };
+  const child = fork(fileURLToPath(new URL('./workers-client.js', import.meta.url)), [JSON.stringify(settings)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [result] = (await once(child, 'message')) as [ClientResult];
+  await once(child, 'exit').catch(() => undefined);
+  return result;
+}
+
+/** Both sides loaded at once: `a`'s CPU per request over `b`'s. */
+async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: number, errors: string[]): Promise<number> {
+  const cpu = (side: Side) => cpuSeconds(side.running.process.pid!) ?? NaN;
+  const before = [cpu(a), cpu(b)];
+  const [ra, rb] = await Promise.all([client(a, options.connections, seconds), client(b, options.connections, seconds)]);
+  const after = [cpu(a), cpu(b)];
+  for (const [side, result] of [
+    [a, ra],
+    [b, rb],
+  ] as const) {
+    if (result.errors > 0) errors.push(`${side.scenario.name}, ${side.name}: ${result.errors} failed`);
+  }
+  return (after[0] - before[0]) / ra.requests / ((after[1] - before[1]) / rb.requests);
+}
+
+/**
+ * A warm-up of two rounds' length first: a process's CPU per request falls 2-3x over its first few thousand
+ * requests of a kind (compiled code, a young generation grown to fit), and each pair's processes meet their
+ * scenario for the first time.
+ */
+async function pair(a: Side, b: Side, options: PairedOptions, errors: string[]): Promise<PairedRow> {
+  for (const side of [a, b]) await check(side.name, side.running.port, side.scenario, options.tokens);
+  await pairedRound(a, b, options, 2 * options.seconds, []);
+  const ratios: number[] = [];
+  for (let round = 0; round < options.rounds; round++) ratios.push(await pairedRound(a, b, options, options.seconds, errors));
+  return { scenario: a.scenario.name, name: a.name, against: b.name, ratios };
+}
+
+export async function benchPaired(options: PairedOptions): Promise<PairedReport> {
+  const { targetCpus, placement, restore } = placeOnCores();
+  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-paired-'));
+  const processes = new Processes(targetCpus);
+  const errors: string[] = [];
+  try {
+    const mock = await processes.mock([String(options.tokens)]);
+    const [hpm, toChat, toCompletions, toChatAgain] = await processes.proxies([
+      startHpm(mock.port),
+      startCli('chat-backend', { kind: 'openai', speaks: ['chat'] }, mock.port, dir),
+      startCli('completions-backend', { kind: 'fireworks', speaks: ['completions'] }, mock.port, dir),
+      startCli('chat-backend-again', { kind: 'openai', speaks: ['chat'] }, mock.port, dir),
+    ]);
+    const dialectProxy = { chat: toChat, completions: toCompletions };
+    const rows: PairedRow[] = [];
+    for (const scenario of scenarios(options.tokens)) {
+      const reference: Side = { name: 'hpm', running: hpm, scenario };
+      const same: Side = { name: 'same dialect', running: dialectProxy[scenario.dialect], scenario };
+      const translated: Side = { name: 'translated', running: dialectProxy[other[scenario.dialect]], scenario };
+      rows.push(await pair(same, reference, options, errors));
+      rows.push(await pair(translated, reference, options, errors));
+    }
+    for (const { chat, messages } of messagesScenarios(options.tokens)) {
+      const a: Side = { name: 'Messages', running: toChat, scenario: messages };
+      const b: Side = { name: 'chat', running: toChatAgain, scenario: chat };
+      rows.push(await pair(a, b, options, errors));
+    }
+    return { placement, rows, errors };
+  } finally {
+    await processes.stopAll();
+    rmSync(dir, { recursive: true, force: true });
+    restore();
+  }
+}
+
+const times = (value: number) => `${value.toFixed(2)}x`;
+
+export function printPaired(report: PairedReport, options: PairedOptions): void {
+  console.log(
+    `\nPaired: two targets loaded at the same moment, ${options.connections} connections each, ${options.seconds} s, ${options.rounds} rounds; CPU per request of the first over the second's (below 1: cheaper), the median of the rounds and their range`,
+  );
+  console.log(`placement: ${report.placement.replace('each target process', 'both targets of a pair')}\n`);
+  console.log('| scenario | dialect-proxy | against | CPU per request | rounds |');
+  console.log('|---|---|---|---|---|');
+  for (const row of report.rows) {
+    const sorted = [...row.ratios].sort((x, y) => x - y);
+    const range = `${times(sorted[0])}-${times(sorted[sorted.length - 1])}`;
+    console.log(`| ${row.scenario} | ${row.name} | ${row.against} | ${times(median(row.ratios))} | ${range} |`);
+  }
+  for (const error of report.errors) console.log(`error: ${error}`);
+}
