@@ -5,17 +5,18 @@
  * is taken out of the queue at once.
  */
 import { backendBusy } from '../src/errors/catalogue.js';
+import type { AbortSource } from './transport/deadline.js';
 
 export interface ConcurrencyLimit {
   /** Resolves with the slot's release once the request may go; rejects with a 429 when the queue is full, with the signal's reason when it aborts. */
-  acquire(signal: AbortSignal): Promise<() => void>;
+  acquire(signal: AbortSource): Promise<() => void>;
   readonly inFlight: number;
   readonly queued: number;
 }
 
 interface Waiter {
   grant(): void;
-  signal: AbortSignal;
+  signal: AbortSource;
   onAbort(): void;
 }
 

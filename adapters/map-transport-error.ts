@@ -4,12 +4,13 @@
  */
 import { upstreamTimeout, upstreamUnreachable } from '../src/errors/catalogue.js';
 import { ProxyError, clientClosedRequest } from '../src/errors/proxy-error.js';
+import type { AbortSource } from './transport/deadline.js';
 
 export interface TransportContext {
   /** The upstream URL, reduced to its host in messages. */
   url?: string;
   /** The caller's signal: when it fired, the failure is the caller's abort or the pipeline's deadline. */
-  signal?: AbortSignal;
+  signal?: AbortSource;
 }
 
 /** Node / undici error codes, looked up on the error and on its `cause`. */

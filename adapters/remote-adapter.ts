@@ -13,6 +13,7 @@ import { SseDecoder, type SseMessage } from '../src/streaming/decode-sse.js';
 import type { ChunkReader } from './chunk-reader.js';
 import { AFFINITY_HEADERS, OPENAI_PATHS, type Adapter, type AdapterContext, type BackendCapabilities } from '../src/backend/adapter.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
+import { Deadline, type AbortSource } from './transport/deadline.js';
 import { createHttpClient, type UpstreamResponse } from './transport/http-client.js';
 import type { TokenCountEndpoint } from './token-count-endpoint.js';
 import { createHealthProber, HEALTH_DEFAULTS } from './replica-health.js';
@@ -91,7 +92,7 @@ export function createRemoteAdapter({
   async function send(
     request: NeutralRequest,
     context: AdapterContext,
-    signal: AbortSignal,
+    signal: AbortSource,
     { url: urlOf, body, accept }: Post,
   ): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
     const headers: Record<string, string> = { ...fixedHeaders, accept, 'x-request-id': context.requestId };
@@ -125,7 +126,7 @@ export function createRemoteAdapter({
   }
 
   /** A slot under `maxConcurrent` (a no-op release without a limit). */
-  async function slot(signal: AbortSignal): Promise<() => void> {
+  async function slot(signal: AbortSource): Promise<() => void> {
     if (!limit) return () => undefined;
     try {
       return await limit.acquire(signal);
@@ -134,7 +135,7 @@ export function createRemoteAdapter({
     }
   }
 
-  async function readJson(response: UpstreamResponse, url: string, signal: AbortSignal): Promise<unknown> {
+  async function readJson(response: UpstreamResponse, url: string, signal: AbortSource): Promise<unknown> {
     let text: string;
     try {
       text = await response.body.text();
@@ -261,29 +262,15 @@ export function createRemoteAdapter({
   };
 }
 
-/**
- * `timeouts.totalMs` bounds the whole exchange, stream included; the caller's signal
- * still ends it at once. A cleared timer, not AbortSignal.timeout, so that
- * finished requests leave no timers behind.
- */
-function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: AbortSignal; clear(): void } {
+/** `timeouts.totalMs` bounds the whole exchange, stream included (deadline.ts); the caller's signal still ends it at once. */
+function withDeadline(signal: AbortSignal, ms: number | undefined): { signal: AbortSource; clear(): void } {
   if (!ms) return { signal, clear() {} };
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`No complete answer within ${ms} ms.`, 'TimeoutError')), ms);
-  const follow = () => controller.abort(signal.reason);
-  if (signal.aborted) follow();
-  else signal.addEventListener('abort', follow, { once: true });
-  return {
-    signal: controller.signal,
-    clear() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', follow);
-    },
-  };
+  const deadline = new Deadline(signal, ms);
+  return { signal: deadline, clear: () => deadline.clear() };
 }
 
 /** A connection that fails after the upstream answered 200 broke off a stream that had begun: say so, not "could not reach". */
-function interrupted(error: unknown, url: string, signal: AbortSignal): ProxyError {
+function interrupted(error: unknown, url: string, signal: AbortSource): ProxyError {
   const mapped = mapTransportError(error, { url, signal });
   if (mapped.code !== 'upstream_unreachable') return mapped;
   return upstreamStreamInterrupted(new URL(url).host, connectionFailure(error) ?? 'the connection failed', error);

@@ -5,6 +5,7 @@
  * upstream's own `Retry-After` when it gives one.
  */
 import type { ProxyError } from '../src/errors/proxy-error.js';
+import type { AbortSource } from './transport/deadline.js';
 
 /** Retried: the connection failed, no headers in time, 429, and the 5xx statuses that say "try again". */
 // 529: Anthropic's 503 (overloaded).
@@ -82,7 +83,7 @@ export function retryAfterMs(
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSource): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

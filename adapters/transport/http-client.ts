@@ -9,6 +9,7 @@ import { Agent } from './undici-agent.js';
 import { mapTransportError } from '../map-transport-error.js';
 import { mapUpstreamError } from '../map-upstream-error.js';
 import type { RemoteTimeouts } from '../remote-settings.js';
+import type { AbortSource } from './deadline.js';
 import { UpstreamExchange, type UpstreamHead } from './upstream-exchange.js';
 import type { WorkSpan } from '../../src/backend/adapter.js';
 import { retryAfterMs, retryDelay, sleep, type FailedTry, type RemoteRetries } from '../retry-policy.js';
@@ -34,7 +35,7 @@ export interface PostJsonRequest {
   url: string | ((attempt: number) => string);
   body: unknown;
   headers?: Record<string, string>;
-  signal?: AbortSignal;
+  signal?: AbortSource;
   /** Told before each retry, with the failure of the try before. */
   onRetry?(failed: FailedTry): void;
   /** A span for each try, when the request is traced: its headers carry the trace upstream, it ends with the exchange. */
@@ -78,7 +79,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     target: URL,
     payload: string,
     headers: Record<string, string>,
-    signal: AbortSignal | undefined,
+    signal: AbortSource | undefined,
     span?: WorkSpan,
   ): Promise<UpstreamResponse | FailedTry> {
     const exchange = new UpstreamExchange(signal, span);

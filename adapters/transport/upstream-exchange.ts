@@ -5,6 +5,7 @@
  * (docs/performance.md, "Transport").
  */
 import type { Dispatcher } from 'undici';
+import type { AbortSource } from './deadline.js';
 
 type Controller = Dispatcher.DispatchController;
 
@@ -51,7 +52,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterab
    * `watch` (a trace's span for this try) is told the status, then once that the exchange is over: the body read to its end, or the failure.
    */
   constructor(
-    signal?: AbortSignal,
+    signal?: AbortSource,
     private readonly watch?: { status(code: number): void; end(error?: unknown): void },
   ) {
     this.head = new Promise((resolve, reject) => {
