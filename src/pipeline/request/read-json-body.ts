@@ -31,12 +31,16 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number,
   if (maybeParsed._body === true || request.readableEnded || request.readableDidRead) {
     const { body } = maybeParsed;
     if (body === undefined || body === null) throw bodyConsumedByHost();
-    if (typeof body === 'string' || Buffer.isBuffer(body)) return parseJson(body.toString(), limitBytes);
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) > limitBytes) throw requestTooLarge(limitBytes);
+      return parseJson(body.toString());
+    }
     return body;
   }
   const declared = Number(request.headers['content-length']);
   if (declared > limitBytes) throw requestTooLarge(limitBytes);
-  return parseJson((await readBody(request, limitBytes, timeoutMs)).toString('utf8'), limitBytes);
+  // readBody counted the bytes as they came.
+  return parseJson((await readBody(request, limitBytes, timeoutMs)).toString('utf8'));
 }
 
 /** The raw body, or a 413 past `limitBytes`, a 408 past `timeoutMs`, a 499 when the caller goes away first. */
@@ -63,9 +67,8 @@ function readBody(request: IncomingMessage, limitBytes: number, timeoutMs: numbe
   });
 }
 
-/** Text read here, or left in `req.body` by `express.text()` or `express.raw()`, as JSON. */
-function parseJson(text: string, limitBytes: number): unknown {
-  if (Buffer.byteLength(text) > limitBytes) throw requestTooLarge(limitBytes);
+/** Text read here, or left in `req.body` by `express.text()` or `express.raw()`, as JSON (its size already checked). */
+function parseJson(text: string): unknown {
   if (text.trim() === '') throw invalidRequest(null, 'The request body is empty; a JSON object is required.');
   try {
     return JSON.parse(text);
