@@ -96,7 +96,10 @@ async function pair(a: Side, b: Side, options: PairedOptions, errors: string[]):
 }
 
 export async function benchPaired(options: PairedOptions): Promise<PairedReport> {
-  const { targetCpus, placement, restore } = placeOnCores();
+  const { targetCpus, placement: alone, restore } = placeOnCores();
+  const placement = targetCpus
+    ? `both targets of a pair on CPU ${targetCpus.join(',')}; the mock upstream and the two load generators on the other CPUs (taskset)`
+    : alone;
   const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-paired-'));
   const processes = new Processes(targetCpus);
   const errors: string[] = [];
@@ -136,7 +139,7 @@ export function printPaired(report: PairedReport, options: PairedOptions): void 
   console.log(
     `\nPaired: two targets loaded at the same moment, ${options.connections} connections each, ${options.seconds} s, ${options.rounds} rounds; CPU per request of the first over the second's (below 1: cheaper), the median of the rounds and their range`,
   );
-  console.log(`placement: ${report.placement.replace('each target process', 'both targets of a pair')}\n`);
+  console.log(`placement: ${report.placement}\n`);
   console.log('| scenario | dialect-proxy | against | CPU per request | rounds |');
   console.log('|---|---|---|---|---|');
   for (const row of report.rows) {

@@ -1,7 +1,8 @@
 /**
  * The load generator of the `--workers` comparison (bench/workers.ts) and of
- * the paired loads (bench/paired.ts), in a process of its own: `concurrency` keep-alive connections, each sending its
- * next request as soon as the one before has been read whole, for `seconds`.
+ * the paired loads (bench/paired.ts), in a process of its own: `concurrency`
+ * keep-alive connections, each sending its next request as soon as the one
+ * before has been read whole, for `seconds`.
  * Replies over IPC with the requests served per second and its own CPU use,
  * which counts: on a 2-core machine it shares the cores with the proxy's
  * processes and the upstream.

@@ -3,8 +3,8 @@
  * comes first. The steps of a request (a slot under `maxConcurrent`, each try,
  * the wait between tries, reading the answer) listen to it as they would to an
  * AbortSignal. It is not one: an AbortController per request cost 3-9% of a
- * request's CPU (`npm run bench -- --paired`, the deadline left out), and
- * every request has a deadline.
+ * request's CPU (a build without the deadline, paired against one with it, as
+ * `npm run bench -- --paired` pairs its targets), and every request has one.
  */
 
 /** What the transport's steps read of an AbortSignal; an AbortSignal is one. */
