@@ -208,13 +208,12 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
       };
       // A valid request whose dialect refuses fields the proxy does not serve is rejected, not malformed:
       // each such field is taken out, once for every target (translate.ts), and reported first.
-      const { parsed, refusals } = withoutRefusedFields(first.validator, read);
+      const { parsed, refused } = withoutRefusedFields(first.validator, read);
       const { request } = parsed;
       if (!request) {
         countMalformed();
         continue;
       }
-      const refused = refusals.length ? { changes: refusals, error: read.error! } : undefined;
       for (const { translator, name } of translators) {
         const translation = await translator.assess({ ...parsed, request }, refused);
         if (translation.verdict === 'invalid') {

@@ -103,8 +103,9 @@ const MAX_PARSE_REFUSALS = 64;
  * A valid request whose dialect refuses fields the proxy does not serve (previous_response_id
  * without a store, a hosted tool) is rejected, not malformed: each such field is taken out in
  * turn and the body read again, so every refusal is found, and what the rest becomes.
+ * `refused` (for `assess`) when any was taken out, with the first read's error.
  */
-export function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): { parsed: ParsedBody; refusals: Change[] } {
+export function withoutRefusedFields(validator: RequestValidator, parsed: ParsedBody): { parsed: ParsedBody; refused?: Refused } {
   const refusals: Change[] = [];
   let current = parsed;
   while (
@@ -119,7 +120,7 @@ export function withoutRefusedFields(validator: RequestValidator, parsed: Parsed
     refusals.push({ field: param, action: 'rejected', lossy: true, reason: message });
     current = parseBody(validator, body, { endpoint: endpointOfDialect(current.dialect) });
   }
-  return { parsed: current, refusals };
+  return refusals.length && parsed.error ? { parsed: current, refused: { changes: refusals, error: parsed.error } } : { parsed: current };
 }
 
 /**
@@ -205,9 +206,8 @@ export async function createTranslator(target: TranslateTarget): Promise<Transla
     assess,
     async translate(input, options = {}) {
       const first = parseBody(validator, input, options);
-      const { parsed, refusals } = withoutRefusedFields(validator, first);
+      const { parsed, refused } = withoutRefusedFields(validator, first);
       if (!parsed.request) return { verdict: 'invalid', dialect: first.dialect, error: first.error as NonNullable<ParsedBody['error']> };
-      const refused = refusals.length ? { changes: refusals, error: first.error as NonNullable<ParsedBody['error']> } : undefined;
       return assess({ ...parsed, request: parsed.request }, refused);
     },
     close: () => closeBackends(backends),

@@ -18,7 +18,6 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** One backend's plan for the request, as a span reads it (structural: the pipeline's Plan and Backend fit). */
 /** What the plan made of a request (src/pipeline/plan/plan.ts's Plan): the request, the endpoint it went to and how, its notes. */
 export interface PlanFacts {
   request: NeutralRequest;
@@ -27,6 +26,7 @@ export interface PlanFacts {
   notes: readonly { kind: string }[];
 }
 
+/** One backend's plan for the request, as a span reads it (structural: the pipeline's Plan and Backend fit). */
 export interface PlannedAttempt {
   backend: { name: string; settings: { kind: string; dropUnsupported?: boolean }; adapter: { capabilities: BackendCapabilities } };
   plan: PlanFacts;
