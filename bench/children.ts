@@ -1,6 +1,6 @@
 /**
  * What the bench's parts share: starting a server child that prints its ports,
- * medians and percentiles, and (Linux) placing a process on cores and reading
+ * a load from a process of its own (workers-client.ts), medians and percentiles, and (Linux) placing a process on cores and reading
  * its memory and CPU time, and the whole machine's.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -8,12 +8,23 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { ClientResult, ClientSettings } from './workers-client.js';
 
 /** Forks `file` (relative to bench/) and waits for the line of ports it prints once listening. */
 export async function startChild(file: string, args: string[] = []): Promise<{ process: ChildProcess; ports: number[] }> {
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return { process: child, ports: line.toString().trim().split(' ').map(Number) };
+}
+
+/** One load from a process of its own (workers-client.ts): its figures, once it has exited. */
+export async function loadFromChild(settings: ClientSettings): Promise<ClientResult> {
+  const child = fork(fileURLToPath(new URL('./workers-client.js', import.meta.url)), [JSON.stringify(settings)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [result] = (await once(child, 'message')) as [ClientResult];
+  await once(child, 'exit').catch(() => undefined);
+  return result;
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

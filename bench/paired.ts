@@ -9,17 +9,14 @@
  * processes are paired the same way for Messages beside chat. When the core
  * is the limit, requests per second go as the inverse of the ratio.
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cpuSeconds, median } from './children.js';
+import { cpuSeconds, loadFromChild, median } from './children.js';
 import type { Scenario } from './measure.js';
 import { check, messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
 import { startCli, startHpm, type Running } from './targets.js';
-import type { ClientResult, ClientSettings } from './workers-client.js';
+import type { ClientResult } from './workers-client.js';
 
 export interface PairedOptions {
   seconds: number;
@@ -50,22 +47,9 @@ interface Side {
   scenario: Scenario;
 }
 
-/** One load of `side` from a process of its own (bench/workers-client.ts). */
-async function client(side: Side, connections: number, seconds: number): Promise<ClientResult> {
-  const settings: ClientSettings = {
-    port: side.running.port,
-    path: side.scenario.path,
-    body: side.scenario.body,
-    concurrency: connections,
-    seconds,
-  };
-  const child = fork(fileURLToPath(new URL('./workers-client.js', import.meta.url)), [JSON.stringify(settings)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [result] = (await once(child, 'message')) as [ClientResult];
-  await once(child, 'exit').catch(() => undefined);
-  return result;
-}
+/** One load of `side` from a process of its own. */
+const client = (side: Side, connections: number, seconds: number): Promise<ClientResult> =>
+  loadFromChild({ port: side.running.port, path: side.scenario.path, body: side.scenario.body, concurrency: connections, seconds });
 
 /** Both sides loaded at once: `a`'s CPU per request over `b`'s. */
 async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: number, errors: string[]): Promise<number> {

@@ -7,14 +7,12 @@
  * each part used, the load generator's included, so that a ratio below 2 can be
  * read for what it is.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuSeconds, machineSeconds, median } from './children.js';
+import { cpuSeconds, loadFromChild, machineSeconds, median } from './children.js';
 import { startCli, startMock, stop } from './targets.js';
 import type { ClientResult, ClientSettings } from './workers-client.js';
 
@@ -76,13 +74,9 @@ async function load(
     machineSeconds(),
     performance.now(),
   ];
-  const client = fork(fileURLToPath(new URL('./workers-client.js', import.meta.url)), [JSON.stringify(settings)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [result] = (await once(client, 'message')) as [ClientResult];
+  const result = await loadFromChild(settings);
   const elapsedS = (performance.now() - started) / 1000;
   const [proxyAfter, upstreamAfter, machineAfter] = [treeCpu(pids), cpuSeconds(upstreamPid) ?? 0, machineSeconds()];
-  await once(client, 'exit').catch(() => undefined);
   const proxyCpu = ((proxyAfter - proxyBefore) / elapsedS) * 100;
   const upstreamCpu = ((upstreamAfter - upstreamBefore) / elapsedS) * 100;
   const machineCpu = ((machineAfter.busy - machineBefore.busy) / elapsedS) * 100;
