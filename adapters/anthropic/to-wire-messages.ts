@@ -15,6 +15,7 @@ import { isRecord } from '../../src/model/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../../src/model/request.js';
 import type { WireBody } from '../../src/backend/field-support.js';
 import { cacheControlOf } from './to-wire-tools.js';
+import { pushAll } from '../../src/model/push-all.js';
 
 export interface AnthropicConversation {
   /** The system prompt as text blocks; absent without system or developer messages. */
@@ -42,11 +43,11 @@ export function toWireMessages(messages: readonly Message[], warnings: string[])
           warnings.push(
             `${path} (${message.role}) was sent in the system prompt: Anthropic takes system text only before the conversation`,
           );
-        system.push(...systemBlocks(message, path));
+        pushAll(system, systemBlocks(message, path));
         return;
       case 'user':
         if (results) {
-          results.push(...asBlocks(userContent(message, path)));
+          pushAll(results, asBlocks(userContent(message, path)));
           results = undefined;
         } else turns.push({ role: 'user', content: userContent(message, path) });
         return;

@@ -2,6 +2,7 @@
 import type { TokenLogprob } from '../../src/model/logprobs.js';
 import type { NeutralResult, ResultChoice } from '../../src/model/result.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
+import { pushAll } from '../../src/model/push-all.js';
 
 export async function collectResult(events: AsyncIterable<StreamEvent>, options: { logprobs?: boolean } = {}): Promise<NeutralResult> {
   const result: NeutralResult = { id: '', model: '', created: 0, choices: [] };
@@ -22,10 +23,10 @@ export async function collectResult(events: AsyncIterable<StreamEvent>, options:
           break;
         }
         choice.text += event.delta;
-        if (event.tokenIds) tokenIds.push(...event.tokenIds);
+        if (event.tokenIds) pushAll(tokenIds, event.tokenIds);
         if (event.logprobs) {
           sawLogprobs = true;
-          logprobs.push(...event.logprobs);
+          pushAll(logprobs, event.logprobs);
         }
         break;
       case 'choice-end':

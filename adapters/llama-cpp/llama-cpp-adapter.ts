@@ -90,12 +90,16 @@ export class LlamaCppAdapter implements Adapter {
     return collectResult(eachEvent(this.stream(request, context)), { logprobs: request.logprobs !== undefined });
   }
 
-  /** The prompt as the engine would read it: the chat template applied by the plan, tokenized by the model (BOS counted as generation adds it). */
-  async countTokens(request: NeutralRequest): Promise<number | undefined> {
+  /**
+   * The prompt as the engine would read it: the chat template applied by the plan, tokenized by the model (BOS
+   * counted as generation adds it). A prompt longer in bytes than the context holds is refused without tokenizing
+   * (count_tokens then answers with its estimate); a long one waits its turn for the tokenizer (past the queue, a 429).
+   */
+  async countTokens(request: NeutralRequest, context: AdapterContext): Promise<number | undefined> {
     const { prompt, addBos } = this.generateRequest(request);
     if (typeof prompt !== 'string') return prompt.length;
     if (!this.host.tokenize) return undefined;
-    const tokens = await this.host.tokenize(prompt, { special: true });
+    const tokens = await this.host.tokenize(prompt, { special: true, signal: context.signal });
     const info = this.host.info;
     return tokens.length + ((addBos ?? info?.addBos) && info?.bosToken !== undefined ? 1 : 0);
   }

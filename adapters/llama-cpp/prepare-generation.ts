@@ -1,12 +1,12 @@
 /**
- * Checks a request against the model before it queues: tokenizes the prompt,
- * validates token ids, and fits max_tokens into the context with exact counts.
+ * Checks a request against the model before it queues: validates the prompt's
+ * tokens (a text's, tokenized by the caller, or the ids given), and fits
+ * max_tokens into the context with exact counts.
  */
 import { invalidLlamaRequest, LlamaRequestError } from './errors.js';
 import type { LlamaGenerateRequest } from './types.js';
 
 export interface ModelFacts {
-  tokenize(text: string): number[];
   bos: number | null;
   /** The model's own BOS setting (text prompts). */
   addBos: boolean;
@@ -23,9 +23,10 @@ export interface PreparedGeneration {
   seed: number;
 }
 
-export function prepareGeneration(request: LlamaGenerateRequest, model: ModelFacts): PreparedGeneration {
+/** `tokens`: the text prompt's tokens (special tokens parsed), or the prompt's token ids. */
+export function prepareGeneration(request: LlamaGenerateRequest, tokens: readonly number[], model: ModelFacts): PreparedGeneration {
   const text = typeof request.prompt === 'string';
-  const body = text ? model.tokenize(request.prompt as string) : [...(request.prompt as number[])];
+  const body = [...tokens];
   if (!text) {
     const bad = body.find((token) => !Number.isInteger(token) || token < 0 || token >= model.vocabularySize);
     if (bad !== undefined)

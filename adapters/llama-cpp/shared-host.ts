@@ -19,7 +19,7 @@ import { ProxyError, type ErrorType } from '../../src/errors/proxy-error.js';
 import { EventChannel } from './event-channel.js';
 import { abortError } from './scheduler.js';
 import type { LlamaBackendOptions, LlamaEvent, LlamaGenerateRequest, LlamaModelInfo } from './types.js';
-import { LlamaWorkerHost } from './worker-host.js';
+import { LlamaWorkerHost, refuseTooLong } from './worker-host.js';
 
 /** What an adapter needs of an engine: the real one (LlamaWorkerHost) or the relay to the primary's. */
 export interface LlamaHost {
@@ -28,8 +28,11 @@ export interface LlamaHost {
   readonly restarts: number;
   start(): Promise<LlamaModelInfo>;
   generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent>;
-  /** The model's tokens for a text (special tokens parsed); absent where the host cannot ask the model (the relay under --workers). */
-  tokenize?(text: string, options?: { special?: boolean }): Promise<number[]>;
+  /**
+   * The model's tokens for a text (special tokens parsed); absent where the host cannot ask the model (the relay
+   * under --workers). A text past what the context holds is a 400, a long one past the queue limit a 429.
+   */
+  tokenize?(text: string, options?: { special?: boolean; signal?: AbortSignal }): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -136,6 +139,8 @@ export class RelayedLlamaHost implements LlamaHost {
   async *generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent> {
     if (signal?.aborted) throw abortError();
     if (this.closed) throw localModelShuttingDown();
+    // Once the model is known: a prompt the context cannot hold need not cross to the primary.
+    if (this.info && typeof request.prompt === 'string') refuseTooLong(request.prompt, this.info);
     const call = this.nextCall();
     const channel = new EventChannel<LlamaEvent>();
     this.calls.set(call, { channel });

@@ -6,7 +6,7 @@
  */
 
 /** GGUF `tokenizer.ggml.token_type` values (llama.cpp `llama_token_type`). */
-const TokenType = { Normal: 1, Unknown: 2, Control: 3, UserDefined: 4, Unused: 5, Byte: 6 } as const;
+export const TokenType = { Normal: 1, Unknown: 2, Control: 3, UserDefined: 4, Unused: 5, Byte: 6 } as const;
 
 export interface VocabularyInfo {
   /** `tokenizer.ggml.model`: "llama" (SentencePiece) or "gpt2" (byte-level BPE); others use the fallback. */
@@ -55,8 +55,8 @@ function bpePieceBytes(piece: string, byteDecoder: Map<string, number>): Uint8Ar
   return Uint8Array.from(bytes);
 }
 
-/** The inverse of GPT-2's `bytes_to_unicode` table. */
-function gpt2ByteDecoder(): Map<string, number> {
+/** The inverse of GPT-2's `bytes_to_unicode` table: each of the 256 bytes' one-character piece -> the byte. */
+export function gpt2ByteDecoder(): Map<string, number> {
   const printable: number[] = [];
   for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
   for (let b = 0xa1; b <= 0xac; b++) printable.push(b);

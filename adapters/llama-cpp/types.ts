@@ -174,6 +174,19 @@ export interface LlamaModelInfo {
   eosToken?: string;
   addBos: boolean;
   loadMs: number;
+  /** What a text's bytes say of its tokens (prompt-byte-bound.ts); absent where the tokenizer says nothing. */
+  byteBound?: PromptByteBound;
+}
+
+/**
+ * A tokenizer's bound on bytes per token: a text of B bytes has at least B / maxTokenBytes tokens
+ * (only the bytes other than whitespace, where whitespace next to a special token is dropped).
+ */
+export interface PromptByteBound {
+  /** The most bytes of text one token takes. */
+  maxTokenBytes: number;
+  /** A special token strips the whitespace next to it (lstrip/rstrip, e.g. Phi-3's): whitespace may cost no token. */
+  whitespaceMayVanish: boolean;
 }
 
 /** An error as it crosses from the worker; the host turns it into a ProxyError. */
@@ -195,6 +208,7 @@ export type HostMessage =
   | { type: 'init'; init: WorkerInit }
   | { type: 'generate'; id: number; request: LlamaGenerateRequest }
   | { type: 'abort'; id: number }
+  /** Its id takes an `abort` too, while it waits for the tokenizer thread. */
   | { type: 'tokenize'; id: number; text: string; special: boolean }
   | { type: 'detokenize'; id: number; tokens: number[] }
   /** Tests: fail as a bug would (an uncaught error), or `native`ly as a failed assertion in llama.cpp (abort). */

@@ -13,6 +13,7 @@ import type { Message } from '../../src/model/request.js';
 import { renderModelChat, type RenderedPrompt, type RenderModelChatOptions } from './chat-template.js';
 import { defaultCacheDir } from './model-source.js';
 import { TerminalProgress } from './progress.js';
+import { promptTooLong } from './prompt-byte-bound.js';
 import { abortError } from './scheduler.js';
 import type {
   HostMessage,
@@ -74,10 +75,12 @@ export class LlamaWorkerHost {
    * Streams one generation. Throws ProxyErrors (400 context_length_exceeded, 429
    * queue_full with retryAfterSeconds, 503 worker_crashed) and an AbortError
    * when `signal` aborts; the worker then frees the sequence within one token.
+   * A text prompt longer in bytes than the context can hold is refused here, before it crosses to the worker.
    */
   async *generate(request: LlamaGenerateRequest, signal?: AbortSignal): AsyncGenerator<LlamaEvent> {
     if (signal?.aborted) throw abortError();
-    await this.start();
+    const info = await this.start();
+    if (typeof request.prompt === 'string') refuseTooLong(request.prompt, info);
     const worker = this.worker as ChildProcess;
     const id = this.nextId++;
     const channel = new EventChannel<LlamaEvent>();
@@ -104,9 +107,15 @@ export class LlamaWorkerHost {
     }
   }
 
-  /** Token ids of `text` (special tokens parsed unless `special: false`), without BOS. */
-  async tokenize(text: string, options: { special?: boolean } = {}): Promise<number[]> {
-    return (await this.call({ type: 'tokenize', text, special: options.special ?? true })) as number[];
+  /**
+   * Token ids of `text` (special tokens parsed unless `special: false`), without BOS. A text longer
+   * in bytes than the context can hold is refused (400 context_length_exceeded) without tokenizing;
+   * a long one waits for the worker's tokenizer thread, within `queueLimit` (else a 429 queue_full).
+   */
+  async tokenize(text: string, options: { special?: boolean; signal?: AbortSignal } = {}): Promise<number[]> {
+    if (options.signal?.aborted) throw abortError();
+    refuseTooLong(text, await this.start());
+    return (await this.call({ type: 'tokenize', text, special: options.special ?? true }, options.signal)) as number[];
   }
 
   async detokenize(tokens: number[]): Promise<string> {
@@ -228,17 +237,28 @@ export class LlamaWorkerHost {
     }
   }
 
+  /** One request and its answer; `signal` takes it back (the worker drops it if it is still waiting). */
   private async call(
     message: { type: 'tokenize'; text: string; special: boolean } | { type: 'detokenize'; tokens: number[] },
+    signal?: AbortSignal,
   ): Promise<unknown> {
     await this.start();
     const worker = this.worker as ChildProcess;
     const id = this.nextId++;
     this.ref(worker);
-    return new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject });
-      this.send(worker, { ...message, id });
-    });
+    const onAbort = () => {
+      this.settle(id, (call) => call.reject(abortError()));
+      this.send(worker, { type: 'abort', id });
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await new Promise((resolve, reject) => {
+        this.calls.set(id, { resolve, reject });
+        this.send(worker, { ...message, id });
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   private settle(id: number, action: (call: PendingCall) => void): void {
@@ -274,6 +294,12 @@ export class LlamaWorkerHost {
 }
 
 const typeByStatus: Record<number, ErrorType> = { 400: 'invalid_request_error', 429: 'rate_limit_error' };
+
+/** A text the context cannot hold, by its bytes alone: refused before it crosses to the worker (which checks again). */
+export function refuseTooLong(text: string, info: LlamaModelInfo): void {
+  const tooLong = promptTooLong(text, info.contextSize, info.byteBound);
+  if (tooLong) throw proxyErrorOf(tooLong);
+}
 
 function proxyErrorOf(data: LlamaErrorData): ProxyError {
   return new ProxyError({

@@ -10,10 +10,21 @@ import { invalidLlamaRequest, LlamaRequestError, toErrorData } from './errors.js
 import { generate } from './generate.js';
 import { resolveModelPath } from './model-source.js';
 import { prepareGeneration, type ModelFacts } from './prepare-generation.js';
-import { QueueFullError, SequencePool } from './scheduler.js';
+import { measurePromptByteBound, promptTooLong } from './prompt-byte-bound.js';
+import { SequencePool } from './scheduler.js';
 import { buildTokenBytes } from './token-bytes.js';
+import { Tokenizer } from './tokenizer.js';
+import { TokenizerThread } from './tokenizer-thread.js';
 import { asToken, asTokens } from './token-ids.js';
-import type { HostMessage, LlamaGenerateRequest, LlamaGrammarSpec, LlamaModelInfo, WorkerInit, WorkerMessage } from './types.js';
+import type {
+  HostMessage,
+  LlamaGenerateRequest,
+  LlamaGrammarSpec,
+  LlamaModelInfo,
+  PromptByteBound,
+  WorkerInit,
+  WorkerMessage,
+} from './types.js';
 import { withIntegersOnly } from './json-schema-grammar.js';
 import { Outbox } from './outbox.js';
 
@@ -22,6 +33,8 @@ interface Engine {
   model: LlamaModel;
   facts: ModelFacts;
   pool: SequencePool<LlamaContextSequence>;
+  tokenizer: Tokenizer;
+  byteBound: PromptByteBound | undefined;
   tokenBytes: Uint8Array[];
   eogTokens: number[];
   grammars: Map<string, Promise<LlamaGrammar>>;
@@ -37,6 +50,8 @@ const active = new Map<number, AbortController>();
 const running = new Set<Promise<void>>();
 let engine: Engine | undefined;
 let starting: Promise<void> | undefined;
+/** Closed before the process exits, even while the model still loads (a thread ended any other way can abort the process). */
+let tokenizerThread: Promise<TokenizerThread> | undefined;
 let stopping = false;
 
 function sendBatch(batch: WorkerMessage[]): void {
@@ -83,11 +98,16 @@ process.on('message', (message: HostMessage) => {
     case 'abort':
       active.get(message.id)?.abort();
       break;
-    case 'tokenize':
-      reply(message.id, () => (engine as Engine).model.tokenize(message.text, message.special));
+    case 'tokenize': {
+      const controller = new AbortController();
+      active.set(message.id, controller);
+      void reply(message.id, (current) => tokenizeText(current, message.text, message.special, controller.signal)).finally(() =>
+        active.delete(message.id),
+      );
       break;
+    }
     case 'detokenize':
-      reply(message.id, () => (engine as Engine).model.detokenize(asTokens(message.tokens), false));
+      void reply(message.id, (current) => current.model.detokenize(asTokens(message.tokens), false));
       break;
     case 'crash':
       if (message.native) process.abort(); // as a failed assertion inside llama.cpp would
@@ -112,6 +132,9 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     stallMs: options.downloadStallMs ?? 30_000,
     onProgress: (fraction) => progress('download', fraction),
   });
+  // The tokenizer thread loads its copy of the vocabulary while the model loads.
+  tokenizerThread = TokenizerThread.start(modelPath, { gpu: options.gpu ?? false }, (error) => void fatal(error));
+  tokenizerThread.catch(() => undefined); // awaited below, once the model has loaded
   const llama = await getLlama({ gpu: options.gpu ? 'auto' : false, build: 'never', maxThreads: threads, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath, onLoadProgress: (fraction) => progress('load', fraction) });
   const contextSize = options.contextSize ?? Math.min(2048, model.trainContextSize);
@@ -129,8 +152,14 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
   const vocabularySize = tokenBytes.length;
   const eogTokens: number[] = [];
   for (let token = 0; token < vocabularySize; token++) if (model.isEogToken(asToken(token))) eogTokens.push(token);
+  const byteBound = measurePromptByteBound(
+    { model: vocabulary?.model ?? '', tokens: vocabulary?.tokens ?? [], tokenTypes: vocabulary?.token_type },
+    (token) => {
+      const attributes = model.getTokenAttributes(asToken(token));
+      return attributes.lstrip || attributes.rstrip;
+    },
+  );
   const facts: ModelFacts = {
-    tokenize: (text) => model.tokenize(text, true),
     bos: model.tokens.bos,
     addBos: model.tokens.shouldPrependBosToken,
     vocabularySize,
@@ -142,7 +171,20 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     queueLimit,
     (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex,
   );
-  engine = { llama, model, facts, pool, tokenBytes, eogTokens, grammars: new Map(), cacheEdits: new CacheEdits() };
+  const thread = await tokenizerThread;
+  const tokenizer = new Tokenizer({ inline: (text, special) => model.tokenize(text, special), thread, queueLimit });
+  engine = {
+    llama,
+    model,
+    facts,
+    pool,
+    tokenizer,
+    byteBound,
+    tokenBytes,
+    eogTokens,
+    grammars: new Map(),
+    cacheEdits: new CacheEdits(),
+  };
   return {
     path: modelPath,
     name: metadata.general?.name ?? modelPath,
@@ -157,6 +199,7 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     eosToken: model.tokens.eosString ?? undefined,
     addBos: model.tokens.shouldPrependBosToken,
     loadMs: performance.now() - began,
+    ...(byteBound ? { byteBound } : {}),
   };
 }
 
@@ -169,7 +212,9 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
   try {
     if (stopping) throw new LlamaRequestError({ status: 503, code: 'worker_stopping', message: 'The local model is restarting.' });
     if (!current) throw new LlamaRequestError({ status: 503, code: 'model_not_ready', message: 'The local model is not loaded.' });
-    const prepared = prepareGeneration(request, current.facts);
+    const tokens =
+      typeof request.prompt === 'string' ? await tokenizeText(current, request.prompt, true, controller.signal) : request.prompt;
+    const prepared = prepareGeneration(request, tokens, current.facts);
     const grammar = request.grammar ? await loadGrammar(current, request.grammar) : undefined;
     sequence = await current.pool.acquire(prepared.promptTokens, controller.signal);
     const events = generate({
@@ -196,15 +241,7 @@ async function handleGenerate(id: number, request: LlamaGenerateRequest): Promis
     }
   } catch (error) {
     if (controller.signal.aborted) return;
-    if (error instanceof QueueFullError) {
-      post({
-        type: 'failed',
-        id,
-        error: { status: 429, code: 'queue_full', message: error.message, retryAfterSeconds: error.retryAfterSeconds },
-      });
-    } else {
-      post({ type: 'failed', id, error: toErrorData(error) });
-    }
+    post({ type: 'failed', id, error: toErrorData(error) });
   } finally {
     active.delete(id);
     if (sequence) current?.pool.release(sequence);
@@ -243,12 +280,23 @@ async function compileGrammar(llama: Llama, spec: LlamaGrammarSpec): Promise<Lla
   }
 }
 
-function reply(id: number, compute: () => unknown): void {
+/**
+ * A text's tokens, refused first (context_length_exceeded) when its bytes alone say that it
+ * cannot fit the context; a long text waits for the tokenizer thread, within the queue limit.
+ */
+function tokenizeText(current: Engine, text: string, special: boolean, signal: AbortSignal): Promise<number[]> {
+  const tooLong = promptTooLong(text, current.facts.contextSize, current.byteBound);
+  if (tooLong) return Promise.reject(new LlamaRequestError(tooLong));
+  return current.tokenizer.tokenize(text, special, signal);
+}
+
+async function reply(id: number, compute: (current: Engine) => unknown): Promise<void> {
   try {
     if (!engine) throw new LlamaRequestError({ status: 503, code: 'model_not_ready', message: 'The local model is not loaded.' });
-    post({ type: 'result', id, value: compute() });
+    post({ type: 'result', id, value: await compute(engine) });
   } catch (error) {
-    post({ type: 'failed', id, error: toErrorData(error) });
+    // An aborted call's host has stopped waiting for it.
+    if ((error as Error)?.name !== 'AbortError') post({ type: 'failed', id, error: toErrorData(error) });
   }
 }
 
@@ -268,13 +316,16 @@ async function fatal(error: unknown): Promise<void> {
   await stop(1);
 }
 
-/** Aborts every generation, waits for them to stop (within a token), frees the model, exits. */
+/** Aborts every generation, waits for them to stop (within a token), closes the tokenizer thread, frees the model, exits. */
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   for (const controller of active.values()) controller.abort();
   try {
     await Promise.allSettled([...running]);
+    // The text the thread is in is finished first, but not waited for past 2 s (a tokenizer with no byte bound).
+    const thread = tokenizerThread?.then((started) => started.close());
+    await Promise.race([thread?.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     await engine?.model.dispose();
     await engine?.llama.dispose();
   } finally {

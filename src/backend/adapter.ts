@@ -65,8 +65,10 @@ export interface WorkSpan {
 
 export interface FanOutBudget {
   perRequest: number;
-  /** Shared by every request of the process (`limits.fanOutPerProcess`). */
-  process?: { acquire(signal: AbortSignal): Promise<() => void> };
+  /** Shared by every request of the process (`limits.fanOutPerProcess`), each owner holding at most its share (`limits.fanOutPerKey`). */
+  process?: { acquire(signal: AbortSignal, owner?: string): Promise<() => void> };
+  /** Whose request this is (the digest of its API key, '' without keys): the share its sub-requests count against. */
+  owner?: string;
 }
 
 /** Numbers only the backend knows, read at each metrics scrape. */

@@ -1,19 +1,21 @@
 /**
- * `dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]`:
+ * `dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--max-line-bytes N] [--json]`:
  * the migration aid over real traffic. Reads recorded requests, one JSON
  * object per line (the body, or `{"body": ..., "endpoint": ...}` with the
  * endpoint, or a `path`, naming the dialect: chat, completions, responses), runs each
  * through the same translation report as `translate` and the dry run, and
  * prints per target how many translate losslessly, lossily (which fields, how
  * often) or not at all. The file is streamed: memory stays flat however long
- * it is (the counts are per field, never per request).
+ * it is (the counts are per field, never per request), and a line longer than
+ * a request body may be is not read but counted unreadable, by its number.
+ * What it prints of the file is escaped (escaping-writer.ts).
  *
  * Exit codes: 0 every request lossless on every target, 1 some lossy, 2 some
  * rejected, malformed, unreadable or unrouted (or the command cannot run).
  */
 import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
 import { parseCommandLine, UsageError } from './parse-command-line.js';
 import { fileProblem } from '../config/file-problem.js';
 import { DEFAULT_PROFILES } from './fields/backend-profiles.js';
@@ -30,8 +32,11 @@ import {
   type Translator,
 } from './translate.js';
 import { isRecord } from '../model/is-record.js';
+import { escapeControls } from '../logging/logger.js';
+import { escapingWriter } from './escaping-writer.js';
+import { readBoundedLines } from './read-bounded-lines.js';
 
-export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--json]
+export const auditUsage = `Usage: dialect-proxy audit FILE.jsonl [--to KIND[,KIND...] | --config FILE] [--max-line-bytes N] [--json]
 
 Reads recorded requests, one JSON object per line: the request body, or
 {"body": {...}, "endpoint": "/v1/chat/completions"} as logs are often exported
@@ -44,6 +49,8 @@ how often) or not at all. Nothing is sent.
   --to KIND[,KIND]  default backends of these kinds (${DEFAULT_PROFILES.map(({ name }) => name).join(', ')});
                     may repeat; without --to or --config: every kind
   --config FILE     route each request as this configuration does (a table per backend)
+  --max-line-bytes N  a longer line is not read, and counted unreadable (default: the config's
+                    server.maxBodyBytes, ${DEFAULT_MAX_BODY_BYTES} without --config)
   --json            one JSON document on stdout, for scripts
   --help, -h        this text
 
@@ -63,8 +70,10 @@ export interface AuditIo {
  * @example process.exitCode = await runAuditCommand(['requests.jsonl', '--to', 'openai']);
  */
 export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise<number> {
-  const out = io.out ?? ((text: string) => process.stdout.write(text));
-  const err = io.err ?? ((text: string) => process.stderr.write(text));
+  const rawErr = io.err ?? ((text: string) => process.stderr.write(text));
+  // What comes from the file, the config or the command line is escaped; the progress bar's own controls are not.
+  const out = escapingWriter(io.out ?? ((text: string) => process.stdout.write(text)));
+  const err = escapingWriter(rawErr);
   try {
     const parsed = parseCommandLine({
       args,
@@ -72,6 +81,7 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
       options: {
         to: { type: 'string', short: 't', multiple: true },
         config: { type: 'string', short: 'c' },
+        'max-line-bytes': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -84,6 +94,7 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
     if (positionals.length !== 1)
       throw new UsageError(positionals.length === 0 ? 'which file? (FILE.jsonl, or - for stdin)' : 'one file at a time');
     if (values.to && values.config) throw new UsageError('--to and --config exclude each other');
+    const maxLineBytes = values['max-line-bytes'] === undefined ? undefined : byteCount(values['max-line-bytes']);
     const file = positionals[0];
     const summary = await audit(file, {
       ...(values.config
@@ -95,8 +106,9 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
                 .map((kind) => kind.trim())
                 .filter(Boolean) ?? DEFAULT_PROFILES.map(({ name }) => name),
           }),
+      ...(maxLineBytes !== undefined ? { maxLineBytes } : {}),
       ...(file === '-' ? { stdin: io.stdin ?? process.stdin } : {}),
-      ...((io.progress ?? process.stderr.isTTY === true) && file !== '-' ? { progress: err } : {}),
+      ...((io.progress ?? process.stderr.isTTY === true) && file !== '-' ? { progress: rawErr } : {}),
     });
     out(values.json ? `${JSON.stringify(summary, null, 2)}\n` : renderAudit(summary));
     return exitCodeOfAudit(summary);
@@ -107,7 +119,8 @@ export async function runAuditCommand(args: string[], io: AuditIo = {}): Promise
       (error as NodeJS.ErrnoException)?.syscall === 'open'
         ? `cannot read ${(error as NodeJS.ErrnoException).path}: ${fileProblem(error)}`
         : undefined;
-    err(`dialect-proxy audit: ${known ? error.message : (unreadable ?? `failed: ${(error as Error)?.message ?? String(error)}`)}\n`);
+    const message = known ? error.message : (unreadable ?? `failed: ${(error as Error)?.message ?? String(error)}`);
+    err(`dialect-proxy audit: ${escapeControls(message)}\n`);
     if (error instanceof UsageError) err(`\n${auditUsage}\n`);
     return 2;
   }
@@ -123,9 +136,19 @@ export function exitCodeOfAudit(summary: AuditSummary): 0 | 1 | 2 {
   return summary.targets.some((target) => target.lossy > 0) ? 1 : 0;
 }
 
+/** `--max-line-bytes`: a whole number of bytes, at least 1. */
+function byteCount(value: string): number {
+  const bytes = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`--max-line-bytes: a number of bytes, at least 1 (got "${value}")`);
+  return bytes;
+}
+
 interface AuditOptions {
   kinds?: string[];
   config?: string;
+  /** A longer line is not read (default: the config's server.maxBodyBytes, or its default). */
+  maxLineBytes?: number;
   stdin?: NodeJS.ReadableStream;
   /** Where to draw a progress bar. */
   progress?: (text: string) => void;
@@ -179,14 +202,23 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
 
     const total = options.progress && !options.stdin ? statSync(file).size : 0;
     const progress = options.progress ? progressBar(options.progress, total) : undefined;
-    const input = options.stdin ?? createReadStream(file);
-    const lines = createInterface({ input, crlfDelay: Infinity });
+    const input = (options.stdin ?? createReadStream(file)) as AsyncIterable<Buffer | string>;
+    // Every line is held whole to be parsed: none may be longer than a request body the proxy takes.
+    const maxLineBytes = options.maxLineBytes ?? config?.server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     let bytes = 0;
     let lineNumber = 0;
-    for await (const line of lines) {
-      bytes += Buffer.byteLength(line) + 1;
+    for await (const { text: line, bytes: lineBytes } of readBoundedLines(input, maxLineBytes)) {
+      bytes += lineBytes;
       lineNumber += 1; // the file's own numbering, blank lines included, as an editor shows it
       progress?.update(bytes, summary.lines);
+      if (line === undefined) {
+        summary.lines += 1;
+        summary.unreadable += 1;
+        const tooLong = (summary.tooLong ??= { maxLineBytes, lines: 0, lineNumbers: [] });
+        tooLong.lines += 1;
+        if (tooLong.lineNumbers.length < MAX_LINES_LISTED) tooLong.lineNumbers.push(lineNumber);
+        continue;
+      }
       if (line.trim() === '') continue;
       summary.lines += 1;
       const record = readRecord(line);

@@ -1,5 +1,9 @@
-/** What `dialect-proxy audit` prints: the readable summary, and the progress bar while it reads a file. */
+/**
+ * What `dialect-proxy audit` prints: the readable summary, and the progress bar while it reads a file.
+ * Text from the file (field names, error messages) and the config (backend names) is escaped per cell (escaping-writer.ts).
+ */
 import type { AuditSummary } from './audit-summary.js';
+import { escapeControls } from '../logging/logger.js';
 
 /** A one-line bar redrawn at most every 100 ms: bytes read of the file, lines so far. */
 export function progressBar(write: (text: string) => void, total: number): { update(bytes: number, lines: number): void; done(): void } {
@@ -28,20 +32,31 @@ export function progressBar(write: (text: string) => void, total: number): { upd
 export function renderAudit(summary: AuditSummary): string {
   const lines: string[] = [];
   const requests = summary.lines - summary.unreadable;
+  const { tooLong } = summary;
+  // Lines too long to read are unreadable too, listed apart: a line that is not JSON and one not read are different problems.
+  const notJson = summary.unreadable - (tooLong?.lines ?? 0);
   const notes = [
-    summary.unreadable > 0
-      ? `${summary.unreadable} unreadable line${plural(summary.unreadable)} (not a JSON object): ${lineNumbers(summary)}`
+    notJson > 0 ? `${notJson} unreadable line${plural(notJson)} (not a JSON object): ${lineNumbers(notJson, summary.unreadableLines)}` : '',
+    tooLong
+      ? `${tooLong.lines} unreadable line${plural(tooLong.lines)} (longer than ${tooLong.maxLineBytes} bytes, --max-line-bytes): ${lineNumbers(tooLong.lines, tooLong.lineNumbers)}`
       : '',
     summary.malformed.requests > 0 ? `${summary.malformed.requests} malformed` : '',
     summary.unrouted ? `${summary.unrouted} for a model no route serves` : '',
   ].filter(Boolean);
-  lines.push(`Audit of ${summary.file}: ${requests} request${plural(requests)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
+  lines.push(
+    `Audit of ${escapeControls(summary.file)}: ${requests} request${plural(requests)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`,
+  );
   if (summary.malformed.requests > 0) {
     lines.push('', `Malformed (the caller's dialect refuses them; no backend sees them): ${summary.malformed.requests}`);
     lines.push(
       ...table(
         ['field', 'requests', 'first', 'error'],
-        summary.malformed.fields.map((field) => [field.field, String(field.requests), `line ${field.line}`, field.reason]),
+        summary.malformed.fields.map((field) => [
+          escapeControls(field.field),
+          String(field.requests),
+          `line ${field.line}`,
+          escapeControls(field.reason),
+        ]),
         [false, true, false, false],
       ),
     );
@@ -49,7 +64,7 @@ export function renderAudit(summary: AuditSummary): string {
   for (const target of summary.targets) {
     lines.push(
       '',
-      `${target.target} (kind ${target.kind}, speaks ${target.speaks.join(' and ')}): ${target.requests} request${plural(target.requests)}`,
+      `${escapeControls(`${target.target} (kind ${target.kind}, speaks ${target.speaks.join(' and ')})`)}: ${target.requests} request${plural(target.requests)}`,
     );
     const share = (n: number) => (target.requests > 0 ? `${((100 * n) / target.requests).toFixed(1)}%` : '-');
     lines.push(
@@ -69,10 +84,10 @@ export function renderAudit(summary: AuditSummary): string {
         ...table(
           ['field', 'change', 'requests', 'why (first seen)'],
           target.changes.map((change) => [
-            change.to ? `${change.field} -> ${change.to}` : change.field,
+            escapeControls(change.to ? `${change.field} -> ${change.to}` : change.field),
             change.action + (change.lossy && change.action === 'converted' ? ' (lossy)' : ''),
             String(change.requests),
-            change.reason,
+            escapeControls(change.reason),
           ]),
           [false, false, true, false],
         ),
@@ -85,9 +100,9 @@ export function renderAudit(summary: AuditSummary): string {
 const plural = (n: number) => (n === 1 ? '' : 's');
 
 /** `line 8`, `lines 3, 8 and 12`; past the numbers kept, `and N more`. */
-function lineNumbers({ unreadable, unreadableLines }: AuditSummary): string {
-  const listed = unreadableLines.map(String);
-  const more = unreadable - listed.length;
+function lineNumbers(count: number, numbers: readonly number[]): string {
+  const listed = numbers.map(String);
+  const more = count - listed.length;
   if (more > 0) return `lines ${listed.join(', ')} and ${more} more`;
   if (listed.length === 1) return `line ${listed[0]}`;
   return `lines ${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;

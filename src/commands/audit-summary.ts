@@ -30,10 +30,18 @@ export interface AuditSummary {
   file: string;
   /** Non-empty lines read. */
   lines: number;
-  /** Lines that are not a JSON object. */
+  /** Lines that are not a JSON object, and lines too long to read (`tooLong`). */
   unreadable: number;
-  /** The file's line numbers (1-based, blank lines counted) of the first 20 unreadable lines. */
+  /** The file's line numbers (1-based, blank lines counted) of the first 20 lines that are not a JSON object. */
   unreadableLines: number[];
+  /** Present when lines were longer than the bound: not read (a line is held whole to be parsed), the next one is. */
+  tooLong?: {
+    /** The bound: `--max-line-bytes`, else the config's `server.maxBodyBytes` (its default without `--config`). */
+    maxLineBytes: number;
+    lines: number;
+    /** The line numbers of the first 20. */
+    lineNumbers: number[];
+  };
   /** Requests the caller's dialect refuses (malformed): no backend would see them, on any target. */
   malformed: {
     requests: number;

@@ -8,6 +8,7 @@
  *
  * Exit codes: 0 lossless, 1 lossy, 2 rejected (the backend would refuse the
  * request, the request is malformed, or the command cannot run). Never a stack trace.
+ * What it prints of the request, the reply or the config is escaped (escaping-writer.ts).
  */
 import { readFileSync } from 'node:fs';
 import { OPENAI_PATHS, type SpokenEndpoint } from '../backend/adapter.js';
@@ -45,6 +46,8 @@ import {
   renderTranslation,
   type MigrationDocument,
 } from './translate-output.js';
+import { escapeControls } from '../logging/logger.js';
+import { escapingWriter } from './escaping-writer.js';
 
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
 
@@ -90,14 +93,15 @@ class InputError extends Error {}
  * @example process.exitCode = await runTranslateCommand(['--to', 'openai', 'request.json']);
  */
 export async function runTranslateCommand(args: string[], io: CommandIo = {}): Promise<number> {
-  const out = io.out ?? ((text: string) => process.stdout.write(text));
-  const err = io.err ?? ((text: string) => process.stderr.write(text));
+  // The renderers escape each value from the input; this is the guard for the rest (a JSON document's C1 controls, a message).
+  const out = escapingWriter(io.out ?? ((text: string) => process.stdout.write(text)));
+  const err = escapingWriter(io.err ?? ((text: string) => process.stderr.write(text)));
   try {
     return await run(args, io.stdin ?? process.stdin, out);
   } catch (error) {
     const known =
       error instanceof UsageError || error instanceof InputError || error instanceof TargetError || error instanceof ConfigError;
-    err(`dialect-proxy translate: ${known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`}\n`);
+    err(`dialect-proxy translate: ${escapeControls(known ? error.message : `failed: ${(error as Error)?.message ?? String(error)}`)}\n`);
     if (error instanceof UsageError) err(`\n${translateUsage}\n`);
     return 2;
   }

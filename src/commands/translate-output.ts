@@ -4,6 +4,8 @@ import type { ResponseTranslation } from './translate-responses.js';
 import { DIALECTS } from '../dialects/registry.js';
 import { IN_PROCESS, type Change } from '../pipeline/report/translation-report.js';
 import type { Migration, MigrationVerdict } from './migrate/chat-responses.js';
+import { escapeControls } from '../logging/logger.js';
+import { escapeLines } from './escaping-writer.js';
 
 /** The JSON document: the report, or for a request the dialect refuses, why. */
 export function documentOf(translation: Translation): Record<string, unknown> {
@@ -33,11 +35,11 @@ const VERDICTS = {
   invalid: 'INVALID (exit 2): the request is malformed; no backend would see it',
 } as const;
 
-/** The readable report. */
+/** The readable report. Text from the request (field names, values in messages) is escaped here, per value (escaping-writer.ts). */
 export function renderTranslation(translation: Translation, target: string): string {
   const lines: string[] = [];
   const dialect = DIALECT_NAMES[translation.dialect.name] ?? translation.dialect.name;
-  lines.push(`${dialect} request (${translation.dialect.path}) -> ${target}`);
+  lines.push(`${dialect} request (${translation.dialect.path}) -> ${escapeControls(target)}`);
   const untouched = translation.verdict === 'lossless' && translation.report.changes.length === 0;
   lines.push(`Verdict: ${untouched ? 'LOSSLESS (exit 0): the backend gets the request as it is' : VERDICTS[translation.verdict]}`);
   if (translation.verdict === 'invalid') {
@@ -52,8 +54,8 @@ export function renderTranslation(translation: Translation, target: string): str
     const count = report.upstream.length > 1 ? `Upstream requests (${report.upstream.length}${without}):` : `Upstream request${without}:`;
     lines.push('', count);
     for (const call of report.upstream) {
-      const where = call.endpoint === IN_PROCESS ? "The bundled engine's input (no HTTP request)" : `POST ${call.endpoint}`;
-      lines.push(`${where}${call.stream ? ' (streamed)' : ''}`, JSON.stringify(call.body, null, 2));
+      const where = call.endpoint === IN_PROCESS ? "The bundled engine's input (no HTTP request)" : `POST ${escapeControls(call.endpoint)}`;
+      lines.push(`${where}${call.stream ? ' (streamed)' : ''}`, jsonText(call.body));
     }
   }
   return `${lines.join('\n')}\n`;
@@ -69,8 +71,8 @@ export function renderChanges(changes: readonly Change[]): string[] {
         : change.action === 'dropped' && !change.lossy
           ? ' (nothing lost)'
           : ''),
-    change.to ? `${change.field} -> ${change.to}` : change.field,
-    change.reason,
+    escapeControls(change.to ? `${change.field} -> ${change.to}` : change.field),
+    escapeControls(change.reason),
   ]);
   const widths = [0, 1].map((column) => Math.max(...rows.map((row) => row[column].length)));
   return [
@@ -82,7 +84,7 @@ export function renderChanges(changes: readonly Change[]): string[] {
 function describeError({ status, body }: { status: number; body: Record<string, unknown> }): string {
   const error = (body.error ?? {}) as { message?: string; code?: string | null; type?: string; param?: string | null };
   const code = error.code ?? error.type ?? 'error';
-  return `${status} ${code}${error.param ? ` (param ${error.param})` : ''}: ${error.message ?? JSON.stringify(body)}`;
+  return escapeControls(`${status} ${code}${error.param ? ` (param ${error.param})` : ''}: ${error.message ?? JSON.stringify(body)}`);
 }
 
 /** The readable form of a translated reply: a line about it, then the answer exactly as the caller reads it. */
@@ -90,13 +92,15 @@ export function renderResponse(translated: ResponseTranslation): string {
   const dialect = DIALECT_NAMES[translated.dialect] ?? translated.dialect;
   const path = DIALECTS.find((known) => known.name === translated.dialect)?.path ?? '';
   const from = translated.backend
-    ? `backend "${translated.backend}" (kind ${translated.kind})${translated.upstream ? `, as its answer to POST ${translated.upstream.endpoint}` : ''}`
+    ? escapeControls(
+        `backend "${translated.backend}" (kind ${translated.kind})${translated.upstream ? `, as its answer to POST ${translated.upstream.endpoint}` : ''}`,
+      )
     : 'no backend';
   const lines = [
     `Recorded reply from ${from}`,
     `as ${/^[AEIOU]/.test(dialect) ? 'an' : 'a'} ${dialect} caller gets it (POST ${path}): ${translated.status}${translated.stream ? ', streamed' : ''}${translated.ok ? '' : ', an error'}`,
   ];
-  const payload = translated.stream ? (translated.sse ?? '') : `${JSON.stringify(translated.body, null, 2)}\n`;
+  const payload = translated.stream ? escapeLines(translated.sse ?? '') : `${jsonText(translated.body)}\n`;
   return `${lines.join('\n')}\n\n${payload}`;
 }
 
@@ -142,6 +146,9 @@ export function renderMigration(document: MigrationDocument, looksLike?: CallerE
     '',
     ...renderChanges(document.changes).map((line) => line.replace('No changes: the backend gets the request as it is.', 'No changes.')),
   );
-  lines.push('', `${DIALECT_NAMES[document.to]} request:`, `POST ${to?.path ?? ''}`, JSON.stringify(document.body, null, 2));
+  lines.push('', `${DIALECT_NAMES[document.to]} request:`, `POST ${to?.path ?? ''}`, jsonText(document.body));
   return `${lines.join('\n')}\n`;
 }
+
+/** A JSON document as printed: JSON escapes C0 controls in strings, not DEL or C1. */
+const jsonText = (value: unknown) => escapeLines(JSON.stringify(value, null, 2));

@@ -58,8 +58,12 @@ export interface ServerSettings {
   headersTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long (the standalone server). */
   keepAliveTimeoutMs: number;
-  /** Connections the standalone server holds at once; more are closed as they arrive. */
+  /** Connections the standalone server holds at once; past it a new one takes an idle one's place (an anonymous one first), else is closed. */
   maxConnections: number;
+  /** Connections one address (an IPv6 /64) holds at once, the same way; 0: no bound (behind a reverse proxy every caller is one address). */
+  maxConnectionsPerAddress: number;
+  /** Requests one connection may have awaiting their answers (HTTP pipelining); past it the connection is closed. */
+  maxPipelinedRequests: number;
   /**
    * Before the standalone server reports ready, this long of synthetic requests to a loopback server
    * of canned answers, so that its first clients meet warm code (src/runtime/warm-up.ts); 0 turns it off.
@@ -80,8 +84,27 @@ export interface ProxyLimits {
   fanOutPerRequest: number;
   /** Fanned-out sub-requests running at once in the process, all requests together; more wait their turn. */
   fanOutPerProcess: number;
+  /**
+   * Fanned-out sub-requests one API key runs at once, all its requests together, so that one key never
+   * holds every slot of the process; with fewer than two `server.apiKeys` (one owner) it does not apply.
+   */
+  fanOutPerKey: number;
   /** Nesting depth of a request body (objects and arrays). */
   jsonDepth: number;
+  /** Values in a request body: every string, number, boolean, null, object and array (counted before parsing). */
+  jsonValues: number;
+  /** Objects and arrays in a request body, and the keys of its objects (counted before parsing: building them is parsing's costly part). */
+  jsonContainers: number;
+  /** Token ids in a completions `prompt`, the prompts of a batch together. */
+  promptTokens: number;
+  /** Messages in one request: `messages`, or the Responses API's `input` items. */
+  messages: number;
+  /** Content blocks or parts in one request, every message's (and a tool result's, and `system`'s) together. */
+  contentParts: number;
+  /** Tools (or legacy `functions`) offered in one request. */
+  tools: number;
+  /** Stop sequences (`stop`, `stop_sequences`) in one request. */
+  stopSequences: number;
   /** Size of a grammar the proxy builds from tool schemas or a regex, in bytes. */
   grammarBytes: number;
   /** Time spent building one such grammar. */
@@ -90,7 +113,12 @@ export interface ProxyLimits {
   backgroundRuns: number;
   /** Background responses one API key runs at once; more are a 429. */
   backgroundRunsPerKey: number;
+  /** Bytes of one output item (its text and logprobs, or a call's arguments) a Responses stream's closing events repeat; the deltas carry all. */
+  repeatedOutputBytes: number;
 }
+
+/** `server.maxBodyBytes` when the config does not say (also `dialect-proxy audit`'s longest line without a config). */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** What each limit is when the config does not say (README, "Limits"). */
 export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
@@ -98,17 +126,32 @@ export const DEFAULT_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   choices: 128,
   fanOutPerRequest: 16,
   fanOutPerProcess: 64,
+  fanOutPerKey: 32,
   jsonDepth: 64,
+  jsonValues: 1_000_000,
+  jsonContainers: 100_000,
+  promptTokens: 262_144,
+  messages: 10_000,
+  contentParts: 20_000,
+  tools: 1_024,
+  stopSequences: 256,
   grammarBytes: 1024 * 1024,
   grammarMs: 50,
   backgroundRuns: 128,
   backgroundRunsPerKey: 16,
+  repeatedOutputBytes: 4 * 1024 * 1024,
 });
 
 /** What every kind of response store takes. */
 interface ResponseStoreCommon {
-  /** The most responses kept; the oldest goes first. */
+  /** The most responses kept, every key together; past it, the oldest of the key holding the most goes first. */
   maxResponses: number;
+  /** Bytes kept in all (the JSON of every response and its own input); past it, the oldest of the key holding the most bytes goes first. */
+  maxBytes: number;
+  /** The most responses one API key keeps; past it, that key's own oldest goes first (never another key's). */
+  maxResponsesPerKey: number;
+  /** Bytes one API key keeps; past it, that key's own oldest go first. */
+  maxBytesPerKey: number;
   /** How long a response is kept (a shared store sets it as each key's TTL). */
   maxAgeSeconds: number;
   /** Whether a request that does not say `store` is kept (OpenAI's default is true, and clients such as the AI SDK count on it). */
@@ -122,8 +165,6 @@ interface ResponseStoreCommon {
 /** In this process: for a single instance. */
 export interface MemoryResponseStoreSettings extends ResponseStoreCommon {
   kind: 'memory';
-  /** Bytes kept in all (the JSON of every response and its own input); the oldest go first. */
-  maxBytes: number;
 }
 
 /** In Redis: shared by every replica and every `--workers` process that points at it. */
@@ -165,6 +206,8 @@ export interface TelemetrySettings {
   sampler?: string;
   /** The ratio of the `traceidratio` samplers, 0..1 (as `OTEL_TRACES_SAMPLER_ARG`). */
   samplerRatio?: number;
+  /** True: a caller's `traceparent` sampled flag decides, as the `parentbased_*` samplers do; false (the default): the sampler above decides, the caller's trace still continued. */
+  honourCallerSampling?: boolean;
   /** Prompt and completion text on spans (`gen_ai.input.messages`, `gen_ai.output.messages`): off unless asked. */
   captureContent?: boolean;
 }

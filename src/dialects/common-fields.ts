@@ -12,6 +12,7 @@ import type { StreamOptions } from '../model/request.js';
 import { copyTo, mapWith, setPath, type FieldContext, type FieldRule } from './field-table.js';
 import { parseResponseFormat } from './parse-response-format.js';
 import { isSet } from '../model/is-set.js';
+import { pushAll } from '../model/push-all.js';
 
 /** Fields with the same name and meaning in both dialects. */
 export type CommonField =
@@ -130,7 +131,7 @@ function applyReasoning(_value: unknown, { request, body }: FieldContext): void 
   const { reasoning, origins, warnings } = normalizeReasoning(body);
   request.reasoning = reasoning;
   Object.assign(request.origins, origins);
-  request.warnings.push(...warnings);
+  pushAll(request.warnings, warnings);
 }
 
 const responseFormat = mapWith('responseFormat (text | json_object | json_schema | grammar)', (value, { request, field }) => {

@@ -3,6 +3,7 @@
  * stream events back into wire JSON. Dialects are pure: no I/O, but through
  * the state hooks a stateful dialect is given (dialect-state.ts).
  */
+import type { ProxyLimits } from '../config/settings.js';
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
@@ -29,8 +30,11 @@ export interface Dialect {
    */
   parseRequest(body: Record<string, unknown>, headers?: Readonly<Record<string, string | string[] | undefined>>): NeutralRequest;
   serializeResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown>;
-  /** A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts). */
-  streamSerializer(request: NeutralRequest): StreamSerializer;
+  /**
+   * A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts).
+   * `limits`: the config's (the Responses API's closing events repeat at most `repeatedOutputBytes` of an item); the defaults without.
+   */
+  streamSerializer(request: NeutralRequest, limits?: Pick<ProxyLimits, 'repeatedOutputBytes'>): StreamSerializer;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
   /** The HTTP status of an error, where this dialect's differs from the error's own (Anthropic answers a busy backend with 529). */

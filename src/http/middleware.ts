@@ -21,6 +21,7 @@ import type { ProxyRuntime } from '../pipeline/runtime.js';
 import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js';
 import { backendHealth } from '../pipeline/backend-health.js';
 import { serveInspector } from './inspector.js';
+import { sharedFor } from './shared-for.js';
 import { INSPECTOR_KINDS_PATH, INSPECTOR_TRANSLATE_PATH, inspectorApi } from './inspector-api.js';
 
 export interface DialectProxy extends Router {
@@ -155,9 +156,11 @@ export function createDialectProxy(
       (error: unknown) => sendError(res, own, backendUnavailable(error)),
     );
   });
-  // Open like /healthz: scrapers carry no API key, and the values hold no secret.
+  // Open like /healthz: scrapers carry no API key, and the values hold no secret; so rendered at most once a
+  // second, and shared, or a caller with no key could keep the process busy rendering.
+  const metricsText = sharedFor(1_000, options.metricsText ?? (() => metrics.registry.metrics()));
   router.get('/metrics', (_req, res) => {
-    (options.metricsText ?? (() => metrics.registry.metrics()))().then(
+    metricsText().then(
       (text) => {
         res.writeHead(200, { 'content-type': metrics.registry.contentType });
         res.end(text);

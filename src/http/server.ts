@@ -14,6 +14,8 @@ import { checkBeforeStart } from './check-before-start.js';
 import { listenError } from './listen-error.js';
 import { checkOpenRelay } from './open-relay.js';
 import { settlesWithin } from '../pipeline/drain-requests.js';
+import { carriesApiKey } from '../pipeline/request/check-api-key.js';
+import { ConnectionGuard } from './connection-guard.js';
 
 export interface RunningServer {
   server: Server;
@@ -57,8 +59,13 @@ export async function startServer(
   const proxy = createDialectProxy(config, { inspector: true, warmUp: true, ...options });
   app.use(proxy);
   app.use(notFound);
+  // Bounds on each connection and address (connection-guard.ts); keyed connections are shed last.
+  const guard = new ConnectionGuard(config.server);
+  const { apiKeys } = config.server;
   // Node checks the header and body deadlines on this interval (30 s by default, longer than a deadline itself).
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    if (!guard.enter(req, res)) return;
+    if (apiKeys.length > 0 && !guard.isAuthenticated(req.socket) && carriesApiKey(req, apiKeys)) guard.markAuthenticated(req.socket);
     // While draining, no connection stays open for another request: one that arrives says so in
     // its answer, one already running is closed once it has finished.
     if (draining) res.setHeader('connection', 'close');
@@ -81,11 +88,11 @@ export async function startServer(
   });
   // Node's own limits back the proxy's: the body reader answers a slow body with a 408 in the caller's
   // dialect (server.requestTimeoutMs); Node drops a connection whose headers or body are slower still.
-  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.server;
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.server;
   server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = Math.max(requestTimeoutMs + 5_000, headersTimeoutMs);
   server.keepAliveTimeout = keepAliveTimeoutMs;
-  server.maxConnections = maxConnections;
+  guard.attach(server);
   const { port } = server.address() as AddressInfo;
   let stopping: Promise<void> | undefined;
   return {

@@ -1,18 +1,33 @@
 /**
  * winston logger: JSON lines when stdout is not a terminal, readable lines when
  * it is. Secrets never reach a transport: keys that look like credentials are
- * masked wherever they appear in a log entry.
+ * masked wherever they appear in a log entry. Nor does a caller's megabyte: every
+ * string of an entry is cut (a 9 MB `model` was a 9 MB line), every list too.
  */
 import winston from 'winston';
 
 const secretKey = /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|password|secret|token|cookie|set-cookie)$/i;
 const bearer = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 
-/** Masks credential-like keys and bearer tokens, recursively, without touching the caller's objects. */
+/** The most one string of a log entry keeps, in bytes as written (escapes counted): a line has a few such strings at most. */
+const LOG_TEXT_BYTES = 4096;
+/** The most items of one list a log entry keeps. */
+const LOG_LIST_ITEMS = 32;
+const LOG_DEPTH = 6;
+
+/**
+ * Masks credential-like keys and bearer tokens, recursively, without touching the caller's objects;
+ * cuts each string at LOG_TEXT_BYTES and each list at LOG_LIST_ITEMS, with a marker (`…[truncated: N chars]`).
+ */
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(bearer, '$1[redacted]');
-  if (!value || typeof value !== 'object' || depth > 6) return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  // Cut first: a token cut in two is still masked (the marker is not a token character).
+  if (typeof value === 'string') return cutText(value).replace(bearer, '$1[redacted]');
+  if (!value || typeof value !== 'object') return value;
+  if (depth > LOG_DEPTH) return `[nested deeper than ${LOG_DEPTH} levels]`;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, LOG_LIST_ITEMS).map((item) => redact(item, depth + 1));
+    return value.length > LOG_LIST_ITEMS ? [...items, `…[truncated: ${value.length} items]`] : items;
+  }
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) out[key] = secretKey.test(key) ? '[redacted]' : redact(item, depth + 1);
   return out;
@@ -24,6 +39,30 @@ const redactFormat = winston.format((info) => {
   }
   return info;
 });
+
+/** `text`, or as much of it as takes LOG_TEXT_BYTES once written, then a marker. */
+function cutText(text: string): string {
+  if (text.length * 6 <= LOG_TEXT_BYTES) return text;
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    const next = text.charCodeAt(end + 1);
+    const pair = code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+    const size = pair ? 4 : writtenBytes(code);
+    if (bytes + size > LOG_TEXT_BYTES) break;
+    bytes += size;
+    end += pair ? 2 : 1;
+  }
+  return end === text.length ? text : `${text.slice(0, end)}…[truncated: ${text.length} chars]`;
+}
+
+/** The most one UTF-16 unit takes written: escaped (`\u0001`) in either format if a control character or a lone surrogate, `\"` in JSON, else its UTF-8. */
+function writtenBytes(code: number): number {
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) return 6;
+  if (code === 0x22 || code === 0x5c) return 2;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+}
 
 /** Line breaks and other control characters a caller sent (a `model` with a newline) cannot forge a line of the readable log. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

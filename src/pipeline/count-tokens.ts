@@ -49,7 +49,8 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
 
 /**
  * The backend's own count of the request as the plan would send it; undefined where it has no
- * tokenizer to ask, or the plan or the count fails (a count is advice: the estimate stands in).
+ * tokenizer to ask, or the plan or the count fails (a count is advice: the estimate stands in),
+ * but for a 429, which the caller gets.
  */
 async function countByBackend(
   runtime: ProxyRuntime,
@@ -70,6 +71,8 @@ async function countByBackend(
     const { received } = await dryRun({ ...request, limits }, match, { limits: runtime.config.limits });
     return await adapter.countTokens(received[0], { signal: closed.signal, requestId });
   } catch (error) {
+    // A busy backend (its queue full) is a 429 with its Retry-After: the caller retries for the exact count.
+    if (toProxyError(error).status === 429) throw error;
     runtime.logger.info('token count by the backend failed; answering with an estimate', {
       requestId,
       backend: match.backend.name,

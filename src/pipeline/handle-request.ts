@@ -59,7 +59,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
       record.detached(String(queued.id));
       sendJson(res, 200, queued);
     }
-    const call = { runtime, dialect, request, match, record, signal: abort.signal, headers: affinityHeaders(req.headers) };
+    const call = { runtime, dialect, request, match, record, owner, signal: abort.signal, headers: affinityHeaders(req.headers) };
     await (request.stream ? answerStream(call, res, state) : answerJson(call, res, state));
   } catch (thrown) {
     const error = record.failed(thrown, abort.signal);

@@ -4,56 +4,34 @@
  * referenced and deleted on any other right after (see response-store.ts).
  *
  * Each response is a hash (its JSON and its status: a cancelled one is not
- * replaced), each of its items a key naming it, and a sorted set counts them
- * all for `maxResponses` (the oldest go first); every key expires after
- * `maxAgeSeconds` (redis-keys.ts names them). Bytes in all are not counted
- * here (`maxBytes` is refused for this kind): Redis's own `maxmemory` bounds
- * them. One Redis, not a Redis Cluster: a put touches several keys in one
- * script.
+ * replaced), each of its items a key naming it. Every write runs as one
+ * script (redis-scripts.ts) that also keeps the counts the bounds need, over
+ * every replica: per owner (`maxResponsesPerKey`, `maxBytesPerKey`: past
+ * either, the owner's own oldest go first) and in all (`maxResponses`,
+ * `maxBytes`: past either, the oldest of the owner holding the most). Every
+ * key expires after `maxAgeSeconds` (redis-keys.ts names them). One Redis,
+ * not a Redis Cluster: a put touches several keys in one script.
  */
 import type { Redis } from 'ioredis';
 import type { RedisResponseStoreSettings } from '../config/settings.js';
 import { RedisConnection, type StoreServices } from './redis-connection.js';
 import { RedisKeys } from './redis-keys.js';
 import { RedisRuns } from './redis-runs.js';
+import { DELETE_SCRIPT, PUT_SCRIPT } from './redis-scripts.js';
 import { itemIds, itemsOf, ResponseTooLarge, type ResponseStore, type StoredResponse } from './response-store.js';
 
-/**
- * KEYS: the response, the index, its items. ARGV: the entry's JSON, its status, the max age in ms,
- * the response id, maxResponses, and the statuses it may replace (space-separated, each between
- * spaces; empty: any). A replaced entry keeps its expiry; a cancelled one stays.
- */
-const PUT_SCRIPT = `
-local age = tonumber(ARGV[3])
-local ttl = redis.call('PTTL', KEYS[1])
-local current = redis.call('HGET', KEYS[1], 'status')
-if ARGV[6] ~= '' and (not current or not string.find(ARGV[6], ' ' .. current .. ' ', 1, true)) then return 0 end
-if ttl > 0 then
-  if current == 'cancelled' and ARGV[2] ~= 'cancelled' then return 0 end
-else
-  ttl = age
-end
-redis.call('HSET', KEYS[1], 'entry', ARGV[1], 'status', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ttl)
-for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[4], 'PX', ttl) end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-if redis.call('ZADD', KEYS[2], 'NX', now, KEYS[1]) == 1 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - age)
-  local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
-  if over > 0 then
-    local oldest = redis.call('ZPOPMIN', KEYS[2], over)
-    for i = 1, #oldest, 2 do redis.call('DEL', oldest[i]) end
-  end
-end
-redis.call('PEXPIRE', KEYS[2], age)
-return 1
-`;
+/** The scripts, as ioredis names them on the client: each is sent by its digest, its text only where Redis has not cached it. */
+type ScriptedRedis = Redis & {
+  dialectProxyPut(keyCount: number, ...keysAndArgs: string[]): Promise<unknown>;
+  dialectProxyDelete(keyCount: number, ...keysAndArgs: string[]): Promise<unknown>;
+};
 
-/** The put script, as ioredis names it on the client: it is sent by its digest, its text only where Redis has not cached it. */
-type ScriptedRedis = Redis & { dialectProxyPut(keyCount: number, ...keysAndArgs: string[]): Promise<unknown> };
-
-type StoreSettings = Omit<RedisResponseStoreSettings, 'kind' | 'storeByDefault' | 'maxContinuationDepth'>;
+/** The bounds past `maxResponses` may be left out (the store then has none of that kind). */
+type StoreSettings = Omit<
+  RedisResponseStoreSettings,
+  'kind' | 'storeByDefault' | 'maxContinuationDepth' | 'maxBytes' | 'maxResponsesPerKey' | 'maxBytesPerKey'
+> &
+  Partial<Pick<RedisResponseStoreSettings, 'maxBytes' | 'maxResponsesPerKey' | 'maxBytesPerKey'>>;
 
 export class RedisResponseStore implements ResponseStore {
   readonly kind = 'redis';
@@ -65,7 +43,7 @@ export class RedisResponseStore implements ResponseStore {
     private readonly settings: StoreSettings,
     services: StoreServices = {},
   ) {
-    this.connection = new RedisConnection(settings, services, { dialectProxyPut: PUT_SCRIPT });
+    this.connection = new RedisConnection(settings, services, { dialectProxyPut: PUT_SCRIPT, dialectProxyDelete: DELETE_SCRIPT });
     this.keys = new RedisKeys(settings.keyPrefix);
     this.runs = new RedisRuns(this.connection, this.keys, settings);
   }
@@ -80,14 +58,14 @@ export class RedisResponseStore implements ResponseStore {
     const json = JSON.stringify(stored);
     const bytes = Buffer.byteLength(json);
     if (bytes > this.settings.maxResponseBytes) throw new ResponseTooLarge(bytes, this.settings.maxResponseBytes);
-    const keys = [
-      this.keys.response(stored.owner, id),
-      this.keys.index(),
-      ...new Set(itemIds(stored).map((itemId) => this.keys.item(stored.owner, itemId))),
-    ];
+    const { owner } = stored;
+    const common = this.common(owner, id);
+    const keys = [...common.keys, ...new Set(itemIds(stored).map((itemId) => this.keys.item(owner, itemId)))];
     const status = typeof stored.response.status === 'string' ? stored.response.status : '';
     const replacing = onlyReplacing ? ` ${onlyReplacing.join(' ')} ` : '';
-    const args = [json, status, String(this.settings.maxAgeSeconds * 1000), id, String(this.settings.maxResponses), replacing];
+    const { maxAgeSeconds, maxResponses, maxBytes, maxResponsesPerKey, maxBytesPerKey } = this.settings;
+    const bounds = [maxResponses, maxBytes, maxResponsesPerKey, maxBytesPerKey].map((bound) => String(bound ?? Number.MAX_SAFE_INTEGER));
+    const args = [...common.args, json, status, String(maxAgeSeconds * 1000), id, replacing, String(bytes), ...bounds];
     return (await this.connection.run('put', (redis) => (redis as ScriptedRedis).dialectProxyPut(keys.length, ...keys, ...args))) === 1;
   }
 
@@ -98,10 +76,29 @@ export class RedisResponseStore implements ResponseStore {
   }
 
   async delete(id: string, owner: string): Promise<boolean> {
-    const key = this.keys.response(owner, id);
+    const { keys, args } = this.common(owner, id);
     // Its item keys are left to expire: they name a response that is gone, which reads as no item.
-    const [deleted] = await this.connection.run('delete', (redis) => Promise.all([redis.del(key), redis.zrem(this.keys.index(), key)]));
+    const deleted = await this.connection.run('delete', (redis) =>
+      (redis as ScriptedRedis).dialectProxyDelete(keys.length, ...keys, ...args),
+    );
     return deleted === 1;
+  }
+
+  /** The keys and arguments both scripts start with (redis-scripts.ts). */
+  private common(owner: string, id: string): { keys: string[]; args: string[] } {
+    const { keys } = this;
+    return {
+      keys: [
+        keys.response(owner, id),
+        keys.index(),
+        keys.sizes(),
+        keys.ownerBytes(),
+        keys.ownerCounts(),
+        keys.bytes(),
+        keys.ownerIndex(owner),
+      ],
+      args: [owner, keys.responseStem(), keys.ownerIndexStem()],
+    };
   }
 
   checkAvailable(): Promise<void> {

@@ -15,7 +15,14 @@ import {
 import { fileProblem } from '../config/file-problem.js';
 import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from '../config/config-checks.js';
 import { checkTelemetry } from '../telemetry/check-telemetry.js';
-import { DEFAULT_LIMITS, type BackendCommon, type ProxyConfig, type ProxyLimits, type RouteSettings } from '../config/settings.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_BODY_BYTES,
+  type BackendCommon,
+  type ProxyConfig,
+  type ProxyLimits,
+  type RouteSettings,
+} from '../config/settings.js';
 
 export { ConfigError } from '../config/config-checks.js';
 export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from '../config/settings.js';
@@ -140,6 +147,8 @@ function checkConfig(raw: unknown): ProxyConfig {
     'headersTimeoutMs',
     'keepAliveTimeoutMs',
     'maxConnections',
+    'maxConnectionsPerAddress',
+    'maxPipelinedRequests',
     'warmUpMs',
   ]);
   const backendsRaw = objectAt(root.backends, 'backends');
@@ -159,7 +168,7 @@ function checkConfig(raw: unknown): ProxyConfig {
       host: optionalString(server.host, 'server.host') ?? '127.0.0.1',
       port: optionalInteger(server.port, 'server.port', 0, 65535) ?? 8080,
       apiKeys,
-      maxBodyBytes: optionalInteger(server.maxBodyBytes, 'server.maxBodyBytes', 1024) ?? 10 * 1024 * 1024,
+      maxBodyBytes: optionalInteger(server.maxBodyBytes, 'server.maxBodyBytes', 1024) ?? DEFAULT_MAX_BODY_BYTES,
       logLevel: optionalString(server.logLevel, 'server.logLevel') ?? 'info',
       sseKeepAliveMs: optionalInteger(server.sseKeepAliveMs, 'server.sseKeepAliveMs', 1) ?? 15_000,
       shutdownGraceMs: optionalInteger(server.shutdownGraceMs, 'server.shutdownGraceMs', 0) ?? 30_000,
@@ -169,9 +178,11 @@ function checkConfig(raw: unknown): ProxyConfig {
       headersTimeoutMs: optionalInteger(server.headersTimeoutMs, 'server.headersTimeoutMs', 1) ?? 20_000,
       keepAliveTimeoutMs: optionalInteger(server.keepAliveTimeoutMs, 'server.keepAliveTimeoutMs', 1) ?? 65_000,
       maxConnections: optionalInteger(server.maxConnections, 'server.maxConnections', 1) ?? 4096,
+      maxConnectionsPerAddress: optionalInteger(server.maxConnectionsPerAddress, 'server.maxConnectionsPerAddress', 0) ?? 1024,
+      maxPipelinedRequests: optionalInteger(server.maxPipelinedRequests, 'server.maxPipelinedRequests', 1) ?? 8,
       warmUpMs: optionalInteger(server.warmUpMs, 'server.warmUpMs', 0, 60_000) ?? 1000,
     },
-    responses: checkResponses(root.responses),
+    responses: checkResponses(root.responses, apiKeys.length),
     limits: checkLimits(root.limits),
     backends,
     ...(passthrough !== undefined ? { passthrough } : {}),
@@ -180,8 +191,8 @@ function checkConfig(raw: unknown): ProxyConfig {
   };
 }
 
-/** `responses.store`: absent keeps the proxy stateless. */
-function checkResponses(raw: unknown): ProxyConfig['responses'] {
+/** `responses.store`: absent keeps the proxy stateless. `keyCount`: `server.apiKeys`, which the per-key bounds' defaults follow. */
+function checkResponses(raw: unknown, keyCount: number): ProxyConfig['responses'] {
   const responses = objectAt(raw ?? {}, 'responses');
   allowKeys(responses, 'responses', ['store']);
   if (responses.store === undefined || responses.store === null) return {};
@@ -189,25 +200,34 @@ function checkResponses(raw: unknown): ProxyConfig['responses'] {
   const kind = store.kind ?? 'memory';
   if (kind !== 'memory' && kind !== 'redis')
     throw new ConfigError('responses.store.kind', "must be 'memory' (this process only) or 'redis' (shared by every replica)");
+  const maxResponses = optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000;
+  const maxBytes = optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024;
+  const maxResponseBytes = optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024;
+  // Between keys, a quarter each by default: no key takes more than that from the others. One owner
+  // (no keys, or one) has nobody to share with, and keeps the whole store as before.
+  const share = (whole: number) => (keyCount >= 2 ? Math.max(1, Math.floor(whole / 4)) : whole);
+  const maxBytesPerKey =
+    optionalInteger(store.maxBytesPerKey, 'responses.store.maxBytesPerKey', 1024) ?? Math.max(share(maxBytes), maxResponseBytes);
+  if (maxBytesPerKey < maxResponseBytes)
+    throw new ConfigError(
+      'responses.store.maxBytesPerKey',
+      `must be at least maxResponseBytes (${maxResponseBytes}): a response the store takes must fit its key's share`,
+    );
   const shared = {
-    maxResponses: optionalInteger(store.maxResponses, 'responses.store.maxResponses', 1) ?? 10_000,
+    maxResponses,
     maxAgeSeconds: optionalInteger(store.maxAgeSeconds, 'responses.store.maxAgeSeconds', 1) ?? 86_400,
     storeByDefault: optionalBoolean(store.storeByDefault, 'responses.store.storeByDefault') ?? true,
-    maxResponseBytes: optionalInteger(store.maxResponseBytes, 'responses.store.maxResponseBytes', 1024) ?? 16 * 1024 * 1024,
+    maxBytes,
+    maxResponseBytes,
+    maxResponsesPerKey: optionalInteger(store.maxResponsesPerKey, 'responses.store.maxResponsesPerKey', 1) ?? share(maxResponses),
+    maxBytesPerKey,
     maxContinuationDepth: optionalInteger(store.maxContinuationDepth, 'responses.store.maxContinuationDepth', 1) ?? 1000,
   };
   const common = ['kind', ...Object.keys(shared)];
   if (kind === 'memory') {
-    allowKeys(store, 'responses.store', [...common, 'maxBytes']);
-    return {
-      store: { kind, ...shared, maxBytes: optionalInteger(store.maxBytes, 'responses.store.maxBytes', 1024) ?? 256 * 1024 * 1024 },
-    };
+    allowKeys(store, 'responses.store', common);
+    return { store: { kind, ...shared } };
   }
-  if (store.maxBytes !== undefined)
-    throw new ConfigError(
-      'responses.store.maxBytes',
-      "is not counted by the redis store (no replica sees every other's writes): bound Redis's own memory with maxmemory and an eviction policy such as volatile-ttl",
-    );
   allowKeys(store, 'responses.store', [...common, 'url', 'keyPrefix', 'connectTimeoutMs', 'commandTimeoutMs', 'runLeaseSeconds']);
   const url = optionalString(store.url, 'responses.store.url');
   if (url === undefined || !/^rediss?:\/\/./.test(url))

@@ -4,7 +4,7 @@ import type { ProxyConfig } from '../config/settings.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { proxyShuttingDown } from '../errors/catalogue.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
-import { Slots } from '../pipeline/plan/emulate/slots.js';
+import { FanOutSlots } from '../pipeline/plan/emulate/fan-out-slots.js';
 import { InFlight } from '../pipeline/in-flight.js';
 import { closeBackends, type ProxyRuntime } from '../pipeline/runtime.js';
 import { RouteTable, type Backend } from '../pipeline/plan/route-table.js';
@@ -42,7 +42,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   return {
     ...(responseStore ? { responseStore } : {}),
     backgroundRuns,
-    fanOut: { perRequest: config.limits.fanOutPerRequest, process: new Slots(config.limits.fanOutPerProcess) },
+    fanOut: { perRequest: config.limits.fanOutPerRequest, process: fanOutSlots(config) },
     metrics,
     config,
     routes: new RouteTable(config.routes, backends),
@@ -60,6 +60,12 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
       await tracing?.shutdown();
     },
   };
+}
+
+/** The process's fan-out slots; a key's share only between keys (one owner's bound is the process's). */
+function fanOutSlots({ limits, server }: ProxyConfig): FanOutSlots {
+  const perKey = server.apiKeys.length >= 2 ? { perKey: limits.fanOutPerKey } : {};
+  return new FanOutSlots({ perProcess: limits.fanOutPerProcess, ...perKey });
 }
 
 /** One adapter per configured backend; `start` loads models and learns their templates (a dry run needs neither). */

@@ -6,6 +6,7 @@
  * stream assembles to exactly the unbuffered result.
  */
 import type { StreamBatches, StreamEvent, StreamEventOf } from '../model/stream-event.js';
+import { pushAll } from '../model/push-all.js';
 
 type Delta = StreamEventOf<'text-delta'> | StreamEventOf<'reasoning-delta'>;
 
@@ -64,9 +65,9 @@ export async function* coalesceEvents(batches: StreamBatches, options: CoalesceO
           if (buffered.length === 0) since = now();
           buffered.push(event);
           count += 1;
-          if (due()) out.push(...flush());
+          if (due()) pushAll(out, flush());
         } else {
-          out.push(...flush(), event);
+          pushAll(out, flush()).push(event);
         }
       }
       if (out.length > 0) yield out;

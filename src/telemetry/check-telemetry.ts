@@ -12,7 +12,17 @@ export const SAMPLERS = [
   'parentbased_traceidratio',
 ] as const;
 
-const KEYS = ['enabled', 'endpoint', 'protocol', 'headers', 'serviceName', 'sampler', 'samplerRatio', 'captureContent'];
+const KEYS = [
+  'enabled',
+  'endpoint',
+  'protocol',
+  'headers',
+  'serviceName',
+  'sampler',
+  'samplerRatio',
+  'honourCallerSampling',
+  'captureContent',
+];
 
 export function checkTelemetry(raw: unknown): TelemetrySettings {
   const section = objectAt(raw, 'telemetry');
@@ -36,6 +46,7 @@ export function checkTelemetry(raw: unknown): TelemetrySettings {
   }
   const serviceName = optionalString(section.serviceName, 'telemetry.serviceName');
   const captureContent = optionalBoolean(section.captureContent, 'telemetry.captureContent');
+  const honourCallerSampling = optionalBoolean(section.honourCallerSampling, 'telemetry.honourCallerSampling');
   return {
     enabled: optionalBoolean(section.enabled, 'telemetry.enabled') ?? true,
     ...(endpoint !== undefined ? { endpoint } : {}),
@@ -44,6 +55,7 @@ export function checkTelemetry(raw: unknown): TelemetrySettings {
     ...(serviceName !== undefined ? { serviceName } : {}),
     ...(sampler !== undefined ? { sampler } : {}),
     ...(typeof ratio === 'number' ? { samplerRatio: ratio } : {}),
+    ...(honourCallerSampling !== undefined ? { honourCallerSampling } : {}),
     ...(captureContent !== undefined ? { captureContent } : {}),
   };
 }

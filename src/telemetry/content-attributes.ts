@@ -2,14 +2,18 @@
  * Prompt and completion text as the GenAI conventions' opt-in attributes
  * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.system_instructions`:
  * JSON in the conventions' message shape, role and parts). Only built when
- * `telemetry.captureContent` (or OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) asks.
+ * `telemetry.captureContent` (or OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) asks;
+ * each cut at SPAN_LIMITS.contentBytes, still JSON (bound-attributes.ts).
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ContentPart, Message, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
+import { SPAN_LIMITS, boundJson } from './bound-attributes.js';
 import { GEN_AI } from './genai-attributes.js';
 
 type Part = Record<string, unknown>;
+const contentJson = (value: unknown) => boundJson(value, SPAN_LIMITS.contentBytes);
+
 interface ChatMessage {
   role: string;
   parts: Part[];
@@ -19,12 +23,12 @@ interface ChatMessage {
 export function inputAttributes(request: NeutralRequest): Attributes {
   if (!request.messages) {
     const prompt = typeof request.prompt === 'string' ? request.prompt : JSON.stringify(request.prompt ?? '');
-    return { [GEN_AI.inputMessages]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]) };
+    return { [GEN_AI.inputMessages]: contentJson([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]) };
   }
   const system = request.messages.filter((message) => message.role === 'system' || message.role === 'developer');
   const rest = request.messages.filter((message) => message.role !== 'system' && message.role !== 'developer');
-  const attributes: Attributes = { [GEN_AI.inputMessages]: JSON.stringify(rest.map(toChatMessage)) };
-  if (system.length > 0) attributes[GEN_AI.systemInstructions] = JSON.stringify(system.flatMap((message) => partsOf(message.content)));
+  const attributes: Attributes = { [GEN_AI.inputMessages]: contentJson(rest.map(toChatMessage)) };
+  if (system.length > 0) attributes[GEN_AI.systemInstructions] = contentJson(system.flatMap((message) => partsOf(message.content)));
   return attributes;
 }
 
@@ -44,7 +48,7 @@ export function outputAttributes(choices: readonly CapturedChoice[]): Attributes
     for (const call of choice.toolCalls ?? []) parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
     return { role: 'assistant', parts, ...(choice.finishReason ? { finish_reason: choice.finishReason } : {}) };
   });
-  return { [GEN_AI.outputMessages]: JSON.stringify(messages) };
+  return { [GEN_AI.outputMessages]: contentJson(messages) };
 }
 
 export function capturedChoicesOf(result: NeutralResult): CapturedChoice[] {

@@ -21,6 +21,7 @@ import type { ProxyError } from '../errors/proxy-error.js';
 import type { NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { StreamBatches } from '../model/stream-event.js';
+import { SPAN_LIMITS, boundAttributes, cutText } from './bound-attributes.js';
 import { capturedChoicesOf, inputAttributes, outputAttributes } from './content-attributes.js';
 import { errorTypeOf } from './error-type.js';
 import {
@@ -38,9 +39,6 @@ import type { PlannedAttempt, RequestOutcome, RequestTrace, Tracing } from './tr
 import { countTranslation } from './translation-counts.js';
 import { watchStream, type StreamSeen } from './watch-stream.js';
 import { WorkSpan, type WorkTarget } from './work-span.js';
-
-/** The most of a caller's model name a span keeps. */
-const MODEL_CHARS = 256;
 
 export interface RequestSpanOptions {
   tracer: Tracer;
@@ -85,12 +83,12 @@ export class RequestSpan implements RequestTrace {
   };
 
   routed(request: NeutralRequest, route: string): void {
-    // The caller names the model: a name of any length would make a span (and its export) as long.
-    const model = request.model.length > MODEL_CHARS ? `${request.model.slice(0, MODEL_CHARS)}…` : request.model;
-    this.span.updateName(`${this.operation} ${model}`);
-    this.span.setAttributes({ ...requestAttributes(request), [GEN_AI.requestModel]: model });
+    if (!this.span.isRecording()) return; // unsampled: nothing to name or attribute
+    // The caller names the model and the stops: of any length, they would make a span (and its export) as long.
+    this.span.updateName(`${this.operation} ${cutText(request.model, SPAN_LIMITS.textBytes)}`);
+    this.span.setAttributes(boundAttributes(requestAttributes(request)));
     this.span.setAttribute(PROXY.route, route);
-    if (this.options.captureContent && this.span.isRecording()) this.span.setAttributes(inputAttributes(request));
+    if (this.options.captureContent) this.span.setAttributes(inputAttributes(request));
   }
 
   planned({ backend, plan }: PlannedAttempt): void {
@@ -140,11 +138,15 @@ export class RequestSpan implements RequestTrace {
   end({ status, error, usage, ttftMs, tried }: RequestOutcome): void {
     if (this.ended) return;
     this.ended = true;
+    if (!this.span.isRecording()) {
+      this.span.end(); // unsampled: nothing to attribute
+      return;
+    }
     const attributes: Attributes = { 'http.response.status_code': status, [PROXY.retries]: this.retries };
     if (tried.length > 0) Object.assign(attributes, { [PROXY.tried]: [...tried], [PROXY.fallbacks]: tried.length - 1 });
     const facts = this.seen?.facts ?? this.facts;
+    // A backend may echo the caller's model, or send as many choices as it likes.
     if (facts) Object.assign(attributes, answerAttributes(facts));
-    if (this.seen?.choices) Object.assign(attributes, outputAttributes(this.seen.choices.filter(Boolean)));
     if (usage) Object.assign(attributes, usageAttributes(usage));
     if (ttftMs !== undefined) {
       attributes[PROXY.ttftMs] = ttftMs;
@@ -154,9 +156,10 @@ export class RequestSpan implements RequestTrace {
       attributes['error.type'] = errorTypeOf(error);
       // The caller's own mistakes (4xx) are not the proxy's errors (the HTTP server conventions); a broken stream is.
       if (error.status >= 500 || error.status === 429 || status === 200)
-        this.span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+        this.span.setStatus({ code: SpanStatusCode.ERROR, message: cutText(error.message, SPAN_LIMITS.messageBytes) });
     }
-    this.span.setAttributes(attributes);
+    this.span.setAttributes(boundAttributes(attributes));
+    if (this.seen?.choices) this.span.setAttributes(outputAttributes(this.seen.choices.filter(Boolean)));
     this.span.end();
   }
 }

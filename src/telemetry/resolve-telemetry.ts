@@ -14,8 +14,10 @@ export interface ResolvedTelemetry {
   /** From the section; the exporter adds OTEL_EXPORTER_OTLP_(TRACES_)HEADERS itself. */
   headers?: Record<string, string>;
   serviceName: string;
-  /** From the section; otherwise the SDK reads OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG itself. */
+  /** From the section; otherwise start-tracing.ts reads OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (as the SDK would). */
   sampler?: { name: string; ratio?: number };
+  /** Only when the section says so: the caller's `traceparent` sampled flag decides (operator-sampler.ts). */
+  honourCallerSampling?: true;
   captureContent: boolean;
 }
 
@@ -46,6 +48,7 @@ export function resolveTelemetry(section: TelemetrySettings | undefined, env: No
     ...(sampler !== undefined
       ? { sampler: { name: sampler, ...(section?.samplerRatio !== undefined ? { ratio: section.samplerRatio } : {}) } }
       : {}),
+    ...(section?.honourCallerSampling ? { honourCallerSampling: true as const } : {}),
     captureContent: section?.captureContent ?? truthy(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT),
   };
 }

@@ -8,18 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { findPackageRoot } from '../config/package-root.js';
+import { operatorSampler, samplerFromEnv } from './operator-sampler.js';
 import { RequestSpan } from './request-span.js';
 import type { ResolvedTelemetry } from './resolve-telemetry.js';
 import type { Tracing } from './tracing.js';
@@ -44,7 +37,8 @@ export async function startTracing(settings: ResolvedTelemetry): Promise<Tracing
   const provider = new BasicTracerProvider({
     resource,
     spanProcessors: [new BatchSpanProcessor(exporter)],
-    ...(settings.sampler ? { sampler: samplerOf(settings.sampler) } : {}),
+    // The operator's sampler decides, not the sampled flag of a caller's traceparent (unless honourCallerSampling).
+    sampler: operatorSampler(settings.sampler ?? samplerFromEnv(process.env), settings.honourCallerSampling === true),
   });
   const tracer = provider.getTracer('dialect-proxy', version);
   const propagator = new W3CTraceContextPropagator();
@@ -53,16 +47,6 @@ export async function startTracing(settings: ResolvedTelemetry): Promise<Tracing
     startRequest: (start) => new RequestSpan(spanOptions, start),
     shutdown: () => provider.shutdown(),
   };
-}
-
-/** The config's sampler, named as OTEL_TRACES_SAMPLER names them (check-telemetry.ts checked the name). */
-function samplerOf({ name, ratio = 1 }: { name: string; ratio?: number }): Sampler {
-  const root = name.endsWith('always_off')
-    ? new AlwaysOffSampler()
-    : name.endsWith('traceidratio')
-      ? new TraceIdRatioBasedSampler(ratio)
-      : new AlwaysOnSampler();
-  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
 }
 
 function packageVersion(): string {

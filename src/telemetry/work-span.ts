@@ -9,6 +9,7 @@ import { defaultTextMapSetter } from '@opentelemetry/api';
 import type { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { WorkSpan as WorkSpanContract } from '../backend/adapter.js';
 import type { Usage } from '../model/result.js';
+import { SPAN_LIMITS, cutText } from './bound-attributes.js';
 import { errorTypeOf } from './error-type.js';
 import { GEN_AI, PROXY, usageAttributes } from './genai-attributes.js';
 
@@ -28,9 +29,11 @@ export class WorkSpan implements WorkSpanContract {
 
   constructor(options: { tracer: Tracer; parent: Context; propagator: W3CTraceContextPropagator; target: WorkTarget; url?: string }) {
     const { tracer, parent, propagator, target, url } = options;
+    // The model the backend is asked for is the caller's, unless the route renames it.
+    const model = cutText(target.model, SPAN_LIMITS.textBytes);
     const attributes: Record<string, string | number> = {
       [GEN_AI.operation]: target.operation,
-      [GEN_AI.requestModel]: target.model,
+      [GEN_AI.requestModel]: model,
       [GEN_AI.provider]: target.provider,
       [PROXY.backend]: target.backend,
     };
@@ -45,11 +48,7 @@ export class WorkSpan implements WorkSpanContract {
         'url.full': parsed.href,
       });
     }
-    this.span = tracer.startSpan(
-      `${target.operation} ${target.model}`,
-      { kind: url ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes },
-      parent,
-    );
+    this.span = tracer.startSpan(`${target.operation} ${model}`, { kind: url ? SpanKind.CLIENT : SpanKind.INTERNAL, attributes }, parent);
     if (url) propagator.inject(trace.setSpan(parent, this.span), this.headers, defaultTextMapSetter);
   }
 
@@ -69,7 +68,8 @@ export class WorkSpan implements WorkSpanContract {
     const type = error !== undefined ? errorTypeOf(error) : this.code !== undefined && this.code >= 400 ? String(this.code) : undefined;
     if (type !== undefined) {
       this.span.setAttribute('error.type', type);
-      this.span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+      const message = error instanceof Error ? { message: cutText(error.message, SPAN_LIMITS.messageBytes) } : {};
+      this.span.setStatus({ code: SpanStatusCode.ERROR, ...message });
     }
     this.span.end();
   }

@@ -34,7 +34,8 @@ export async function startMockUpstream(initial?: MockScript): Promise<MockUpstr
   const requests: RecordedRequest[] = [];
   const aborted: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    void handle(req, res);
+    // A request cut off mid-body (the proxy stopped relaying it) is simply not recorded.
+    handle(req, res).catch(() => res.destroy());
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

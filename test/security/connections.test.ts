@@ -3,8 +3,8 @@
  * connection for 300 s (Node's default); nothing capped connections; a `model`
  * with a newline forged lines of the readable log. Now a body has
  * server.requestTimeoutMs (a 408 in the caller's dialect), headers have
- * server.headersTimeoutMs, connections have server.maxConnections, and the
- * readable log escapes control characters.
+ * server.headersTimeoutMs, and the readable log escapes control characters.
+ * (Connection slots and pipelining: edge.test.ts.)
  */
 import { connect, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -95,19 +95,6 @@ describe('slow senders, many connections, forged log lines', () => {
     clearInterval(trickle);
     // Node checks the deadline each second: 800 ms plus at most one check.
     expect(afterMs).toBeLessThan(3500);
-  });
-
-  test('connections beyond server.maxConnections are closed as they arrive; served again once others leave', async () => {
-    const held = await Promise.all(Array.from({ length: 4 }, () => rawConnection(proxy.url)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const extra = await rawConnection(proxy.url);
-    const closed = untilClosed(extra, Date.now());
-    extra.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const { text } = await closed;
-    expect(text).toBe('');
-    for (const socket of held) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
   });
 
   test('a model name with a newline cannot forge a line of the readable log', async () => {

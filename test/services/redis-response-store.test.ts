@@ -1,7 +1,10 @@
 /**
  * RedisResponseStore and its runs against a real redis-server: what the Responses state counts on
  * (response-store.ts) holds here as in the memory store: owners apart, items found, a replaced entry
- * keeping its expiry, a cancel final, maxResponses counted over every writer; leases lapse; a cancel
+ * keeping its expiry, a cancel final, maxResponses counted over every writer; each key's own bounds
+ * (a key past maxResponsesPerKey or maxBytesPerKey loses its own oldest, never another key's), the
+ * bytes in all (maxBytes: the key holding the most loses its oldest), and the counts behind them
+ * following replacements, deletes and expiry; leases lapse; a cancel
  * reaches the process holding the run; with Redis gone, each operation fails as a 503 within the
  * command timeout.
  */
@@ -10,6 +13,8 @@ import type { RedisResponseStoreSettings } from '../../src/config/settings.js';
 import { RedisResponseStore } from '../../src/response-store/redis-store.js';
 import type { StoredResponse } from '../../src/response-store/response-store.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+const MiB = 1024 * 1024;
 
 const entry = (id: string, owner: string, status = 'completed'): StoredResponse => ({
   response: {
@@ -76,10 +81,15 @@ describe('RedisResponseStore', () => {
     await kept.put(entry('resp_2', 'alice', 'queued'));
     const keys = await inspect.keys('unit-1:*');
     expect(keys.sort()).toEqual([
+      'unit-1:bytes',
       'unit-1:item:alice:in_resp_2',
       'unit-1:item:alice:msg_resp_2',
+      'unit-1:owner-bytes',
+      'unit-1:owner-responses',
       'unit-1:response:alice:resp_2',
       'unit-1:responses',
+      'unit-1:responses-of:alice',
+      'unit-1:sizes',
     ]);
     for (const key of keys) expect(await inspect.pttl(key)).toBeGreaterThan(25_000);
     await inspect.pexpire('unit-1:response:alice:resp_2', 10_000);
@@ -109,6 +119,98 @@ describe('RedisResponseStore', () => {
     expect(await first.get('resp_b', 'alice')).toBeDefined();
     expect(await first.get('resp_c', 'alice')).toBeDefined();
     expect(await inspect.zcard(`${prefixes.get(first)}responses`)).toBe(2);
+  });
+
+  /** What the store's counts say of one prefix, read straight from Redis. */
+  const counts = async (made: RedisResponseStore) => {
+    const prefix = prefixes.get(made);
+    const sizes = Object.values(await inspect.hgetall(`${prefix}sizes`)).map(Number);
+    return {
+      responses: await inspect.zcard(`${prefix}responses`),
+      bytes: Number((await inspect.get(`${prefix}bytes`)) ?? 0),
+      sizes: sizes.reduce((sum, size) => sum + size, 0),
+      ownerBytes: Object.fromEntries(chunk(await inspect.zrange(`${prefix}owner-bytes`, '0', '-1', 'WITHSCORES'))),
+      ownerResponses: Object.fromEntries(chunk(await inspect.zrange(`${prefix}owner-responses`, '0', '-1', 'WITHSCORES'))),
+    };
+  };
+  const chunk = (flat: string[]) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], Number(flat[2 * i + 1])]);
+  const bytesOf = (stored: StoredResponse) => Buffer.byteLength(JSON.stringify(stored));
+  /** An entry whose input is `size` bytes of text. */
+  const large = (id: string, owner: string, size: number): StoredResponse => ({ ...entry(id, owner), input: ['x'.repeat(size)] });
+
+  test("a key past maxResponsesPerKey loses its own oldest, never another key's, over every process", async () => {
+    const first = store({ maxResponses: 100, maxResponsesPerKey: 3 });
+    const second = store({ maxResponses: 100, maxResponsesPerKey: 3 }, first);
+    await first.put(entry('resp_bob', 'bob'));
+    for (let i = 0; i < 10; i++) await (i % 2 ? first : second).put(entry(`resp_alice_${i}`, 'alice'));
+    expect(await first.get('resp_bob', 'bob')).toBeDefined();
+    const kept = await Promise.all(Array.from({ length: 10 }, (_, i) => second.get(`resp_alice_${i}`, 'alice')));
+    expect(kept.map((found) => found !== undefined)).toEqual([...Array(7).fill(false), ...Array(3).fill(true)]);
+    expect(await inspect.zcard(`${prefixes.get(first)}responses-of:alice`)).toBe(3);
+    expect(await counts(first)).toMatchObject({ responses: 4, ownerResponses: { alice: 3, bob: 1 } });
+  });
+
+  test('at maxResponses in all, the key holding the most loses its oldest; keys holding less keep theirs', async () => {
+    const kept = store({ maxResponses: 6, maxResponsesPerKey: 5 });
+    await kept.put(entry('resp_carol', 'carol'));
+    for (const id of ['resp_bob_1', 'resp_bob_2']) await kept.put(entry(id, 'bob'));
+    for (let i = 0; i < 10; i++) await kept.put(entry(`resp_alice_${i}`, 'alice'));
+    expect(await kept.get('resp_carol', 'carol')).toBeDefined();
+    expect(await kept.get('resp_bob_1', 'bob')).toBeDefined();
+    expect(await kept.get('resp_bob_2', 'bob')).toBeDefined();
+    const alice = await Promise.all(Array.from({ length: 10 }, (_, i) => kept.get(`resp_alice_${i}`, 'alice')));
+    expect(alice.map((found) => found !== undefined)).toEqual([...Array(7).fill(false), ...Array(3).fill(true)]);
+    expect(await counts(kept)).toMatchObject({ responses: 6, ownerResponses: { alice: 3, bob: 2, carol: 1 } });
+  });
+
+  test("bytes are bounded per key and in all: ten 1 MB responses of one key keep 2 MiB of it, and another key's stays", async () => {
+    const settings = { maxResponseBytes: 2 * MiB, maxBytesPerKey: 2 * MiB, maxBytes: 2.5 * MiB };
+    const kept = store(settings);
+    await kept.put(large('resp_bob', 'bob', 900 * 1024));
+    for (let i = 0; i < 10; i++) await kept.put(large(`resp_alice_${i}`, 'alice', MiB));
+    expect(await kept.get('resp_bob', 'bob')).toBeDefined();
+    const alice = await Promise.all(Array.from({ length: 10 }, (_, i) => kept.get(`resp_alice_${i}`, 'alice')));
+    // Two of ~1 MB each would pass 2 MiB: one is kept, the newest.
+    expect(alice.map((found) => found !== undefined)).toEqual([...Array(9).fill(false), true]);
+    const [alices, bobs] = [bytesOf(large('resp_alice_9', 'alice', MiB)), bytesOf(large('resp_bob', 'bob', 900 * 1024))];
+    expect(await counts(kept)).toMatchObject({ bytes: alices + bobs, sizes: alices + bobs, ownerBytes: { alice: alices, bob: bobs } });
+    // What Redis holds is what the counts say, give or take its own overhead: not the 10 MB put.
+    const held = await Promise.all((await inspect.keys(`${prefixes.get(kept)}response:*`)).map((key) => inspect.memory('USAGE', key)));
+    expect(held.reduce((sum: number, size) => sum + Number(size), 0)).toBeLessThan(2.5 * MiB);
+
+    // In all (maxBytes), from another process: a third key's response passes 2.5 MiB, and the key
+    // holding the most bytes (alice) loses its oldest; bob, holding less, and carol keep theirs.
+    await store(settings, kept).put(large('resp_carol', 'carol', 700 * 1024));
+    expect(await kept.get('resp_alice_9', 'alice')).toBeUndefined();
+    expect(await kept.get('resp_bob', 'bob')).toBeDefined();
+    expect(await kept.get('resp_carol', 'carol')).toBeDefined();
+    const after = await counts(kept);
+    expect(after.bytes).toBeLessThanOrEqual(2.5 * MiB);
+    expect(after.bytes).toBe(after.sizes);
+    expect(Object.keys(after.ownerBytes).sort()).toEqual(['bob', 'carol']);
+  });
+
+  test('the counts follow a replaced entry, a delete and expiry', async () => {
+    const kept = store({ maxAgeSeconds: 1 });
+    const queued = entry('resp_bg', 'alice', 'queued');
+    const done = large('resp_bg', 'alice', 5000);
+    await kept.put(queued);
+    expect(await counts(kept)).toMatchObject({ responses: 1, bytes: bytesOf(queued), ownerResponses: { alice: 1 } });
+    await kept.put(done);
+    expect(await counts(kept)).toMatchObject({ responses: 1, bytes: bytesOf(done), ownerBytes: { alice: bytesOf(done) } });
+    await kept.put(entry('resp_gone', 'alice'));
+    expect(await kept.delete('resp_gone', 'alice')).toBe(true);
+    expect(await counts(kept)).toMatchObject({ responses: 1, bytes: bytesOf(done), ownerResponses: { alice: 1 } });
+    // Once alice's response has expired, the next put (anyone's) forgets it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await kept.put(entry('resp_new', 'bob'));
+    expect(await counts(kept)).toEqual({
+      responses: 1,
+      bytes: bytesOf(entry('resp_new', 'bob')),
+      sizes: bytesOf(entry('resp_new', 'bob')),
+      ownerBytes: { bob: bytesOf(entry('resp_new', 'bob')) },
+      ownerResponses: { bob: 1 },
+    });
   });
 
   test("a run's lease is renewed while held and lapses once not; a cancel reaches the process holding it", async () => {

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       headersTimeoutMs: 20_000,
       keepAliveTimeoutMs: 65_000,
       maxConnections: 4096,
+      maxConnectionsPerAddress: 1024,
+      maxPipelinedRequests: 8,
       warmUpMs: 1000,
     });
     expect(config.limits).toEqual(DEFAULT_LIMITS);
@@ -147,6 +149,9 @@ describe('config/examples', () => {
       maxBytes: 256 * 1024 * 1024,
       maxResponseBytes: 16 * 1024 * 1024,
       maxContinuationDepth: 1000,
+      // One API key: one owner, who keeps the whole store.
+      maxResponsesPerKey: 10000,
+      maxBytesPerKey: 256 * 1024 * 1024,
     });
   });
 });

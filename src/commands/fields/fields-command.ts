@@ -1,5 +1,6 @@
 /** `dialect-proxy fields [FIELD] [--format text|markdown|json]`: prints the fate table; needs no config. */
 import { closestName } from '../closest-name.js';
+import { escapeControls } from '../../logging/logger.js';
 import { parseCommandLine, UsageError } from '../parse-command-line.js';
 import { buildFateTable, type FateTable } from './fate-table.js';
 import { FATE_TABLE_FORMATS, REGENERATE, renderFateTable, type FateTableFormat } from './render-fate-table.js';
@@ -48,7 +49,8 @@ export async function runFieldsCommand(args: readonly string[]): Promise<number>
     text = await fieldsCommand(args, process.stdout.isTTY ? { width: process.stdout.columns } : {});
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`dialect-proxy fields: ${error.message}`);
+    // The message may repeat the command line's FIELD or --format value.
+    console.error(`dialect-proxy fields: ${escapeControls(error.message)}`);
     return 2;
   }
   // `dialect-proxy fields | head` closes the pipe early: that is not an error.

@@ -18,7 +18,7 @@ export const openaiResponsesDialect: Dialect = {
   fields: responsesFields,
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
-  streamSerializer: (request) => new ResponsesStreamSerializer(request),
+  streamSerializer: (request, limits) => new ResponsesStreamSerializer(request, limits),
   // OpenAI's error shape, as on chat.
   errorBody: chatErrorBody,
   streamFailure: (error) =>

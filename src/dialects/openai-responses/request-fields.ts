@@ -17,6 +17,7 @@ import { affinityKey, type CrossFieldRule } from '../cross-field-rules.js';
 import { parseToolChoice, parseTools } from '../openai-chat/parse-tools.js';
 import { parseInput } from './parse-input.js';
 import { checkKeys } from './wire-keys.js';
+import { pushAll } from '../../model/push-all.js';
 
 export type ResponsesField =
   | 'model'
@@ -67,7 +68,7 @@ function applyConversation(_value: unknown, { request, body }: FieldContext): vo
     messages.unshift({ role: 'system', content: body.instructions });
   }
   setPath(request, 'messages', messages, isSet(body.input) ? 'input' : 'instructions');
-  request.warnings.push(...warnings);
+  pushAll(request.warnings, warnings);
 }
 
 /** Logprobs are asked for by `include: ['message.output_text.logprobs']` or by `top_logprobs`. */

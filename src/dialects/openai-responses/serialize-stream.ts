@@ -5,8 +5,11 @@
  * `output_item.done`, and last `response.completed` (or `.incomplete`, or
  * `.failed` when the stream breaks: never a silent cut). Items open in the
  * order the model produces them: reasoning, then the message, then tool calls.
- * Each upstream event is one synchronous step (stream-serializer.ts).
+ * Each upstream event is one synchronous step (stream-serializer.ts). The
+ * closing events repeat an item's text up to `limits.repeatedOutputBytes`
+ * (repeated-output.ts): the deltas carry all of it.
  */
+import { DEFAULT_LIMITS, type ProxyLimits } from '../../config/settings.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { ChatLogprobEntry } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -29,11 +32,12 @@ import {
   type OutputItem,
   type ResponseStatus,
 } from './response-object.js';
+import { logprobsBytes, markCut, RepeatedOutput } from './repeated-output.js';
 
 interface OpenText {
   id: string;
   outputIndex: number;
-  text: string;
+  text: RepeatedOutput;
 }
 interface OpenMessage extends OpenText {
   logprobs: ChatLogprobEntry[];
@@ -43,7 +47,7 @@ interface OpenCall {
   outputIndex: number;
   callId: string;
   name: string;
-  arguments: string;
+  arguments: RepeatedOutput;
   custom: boolean;
 }
 
@@ -59,8 +63,13 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private finishReason: FinishReason | null = null;
   private usage?: Usage;
   private out: Record<string, unknown>[] = [];
+  /** Set once a closing event left part of an item out. */
+  private cut = false;
 
-  constructor(private readonly request: NeutralRequest) {}
+  constructor(
+    private readonly request: NeutralRequest,
+    private readonly limits: Pick<ProxyLimits, 'repeatedOutputBytes'> = DEFAULT_LIMITS,
+  ) {}
 
   /** One upstream event -> the events it produces. */
   push(event: StreamEvent, out: Record<string, unknown>[]): void {
@@ -99,6 +108,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       output: this.done,
       usage: usageBody(this.usage),
     };
+    if (this.cut) markCut(response);
     this.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
     this.ended = true;
   }
@@ -122,7 +132,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private reasoningDelta(delta: string): void {
     if (!this.reasoning) {
       this.closeAll('completed');
-      this.reasoning = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: '' };
+      this.reasoning = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: this.repeated() };
       this.emit('response.output_item.added', { output_index: this.reasoning.outputIndex, item: reasoningItem(this.reasoning.id, '') });
       this.emit('response.reasoning_summary_part.added', {
         item_id: this.reasoning.id,
@@ -131,7 +141,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
         part: { type: 'summary_text', text: '' },
       });
     }
-    this.reasoning.text += delta;
+    this.reasoning.text.add(delta);
     this.emit('response.reasoning_summary_text.delta', {
       item_id: this.reasoning.id,
       output_index: this.reasoning.outputIndex,
@@ -144,7 +154,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     if (!this.message) {
       this.closeReasoning();
       this.closeCalls('completed');
-      this.message = { id: itemIds.message(this.base), outputIndex: this.nextIndex(), text: '', logprobs: [] };
+      this.message = { id: itemIds.message(this.base), outputIndex: this.nextIndex(), text: this.repeated(), logprobs: [] };
       this.emit('response.output_item.added', {
         output_index: this.message.outputIndex,
         item: messageItem(this.message.id, 'in_progress', []),
@@ -157,8 +167,8 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       });
     }
     const logprobs = logprobsBody(event.logprobs, this.request);
-    this.message.text += event.delta;
-    this.message.logprobs.push(...logprobs);
+    const repeated = this.message.text.add(event.delta, logprobs.length > 0 ? logprobsBytes(logprobs) : 0);
+    if (repeated) this.message.logprobs.push(...logprobs);
     this.emit('response.output_text.delta', {
       item_id: this.message.id,
       output_index: this.message.outputIndex,
@@ -178,7 +188,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
         outputIndex: this.nextIndex(),
         callId: event.id ?? `call_${this.base}_${event.index}`,
         name: event.name ?? '',
-        arguments: '',
+        arguments: this.repeated(),
         custom: event.custom === true,
       };
       this.calls.set(event.index, call);
@@ -189,7 +199,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     }
     if (event.name !== undefined && call.name === '') call.name = event.name;
     if (event.argumentsDelta === '') return;
-    call.arguments += event.argumentsDelta;
+    call.arguments.add(event.argumentsDelta);
     const type = call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
     this.emit(type, { item_id: call.id, output_index: call.outputIndex, delta: event.argumentsDelta });
   }
@@ -223,13 +233,24 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private fail(error: ProxyError): void {
     if (this.head) {
       this.closeAll('incomplete');
-      this.emit('response.failed', {
-        response: { ...this.head, status: 'failed', error: errorBody(error), output: this.done, usage: usageBody(this.usage) },
-      });
+      const response = { ...this.head, status: 'failed', error: errorBody(error), output: this.done, usage: usageBody(this.usage) };
+      if (this.cut) markCut(response);
+      this.emit('response.failed', { response });
     } else {
       this.emit('error', { code: error.code ?? error.type, message: error.message, param: error.param });
     }
     this.ended = true;
+  }
+
+  /** What the closing events will repeat of a new item. */
+  private repeated(): RepeatedOutput {
+    return new RepeatedOutput(this.limits.repeatedOutputBytes);
+  }
+
+  /** An item's repeated text, noting a cut. */
+  private repeatedText(output: RepeatedOutput): string {
+    if (output.cut) this.cut = true;
+    return output.text();
   }
 
   private itemStatus(): ResponseStatus {
@@ -247,9 +268,10 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     if (!open) return;
     this.reasoning = undefined;
     const at = { item_id: open.id, output_index: open.outputIndex, summary_index: 0 };
-    this.emit('response.reasoning_summary_text.done', { ...at, text: open.text });
-    this.emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text: open.text } });
-    this.finishItem(reasoningItem(open.id, open.text), open.outputIndex);
+    const text = this.repeatedText(open.text);
+    this.emit('response.reasoning_summary_text.done', { ...at, text });
+    this.emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    this.finishItem(reasoningItem(open.id, text), open.outputIndex);
   }
 
   private closeMessage(status: ResponseStatus): void {
@@ -257,8 +279,9 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     if (!open) return;
     this.message = undefined;
     const at = { item_id: open.id, output_index: open.outputIndex, content_index: 0 };
-    const part = outputTextPart(open.text, open.logprobs);
-    this.emit('response.output_text.done', { ...at, text: open.text, logprobs: open.logprobs });
+    const text = this.repeatedText(open.text);
+    const part = outputTextPart(text, open.logprobs);
+    this.emit('response.output_text.done', { ...at, text, logprobs: open.logprobs });
     this.emit('response.content_part.done', { ...at, part });
     this.finishItem(messageItem(open.id, status, [part]), open.outputIndex);
   }
@@ -266,10 +289,11 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private closeCalls(status: ResponseStatus): void {
     for (const call of this.calls.values()) {
       const at = { item_id: call.id, output_index: call.outputIndex };
-      if (call.custom) this.emit('response.custom_tool_call_input.done', { ...at, input: call.arguments });
-      else this.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: call.arguments });
+      const args = this.repeatedText(call.arguments);
+      if (call.custom) this.emit('response.custom_tool_call_input.done', { ...at, input: args });
+      else this.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: args });
       this.finishItem(
-        callItem(call.id, { id: call.callId, name: call.name, arguments: call.arguments, custom: call.custom }, status),
+        callItem(call.id, { id: call.callId, name: call.name, arguments: args, custom: call.custom }, status),
         call.outputIndex,
       );
     }

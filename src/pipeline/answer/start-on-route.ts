@@ -24,6 +24,8 @@ export interface RoutedCall {
   signal: AbortSignal;
   /** The session-affinity headers the caller sent, for a pool of replicas. */
   headers: Record<string, string>;
+  /** Whose request (checkApiKey): its fan-out counts against this key's share of the process's slots. */
+  owner: string;
 }
 
 /** `start` runs the plan on one backend; throws a BackendFailure when none starts. */
@@ -31,13 +33,13 @@ export function startOnRoute<T>(
   call: RoutedCall,
   start: (plan: Plan, context: AdapterContext, backend: Backend) => Promise<T>,
 ): Promise<Attempt<T>> {
-  const { runtime, request, match, record, signal, headers } = call;
+  const { runtime, request, match, record, signal, headers, owner } = call;
   const context: AdapterContext = {
     signal,
     requestId: record.requestId,
     headers,
     retrying: (failure) => record.retrying(failure),
-    fanOut: runtime.fanOut,
+    fanOut: { ...runtime.fanOut, owner },
     trace: record.trace?.work,
   };
   return startWithFallbacks({

@@ -28,6 +28,7 @@ import type { RouteMatch } from '../plan/route-table.js';
 import { fieldsNamed, wireChanges } from './wire-changes.js';
 
 import type { Change } from './change.js';
+import { pushAll } from '../../model/push-all.js';
 
 export type { Change, ChangeAction } from './change.js';
 
@@ -159,7 +160,7 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
         change,
       );
   }
-  if (run && run.sent.length > 0) changes.push(...wireChanges({ pristine, body, dialect, match, run }, changes));
+  if (run && run.sent.length > 0) pushAll(changes, wireChanges({ pristine, body, dialect, match, run }, changes));
 
   const verdict: Verdict =
     refusal || changes.some((change) => change.action === 'rejected')

@@ -9,11 +9,22 @@ import { incorrectApiKey, missingApiKey } from '../../errors/catalogue.js';
  */
 export function checkApiKey(req: IncomingMessage, keys: readonly string[]): string {
   if (keys.length === 0) return '';
+  const given = givenKey(req);
+  if (given !== undefined && keys.some((key) => sameSecret(key, given))) return ownerOf(given);
+  throw given ? incorrectApiKey() : missingApiKey();
+}
+
+/** Whether the request carries one of `keys` (none configured: false), without building an error. */
+export function carriesApiKey(req: IncomingMessage, keys: readonly string[]): boolean {
+  const given = keys.length > 0 ? givenKey(req) : undefined;
+  return given !== undefined && keys.some((key) => sameSecret(key, given));
+}
+
+function givenKey(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   const given =
     typeof header === 'string' && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : req.headers['x-api-key'];
-  if (typeof given === 'string' && keys.some((key) => sameSecret(key, given))) return ownerOf(given);
-  throw given ? incorrectApiKey() : missingApiKey();
+  return typeof given === 'string' ? given : undefined;
 }
 
 /** The owner id of an API key (a SHA-256 prefix: unguessable, and the same on every replica). */

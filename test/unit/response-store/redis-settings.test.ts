@@ -28,13 +28,19 @@ describe('responses.store kind redis', () => {
       storeByDefault: true,
       maxResponseBytes: 16 * 1024 * 1024,
       maxContinuationDepth: 1000,
+      maxBytes: 256 * 1024 * 1024,
+      maxResponsesPerKey: 10_000,
+      maxBytesPerKey: 256 * 1024 * 1024,
     });
   });
 
   test.each([
     [{ kind: 'redis' }, 'responses.store.url: required with kind redis'],
     [{ kind: 'redis', url: 'http://cache:6379' }, 'responses.store.url: required with kind redis: redis://'],
-    [{ kind: 'redis', url: 'redis://cache', maxBytes: 1024 }, 'responses.store.maxBytes: is not counted by the redis store'],
+    [
+      { kind: 'redis', url: 'redis://cache', maxBytesPerKey: 4096, maxResponseBytes: 8192 },
+      'responses.store.maxBytesPerKey: must be at least maxResponseBytes',
+    ],
     [{ kind: 'redis', url: 'redis://cache', commandTimeoutMs: 0 }, 'responses.store.commandTimeoutMs'],
     [{ kind: 'memory', url: 'redis://cache' }, 'responses.store'],
     [{ kind: 'postgres' }, "responses.store.kind: must be 'memory' (this process only) or 'redis'"],

@@ -17,6 +17,7 @@ import { isRecord } from '../../../model/is-record.js';
 import type { NeutralRequest } from '../../../model/request.js';
 import { jsonBytes, type ResponseStore, type StoredResponse } from '../../../response-store/response-store.js';
 import { newResponseId } from '../response-object.js';
+import { wasCut } from '../repeated-output.js';
 import { conversationBefore } from './conversation-before.js';
 
 /** One Responses request's state, resolved before its body is parsed. */
@@ -132,7 +133,7 @@ export function storedEntry(response: Record<string, unknown>, state: ResponseSt
 }
 
 /**
- * Keeps the answer when the caller asked. A store that fails, or refuses the answer as too large,
+ * Keeps the answer when the caller asked. A store that fails, or refuses the answer as too large (or cut, repeated-output.ts),
  * does not cost the caller the answer: it says `store: false`, and `failed` hears why. A background
  * caller hears only from the store: it keeps the response as `failed`, saying why, without its output.
  */
@@ -143,6 +144,8 @@ export async function keepAnswer(
 ): Promise<Record<string, unknown>> {
   if (!state.store) return answer;
   try {
+    // Its closing events left part of the output out: kept, it would be a conversation the model did not have.
+    if (wasCut(answer)) throw new Error('the output is longer than a stream repeats whole (limits.repeatedOutputBytes), so it is not kept');
     await state.store.put(storedEntry(answer, state));
   } catch (error) {
     answer.store = false;

@@ -4,7 +4,8 @@
  * choice `c` becomes choice `offsets[i] + c`; usage is summed; streams are
  * interleaved with one `response-start` and one `usage` at the end. At most
  * `context.fanOut.perRequest` sub-requests run at once, each also holding a
- * slot of the process's (`limits.fanOut*`); the others wait their turn.
+ * slot of its API key's share of the process's (`limits.fanOut*`,
+ * fan-out-slots.ts); the others wait their turn.
  */
 import { setMaxListeners } from 'node:events';
 import type { AdapterContext } from '../../../backend/adapter.js';
@@ -23,17 +24,18 @@ export interface FanOutPart {
   choiceOffset: number;
 }
 
-/** Takes a slot of the request's, then one of the process's; resolves with the release of both. */
+/** Takes a slot of the request's, then one of the process's (its key's share first); resolves with the release of both. */
 type TakeSlots = (signal: AbortSignal) => Promise<() => void>;
 
 function slotsFor(context: AdapterContext): TakeSlots {
   const own = new Slots(context.fanOut?.perRequest ?? DEFAULT_LIMITS.fanOutPerRequest);
   const shared = context.fanOut?.process;
+  const owner = context.fanOut?.owner;
   return async (signal) => {
     const releaseOwn = await own.acquire(signal);
     if (!shared) return releaseOwn;
     try {
-      const releaseShared = await shared.acquire(signal);
+      const releaseShared = await shared.acquire(signal, owner);
       return () => {
         releaseShared();
         releaseOwn();

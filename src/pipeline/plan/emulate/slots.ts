@@ -1,8 +1,9 @@
 /**
  * At most `size` holders at once; the rest wait in arrival order. A waiter
  * whose request is aborted leaves the queue at once. Fan-out takes one slot of
- * its request's and one of the process's before each sub-request, so a batch
- * never opens more upstream requests than both allow.
+ * its request's, one of its key's and one of the process's before each
+ * sub-request (fan-out-slots.ts), so a batch never opens more upstream
+ * requests than all three allow.
  */
 export class Slots {
   private held = 0;
@@ -12,6 +13,11 @@ export class Slots {
 
   get inUse(): number {
     return this.held;
+  }
+
+  /** Nobody holds a slot or waits for one. */
+  get idle(): boolean {
+    return this.held === 0 && this.waiting.length === 0;
   }
 
   /** Resolves with the release of a slot (safe to call twice); rejects with the signal's reason if it aborts first. */
