@@ -6,7 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { constants as osConstants } from 'node:os';
-import { closestName } from './commands/closest-name.js';
+import { closestName } from './config/closest-name.js';
 import { parseCommandLine, UsageError } from './commands/parse-command-line.js';
 import { ConfigError, loadConfig } from './runtime/configuration.js';
 import { createLogger } from './logging/logger.js';

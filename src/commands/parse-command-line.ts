@@ -4,7 +4,7 @@
  * command line of `dialect-proxy` goes through it.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closestName } from './closest-name.js';
+import { closestName } from '../config/closest-name.js';
 
 /** A command line the command cannot run: the message says what to change. */
 export class UsageError extends Error {

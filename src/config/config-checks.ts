@@ -1,10 +1,40 @@
 /** The small checks every part of the configuration uses; each failure names the key. */
+import { closestName } from './closest-name.js';
 
 export class ConfigError extends Error {
   constructor(key: string, message: string) {
     super(`config: ${key}: ${message}`);
     this.name = 'ConfigError';
   }
+}
+
+/** While a whole file is checked (`reportingEveryUnknownKey`), the unknown keys met so far; otherwise the first one throws. */
+let unknownKeys: string[] | undefined;
+
+/**
+ * Runs a config's check so that every unknown key is reported at once, each with the allowed key it was
+ * most likely meant to be: one start that lists them all, rather than one per run. Unknown keys come
+ * before any other failure, which they often cause (`route:` for `routes:` leaves `routes` missing).
+ */
+export function reportingEveryUnknownKey<T>(check: () => T): T {
+  const outer = unknownKeys;
+  const found: string[] = [];
+  unknownKeys = found;
+  try {
+    const checked = check();
+    if (found.length > 0) throw unknownKeysError(found);
+    return checked;
+  } catch (error) {
+    throw found.length > 0 ? unknownKeysError(found) : error;
+  } finally {
+    unknownKeys = outer;
+  }
+}
+
+function unknownKeysError(found: readonly string[]): ConfigError {
+  return found.length === 1
+    ? new ConfigError(found[0].slice(0, found[0].indexOf(': ')), found[0].slice(found[0].indexOf(': ') + 2))
+    : new ConfigError(`${found.length} unknown keys`, found.join('; '));
 }
 
 export function objectAt(value: unknown, key: string): Record<string, unknown> {
@@ -14,8 +44,12 @@ export function objectAt(value: unknown, key: string): Record<string, unknown> {
 
 export function allowKeys(object: Record<string, unknown>, key: string, allowed: readonly string[]): void {
   for (const name of Object.keys(object)) {
-    if (!allowed.includes(name))
-      throw new ConfigError(key === '(root)' ? name : `${key}.${name}`, `unknown key (allowed: ${allowed.join(', ')})`);
+    if (allowed.includes(name)) continue;
+    const path = key === '(root)' ? name : `${key}.${name}`;
+    const near = closestName(name, allowed);
+    const message = `unknown key (${near ? `did you mean ${near}? ` : ''}allowed: ${allowed.join(', ')})`;
+    if (!unknownKeys) throw new ConfigError(path, message);
+    unknownKeys.push(`${path}: ${message}`);
   }
 }
 

@@ -13,7 +13,16 @@ import {
   type RemoteBackendSettings,
 } from '../../adapters/registry.js';
 import { fileProblem } from '../config/file-problem.js';
-import { allowKeys, ConfigError, objectAt, optionalBoolean, optionalInteger, optionalString, stringList } from '../config/config-checks.js';
+import {
+  allowKeys,
+  ConfigError,
+  objectAt,
+  optionalBoolean,
+  optionalInteger,
+  optionalString,
+  stringList,
+  reportingEveryUnknownKey,
+} from '../config/config-checks.js';
 import { checkTelemetry } from '../telemetry/check-telemetry.js';
 import {
   DEFAULT_LIMITS,
@@ -56,7 +65,7 @@ export function loadConfig(
   const substituted = substituteEnv(raw, env, '', unset);
   if (unset.length > 0 && unsetVariables === 'error') throw unsetVariablesError(unset);
   try {
-    return deepFreeze(checkConfig(substituted));
+    return deepFreeze(reportingEveryUnknownKey(() => checkConfig(substituted)));
   } catch (error) {
     // Read as empty, an unset variable can leave a setting the check refuses (a url): then the variable is the news.
     const culprit = unset.find(({ key }) => error instanceof ConfigError && error.message.startsWith(`config: ${key}: `));

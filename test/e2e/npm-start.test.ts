@@ -6,6 +6,7 @@
  * Uses the build (`npm test` builds first): `--ignore-scripts` skips `prestart`.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
@@ -99,4 +100,29 @@ describe('a signal repeated at once', () => {
     expect(proxy.lines.join('\n')).not.toContain('SIGINT again');
     await pending;
   }, 30_000);
+});
+
+describe("npm start's build step", () => {
+  const script = path.join(root, 'scripts/build-when-stale.mjs');
+  const check = () => {
+    try {
+      execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+      return 'fresh';
+    } catch (error) {
+      return String((error as { stdout?: string }).stdout).trim();
+    }
+  };
+
+  test('a build newer than every source is served as it is; a source changed since is built first', () => {
+    // npm test built just now.
+    expect(check()).toBe('fresh');
+    const source = path.join(root, 'src/cli.ts');
+    const { atime, mtime } = statSync(source);
+    try {
+      utimesSync(source, atime, new Date(Date.now() + 60_000));
+      expect(check()).toBe('src changed since the last build');
+    } finally {
+      utimesSync(source, atime, mtime);
+    }
+  });
 });

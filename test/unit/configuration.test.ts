@@ -155,3 +155,26 @@ describe('config/examples', () => {
     });
   });
 });
+
+describe('unknown keys', () => {
+  const minimal = { backends: { up: { kind: 'openai', url: 'https://x/v1' } }, routes: [{ model: '*', backend: 'up' }] };
+
+  test('every unknown key is reported in one message, each with the key it was most likely meant to be', () => {
+    const { routes, ...withoutRoutes } = minimal;
+    const typed = {
+      ...withoutRoutes,
+      route: routes,
+      server: { prot: 8080 },
+      backends: { up: { kind: 'openai', url: 'https://x/v1', apikey: 'k' } },
+    };
+    expect(() => loadConfig(typed, {})).toThrow(
+      /^config: 3 unknown keys: route: unknown key \(did you mean routes\?.*; server\.prot: unknown key \(did you mean port\?.*; backends\.up\.apikey: unknown key \(did you mean apiKey\?/,
+    );
+  });
+
+  test('one unknown key reads as before, with its hint', () => {
+    expect(() => loadConfig({ ...minimal, server: { prot: 8080 } }, {})).toThrow(
+      /^config: server\.prot: unknown key \(did you mean port\? allowed: host, port,/,
+    );
+  });
+});

@@ -1,5 +1,5 @@
 /** `dialect-proxy fields [FIELD] [--format text|markdown|json]`: prints the fate table; needs no config. */
-import { closestName } from '../closest-name.js';
+import { closestName } from '../../config/closest-name.js';
 import { escapeControls } from '../../logging/logger.js';
 import { parseCommandLine, UsageError } from '../parse-command-line.js';
 import { buildFateTable, type FateTable } from './fate-table.js';

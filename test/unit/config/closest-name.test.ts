@@ -1,5 +1,5 @@
 /** "Did you mean": a typo finds the name meant; a word far from every name finds none. */
-import { closestName } from '../../../src/commands/closest-name.js';
+import { closestName } from '../../../src/config/closest-name.js';
 
 const OPTIONS = ['config', 'port', 'host', 'workers', 'help'];
 
