@@ -19,6 +19,7 @@ import { closeBackends } from '../pipeline/runtime.js';
 import { assessTranslation, type Change, type TranslationReport, type Verdict } from '../pipeline/report/translation-report.js';
 import { createRequestValidator, type RequestValidator } from '../validation/create-validator.js';
 import { isRecord } from '../model/is-record.js';
+import { dialectNameOfBody } from '../dialects/dialect-of-body.js';
 
 export type { Change, ChangeAction, TranslationReport, Verdict } from '../pipeline/report/translation-report.js';
 
@@ -227,42 +228,15 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
   return { name: kind.name, settings, adapter: await kind.create(kind.name, settings) };
 }
 
-/**
- * The dialect a body is in: the endpoint given, else chat when it has `messages` (Messages when
- * it also has a field, block or tool shape only Anthropic has: `system`, `stop_sequences`, `tool_use`,
- * a tool's `input_schema`...),
- * completions when it has a `prompt` (a text, a list or token ids: a Responses
- * `prompt` is a template object), Responses when it has `input` or `instructions`,
- * else completions.
- */
+/** The dialect a body is in: the endpoint given, else the one its shape shows (dialectNameOfBody), else completions. */
 export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown): Dialect {
   return dialectNamed(DIALECT_OF[endpoint ?? detectEndpoint(body)]);
 }
 
-/** The caller's dialect a body looks like (`dialectFor` without an endpoint). */
+/** The caller's dialect a body looks like (`dialectFor` without an endpoint; completions when it shows none). */
 export function detectEndpoint(body: unknown): CallerEndpoint {
-  if (!isRecord(body)) return 'completions';
-  if ('messages' in body) return looksAnthropic(body) ? 'messages' : 'chat';
-  if ('prompt' in body && !isRecord(body.prompt)) return 'completions';
-  return 'input' in body || 'instructions' in body ? 'responses' : 'completions';
-}
-
-/** Top-level fields, and content blocks, that only Anthropic's Messages API has. */
-const ANTHROPIC_FIELDS = ['system', 'stop_sequences', 'output_config', 'context_management', 'output_format'];
-const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'document']);
-
-function looksAnthropic(body: Record<string, unknown>): boolean {
-  if (ANTHROPIC_FIELDS.some((field) => field in body)) return true;
-  if (isRecord(body.tool_choice) && typeof body.tool_choice.type === 'string' && body.tool_choice.type !== 'function') return true;
-  // Anthropic's tools are flat with an `input_schema`; chat's are wrapped (`{type: function, function}`).
-  if (Array.isArray(body.tools) && body.tools.some((tool) => isRecord(tool) && 'input_schema' in tool)) return true;
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  return messages.some(
-    (message) =>
-      isRecord(message) &&
-      Array.isArray(message.content) &&
-      message.content.some((block) => isRecord(block) && ANTHROPIC_BLOCKS.has(block.type as string)),
-  );
+  const name = dialectNameOfBody(body) ?? 'fireworks-completions';
+  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(([, dialect]) => dialect === name)?.[0] as CallerEndpoint;
 }
 
 /** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */

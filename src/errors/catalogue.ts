@@ -95,12 +95,13 @@ function listWithin(names: readonly string[], maxItems = 10, maxChars = 300): st
 }
 
 /** A 404 `unknown_url`: the standalone server's answer for a path nothing serves. */
-export function unknownUrl(method: string, path: string): ProxyError {
+export function unknownUrl(method: string, path: string, meant?: string): ProxyError {
+  const hint = meant ? ` Did you mean ${meant}? (A client's base URL should end in /v1 exactly once: the client adds the rest.)` : '';
   return new ProxyError({
     status: 404,
     type: 'invalid_request_error',
     code: 'unknown_url',
-    message: `Unknown request URL: ${method} ${path}.`,
+    message: `Unknown request URL: ${method} ${path}.${hint}`,
   });
 }
 

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadConfig, type ProxyConfig } from '../runtime/configuration.js';
 import type { Dialect, ListedModel } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/registry.js';
-import { backendUnavailable, methodNotAllowed, proxyShuttingDown, unknownUrl } from '../errors/catalogue.js';
+import { backendUnavailable, methodNotAllowed, proxyShuttingDown } from '../errors/catalogue.js';
 import { internalError, type ProxyError } from '../errors/proxy-error.js';
 import { checkApiKey } from '../pipeline/request/check-api-key.js';
 import { answerStateRoute, handleRequest } from '../pipeline/handle-request.js';
@@ -22,6 +22,7 @@ import { drainRequests, type DrainOutcome } from '../pipeline/drain-requests.js'
 import { backendHealth } from '../pipeline/backend-health.js';
 import { serveInspector } from './inspector.js';
 import { sharedFor } from './shared-for.js';
+import { unknownUrlHandler } from './unknown-url.js';
 import { INSPECTOR_KINDS_PATH, INSPECTOR_TRANSLATE_PATH, inspectorApi } from './inspector-api.js';
 
 export interface DialectProxy extends Router {
@@ -46,6 +47,8 @@ export interface DialectProxy extends Router {
    * @example app.get('/internal/metrics', async (_req, res) => res.type(proxy.metrics.contentType).send(await proxy.metrics.metrics()));
    */
   metrics: Registry;
+  /** The standalone server's last handler: a 404 naming the URL meant where it can tell, logged (unknown-url.ts). */
+  notFound: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 export interface DialectProxyOptions extends RuntimeOptions {
@@ -205,6 +208,7 @@ export function createDialectProxy(
     handler(req, res);
     return true;
   };
+  router.notFound = unknownUrlHandler(() => runtime?.logger);
   router.ready = ready;
   router.metrics = metrics.registry;
   router.close = async () => {
@@ -215,11 +219,6 @@ export function createDialectProxy(
   // Before the runtime is up nothing is in flight (requests waiting for it get the 503 above).
   router.drain = (graceMs) => (draining ??= runtime ? drainRequests(runtime, graceMs) : Promise.resolve({ ended: 0 }));
   return router;
-}
-
-/** The standalone server's last handler. */
-export function notFound(req: express.Request, res: express.Response): void {
-  sendError(res, undefined, unknownUrl(req.method, req.path));
 }
 
 function openaiModelList(models: readonly ListedModel[]): Record<string, unknown> {

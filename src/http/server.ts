@@ -8,7 +8,7 @@ import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProxyConfig } from '../runtime/configuration.js';
-import { createDialectProxy, notFound, type DialectProxy } from './middleware.js';
+import { createDialectProxy, type DialectProxy } from './middleware.js';
 import type { RuntimeOptions } from '../runtime/create-runtime.js';
 import { checkBeforeStart } from './check-before-start.js';
 import { listenError } from './listen-error.js';
@@ -58,7 +58,7 @@ export async function startServer(
   // The inspector page at `/` (off with server.inspector: false).
   const proxy = createDialectProxy(config, { inspector: true, warmUp: true, ...options });
   app.use(proxy);
-  app.use(notFound);
+  app.use(proxy.notFound);
   // Bounds on each connection and address (connection-guard.ts); keyed connections are shed last.
   const guard = new ConnectionGuard(config.server);
   const { apiKeys } = config.server;

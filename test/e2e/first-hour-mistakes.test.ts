@@ -4,7 +4,8 @@
  * the URL and the fix, logged as a backend failure; an unknown model at the backend stays the
  * caller's 404), a model no route serves (the routes are listed), a field the backend refuses
  * (the refusal names dropUnsupported), a pool with no replica up (every replica named; /healthz
- * degraded but 200), and a dry run's x-dialect-backend.
+ * degraded but 200), a dry run's x-dialect-backend; a body sent to another dialect's endpoint
+ * (the refusal says where it goes), an unknown URL (the URL meant; every 404 logged).
  */
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/runtime/configuration.js';
@@ -213,6 +214,65 @@ describe("a new user's mistakes", () => {
           message: `top_k is not supported by this backend (backend "strict", kind openai; ${hint}).`,
         },
       });
+    });
+  });
+
+  describe("a body sent to another dialect's endpoint says where it goes", () => {
+    test.each([
+      [
+        '/v1/chat/completions',
+        { model: 'llama-3', input: 'Hi', instructions: 'Be brief', max_output_tokens: 16 },
+        'OpenAI Responses',
+        '/v1/responses',
+      ],
+      [
+        '/v1/chat/completions',
+        { model: 'llama-3', max_tokens: 16, system: 'Be brief', messages: [{ role: 'user', content: 'Hi' }] },
+        'Anthropic Messages',
+        '/v1/messages',
+      ],
+      [
+        '/v1/responses',
+        { model: 'llama-3', messages: [{ role: 'user', content: 'Hi' }] },
+        'OpenAI Chat Completions',
+        '/v1/chat/completions',
+      ],
+      ['/v1/messages', { model: 'llama-3', prompt: 'Hi', max_tokens: 16 }, 'OpenAI/Fireworks Completions', '/v1/completions'],
+    ])('%s given a body for %#', async (path, body, title, right) => {
+      const response = await post(path, body, { 'anthropic-version': '2023-06-01' });
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { message: string } };
+      expect(error.message).toMatch(
+        new RegExp(`^This looks like an ${title.replace('/', '\\/')} request: send it to ${right} \\(${path} takes `),
+      );
+    });
+
+    test('a body of the right dialect with a wrong field gets no such hint', async () => {
+      const response = await chat('llama-3', { max_output_tokens: 16 });
+      const { error } = (await response.json()) as { error: { message: string } };
+      expect(error.message).not.toContain('This looks like');
+    });
+  });
+
+  describe('an unknown URL', () => {
+    test.each([
+      ['/v1/v1/messages', '/v1/messages'],
+      ['/chat/completions', '/v1/chat/completions'],
+      ['/api/v1/chat/completions', '/v1/chat/completions'],
+      ['/v1/v1/messages/count_tokens', '/v1/messages/count_tokens'],
+    ])('%s: a 404 that names %s, and a log line with the path', async (path, meant) => {
+      const response = await post(path, { model: 'llama-3' });
+      expect(response.status).toBe(404);
+      const { error } = (await response.json()) as { error: { message: string } };
+      expect(error.message).toContain(`Did you mean ${meant}?`);
+      expect(logs).toContainEqual(expect.objectContaining({ message: 'unknown url', path, meant }));
+    });
+
+    test('a path like no known one: the plain 404, still logged', async () => {
+      const response = await fetch(`${proxy.url}/nothing/here`);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe('Unknown request URL: GET /nothing/here.');
+      expect(logs).toContainEqual(expect.objectContaining({ message: 'unknown url', path: '/nothing/here' }));
     });
   });
 

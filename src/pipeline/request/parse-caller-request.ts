@@ -5,6 +5,9 @@ import { bodyNotAnObject } from '../../errors/catalogue.js';
 import { failedValidation } from '../../validation/validation-issue.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { RequestValidator } from '../../validation/create-validator.js';
+import { DIALECTS } from '../../dialects/registry.js';
+import { DIALECT_TITLES, dialectNameOfBody } from '../../dialects/dialect-of-body.js';
+import type { ProxyError } from '../../errors/proxy-error.js';
 
 export function parseCallerRequest(
   validator: RequestValidator,
@@ -16,6 +19,19 @@ export function parseCallerRequest(
     throw bodyNotAnObject(dialect.validationStatus);
   }
   const issues = validator.validate(dialect.document, body);
-  if (issues.length > 0) throw failedValidation(dialect.validationStatus, issues);
+  if (issues.length > 0) throw withEndpointHint(failedValidation(dialect.validationStatus, issues), dialect, body);
   return dialect.parseRequest(body as Record<string, unknown>, headers);
+}
+
+/**
+ * A refused body in another dialect's shape (a Responses body sent to /v1/chat/completions): the
+ * refusal starts by saying where it goes, since its field-by-field reasons only say it is not this one.
+ */
+function withEndpointHint(error: ProxyError, dialect: Dialect, body: unknown): ProxyError {
+  const looksLike = DIALECTS.find(({ name }) => name === dialectNameOfBody(body));
+  if (!looksLike || looksLike === dialect) return error;
+  error.message =
+    `This looks like an ${DIALECT_TITLES[looksLike.name]} request: send it to ${looksLike.path} ` +
+    `(${dialect.path} takes ${DIALECT_TITLES[dialect.name]} requests). ${error.message}`;
+  return error;
 }
