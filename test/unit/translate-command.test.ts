@@ -96,6 +96,17 @@ describe('dialect-proxy translate', () => {
     ).toEqual(['top_k', 'echo']);
   });
 
+  test("one fix for one refusal: tools on llama-server without jinja name `jinja: true` in the changes and in the caller's error alike", async () => {
+    const tools = [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }];
+    const { code, output } = await translate({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools }, ['--to', 'llama-server']);
+    expect(code).toBe(2);
+    const change = (output.changes as { field: string; reason: string }[]).find(({ field }) => field === 'tools');
+    const { message } = (output.error as { body: { error: { message: string } } }).body.error;
+    expect(change?.reason).toContain('set `jinja: true`');
+    expect(message).toContain('set `jinja: true`');
+    expect(message).not.toContain('dropUnsupported');
+  });
+
   test('an approximation is lossy: exit 1', async () => {
     const { code, output } = await translate({ model: 'gpt-4o', prompt: 'Hello', reasoning_effort: 3000 });
     expect(code).toBe(1);

@@ -6,6 +6,9 @@
  */
 import { unsupportedParameter } from '../../errors/proxy-error.js';
 
+/** A backend table's reason that says what to set (`set \`jinja: true\``): then it, not dropUnsupported, is the fix. */
+export const OWN_FIX = /\bset `/;
+
 export interface PlanNote {
   /** `refused`: the backend cannot take it (a 400, or a drop under dropUnsupported); `not-sent`: a soft field left out; `approximated`: sent in another, less exact form. */
   kind: 'refused' | 'not-sent' | 'approximated';
@@ -36,11 +39,14 @@ export class PlanNotes {
   refuse(param: string, why: string, drop: () => void, reason = why): void {
     const { name, settings } = this.backend;
     this.notes.push({ kind: 'refused', param, reason });
-    // The refusal names the setting that would drop the field instead (inside the parenthesis, which the fate table leaves out).
+    // The refusal names the setting that would drop the field instead (inside the parenthesis, which the fate table leaves out),
+    // unless its reason names a fix of its own: one fix for one refusal, in every report of it.
     if (!settings.dropUnsupported)
       throw unsupportedParameter(
         param,
-        `${why} (backend "${name}", kind ${settings.kind}; set dropUnsupported: true on the backend to drop it with a warning instead).`,
+        OWN_FIX.test(why)
+          ? `${why} (backend "${name}", kind ${settings.kind}).`
+          : `${why} (backend "${name}", kind ${settings.kind}; set dropUnsupported: true on the backend to drop it with a warning instead).`,
       );
     this.warnings.push(`${param} dropped: ${why}`);
     drop();

@@ -23,7 +23,7 @@ import {
 import { isPromptBatch } from '../../model/prompt.js';
 import type { Endpoint, NeutralRequest } from '../../model/request.js';
 import { callerErrors, inCallerTerms } from './caller-errors.js';
-import { PlanNotes, type PlanNote } from './plan-notes.js';
+import { OWN_FIX, PlanNotes, type PlanNote } from './plan-notes.js';
 import { planReasoning } from './plan-reasoning.js';
 import { noteGuessedTemplate } from './guessed-template.js';
 import { chatOverText } from './emulate/chat-over-text.js';
@@ -90,12 +90,13 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
       notes.notSent(param, `backend "${name}" has no such field`);
       spec.drop(request);
     } else {
-      notes.refuse(
-        param,
-        `${param} is not supported by this backend`,
-        () => spec.drop(request),
-        tableReason(capabilities, field, upstream) ?? `${param} is not supported by this backend`,
-      );
+      const reason = tableReason(capabilities, field, upstream);
+      // A table reason that names its own fix (llama-server's `jinja: true`) is the caller's fix too.
+      const why =
+        reason && OWN_FIX.test(reason)
+          ? `${param} is not supported by this backend: ${reason}`
+          : `${param} is not supported by this backend`;
+      notes.refuse(param, why, () => spec.drop(request), reason ?? why);
     }
   }
   checkValues(request, capabilities, upstream, name, notes);
