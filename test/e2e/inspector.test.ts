@@ -246,7 +246,13 @@ describe('inspector page', () => {
         if (request.method() === 'POST') calls.push(new URL(request.url()).pathname + new URL(request.url()).search);
       });
       await page.goto(`${proxy.url}/`);
+      // The preloaded example's translation on load (a 401 here, before the key): not the test's call.
+      await page.waitForFunction(() => (document.querySelector('#verdict-error')?.textContent ?? '').includes('API key'));
       await page.fill('#key', KEY);
+      // The key entered: the example is translated; from here on, the calls are the test's.
+      await page.press('#key', 'Enter');
+      await page.waitForFunction(() => document.querySelector('#verdict')?.textContent !== '-');
+      calls.length = 0;
       // The target selector is filled from the proxy's list of kinds.
       await page.waitForFunction(() => (document.querySelector('#target')?.textContent ?? '').includes('llama-cpp'));
       return { page, problems, calls };
@@ -264,6 +270,27 @@ describe('inspector page', () => {
       expect(launched.executable.startsWith(join(tmpdir(), 'dialect-proxy-chromium-'))).toBe(true);
       expect(launched.executable).not.toMatch(/^\/usr\//);
       expect(launched.userDataDir).toMatch(new RegExp(`^${tmpdir()}/playwright_chromiumdev_profile-`));
+    });
+
+    test('on load the preloaded example is translated: here the proxy asks for a key, so the page says so; the key entered, the verdict', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      try {
+        await page.goto(`${proxy.url}/`);
+        await page.waitForFunction(() => (document.querySelector('#verdict-error')?.textContent ?? '').includes('API key'));
+        expect(await page.textContent('#verdict')).toBe('-');
+        await page.fill('#key', KEY);
+        await page.press('#key', 'Enter');
+        await verdictShown(page);
+        expect(await page.textContent('#verdict')).toMatch(/^(lossless|lossy)$/);
+        // The longest example name fits its selector.
+        const clipped = await page.$eval(
+          '#example',
+          (select) => (select as HTMLSelectElement).scrollWidth > (select as HTMLSelectElement).clientWidth + 1,
+        );
+        expect(clipped).toBe(false);
+      } finally {
+        await page.close();
+      }
     });
 
     test.each(WIDTHS)(
