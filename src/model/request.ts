@@ -1,5 +1,5 @@
 /**
- * The neutral request: what both dialects parse into and every adapter reads.
+ * The neutral request: what every caller dialect parses into and every adapter reads.
  * Names are camelCase and dialect-free; `origins` remembers which wire field set
  * each neutral feature, so errors and warnings can name the caller's `param`.
  */
