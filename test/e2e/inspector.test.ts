@@ -283,10 +283,10 @@ describe('inspector page', () => {
         await verdictShown(page);
         expect(await page.textContent('#verdict')).toMatch(/^(lossless|lossy)$/);
         // The longest example name fits its selector.
-        const clipped = await page.$eval(
-          '#example',
-          (select) => (select as HTMLSelectElement).scrollWidth > (select as HTMLSelectElement).clientWidth + 1,
-        );
+        const clipped = await page.$eval('#example', (select) => {
+          const { scrollWidth, clientWidth } = select as unknown as { scrollWidth: number; clientWidth: number };
+          return scrollWidth > clientWidth + 1;
+        });
         expect(clipped).toBe(false);
       } finally {
         await page.close();
