@@ -50,13 +50,8 @@ export class ConnectionGuard {
       req.socket.destroy();
       return false;
     }
-    let left = false;
-    const leave = () => {
-      if (left) return;
-      left = true;
-      held.inFlight--;
-    };
-    res.once('finish', leave).once('close', leave);
+    // A response emits 'close' once, whether it finished or its connection was cut.
+    res.once('close', () => held.inFlight--);
     return true;
   }
 
