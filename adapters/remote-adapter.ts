@@ -30,6 +30,8 @@ export interface WireCodec {
   toWireBody(request: NeutralRequest, options: { stream: boolean }): Record<string, unknown>;
   fromWireResult(body: unknown, request: NeutralRequest): NeutralResult;
   chunkReader(request: NeutralRequest): ChunkReader;
+  /** Headers of this request beyond the backend's own (Anthropic's betas the caller asked for); they replace those of the same name. */
+  headers?(request: NeutralRequest): Record<string, string> | undefined;
 }
 
 export interface RemoteAdapterOptions {
@@ -95,7 +97,7 @@ export function createRemoteAdapter({
     signal: AbortSource,
     { url: urlOf, body, accept }: Post,
   ): Promise<{ response: UpstreamResponse; url: string; done(): void }> {
-    const headers: Record<string, string> = { ...fixedHeaders, accept, 'x-request-id': context.requestId };
+    const headers: Record<string, string> = { ...fixedHeaders, ...codec.headers?.(request), accept, 'x-request-id': context.requestId };
     for (const header of AFFINITY_HEADERS) {
       const value = context.headers?.[header];
       if (value) headers[header] = value;

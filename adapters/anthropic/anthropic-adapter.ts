@@ -2,7 +2,8 @@
  * `kind: anthropic`: Anthropic's Messages API (`POST {url}/messages`) as a
  * backend. The remote adapter every kind shares sends it (retries, 529s
  * included, pools, health probes, the concurrency limit); this adds
- * Anthropic's headers and reads its errors (anthropic-errors.ts).
+ * Anthropic's headers (per request, the caller's betas joined to the
+ * backend's: merge-betas.ts) and reads its errors (anthropic-errors.ts).
  */
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
@@ -15,6 +16,7 @@ import { refineError } from './anthropic-errors.js';
 import { ADAPTIVE_EFFORTS, anthropicTable, BUDGET_EFFORTS } from './fields.js';
 import { AnthropicChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
+import { mergeBetas } from './merge-betas.js';
 import { ANTHROPIC_DEFAULTS, type AnthropicSettings } from './settings.js';
 import { toWireBody } from './to-wire-body.js';
 
@@ -31,12 +33,16 @@ export function anthropicCapabilities(settings: Partial<AnthropicSettings>): Bac
   };
 }
 
-/** The wire codec of a backend with these capabilities (its table) and default `max_tokens`. */
-export function anthropicCodec(capabilities: BackendCapabilities, defaultMaxTokens: number): WireCodec {
+/**
+ * The wire codec of a backend with these capabilities (its table) and default `max_tokens`; `betas` is the
+ * backend's own `anthropic-beta` header, which each request's betas (the caller's) join.
+ */
+export function anthropicCodec(capabilities: BackendCapabilities, defaultMaxTokens: number, betas?: string): WireCodec {
   return {
     toWireBody: (request, { stream }) => toWireBody(request, { table: capabilities, stream, defaultMaxTokens }),
     fromWireResult,
     chunkReader: (request) => new AnthropicChunkReader(request),
+    headers: (request) => mergeBetas(betas, request.anthropicBetas),
   };
 }
 
@@ -69,7 +75,7 @@ export function createAnthropicAdapter(settings: AdapterSettings<AnthropicSettin
     name: options.name ?? 'anthropic',
     settings: { ...remote, headers },
     capabilities,
-    codec: anthropicCodec(capabilities, settings.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens),
+    codec: anthropicCodec(capabilities, settings.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens, headers['anthropic-beta']),
     paths: { chat: '/messages', completions: '/messages' },
   });
   // The key goes as a header, so the shared masking only knows it when it is long; it is masked here whatever its length.

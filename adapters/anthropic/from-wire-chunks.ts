@@ -97,6 +97,7 @@ export class AnthropicChunkReader implements ChunkReader {
       id: typeof message.id === 'string' ? message.id : '',
       model: typeof message.model === 'string' ? message.model : this.request.model,
       created: Math.floor(Date.now() / 1000),
+      usage: toUsage(this.usage),
     });
   }
 

@@ -16,7 +16,7 @@ import { checkRemoteSettings, NOWHERE, REMOTE_KEYS, type RemoteBackendSettings }
 export interface AnthropicSettings extends RemoteBackendSettings {
   /** Sent as `anthropic-version`. Default ANTHROPIC_DEFAULTS.anthropicVersion. */
   anthropicVersion?: string;
-  /** Beta features, sent comma-joined as `anthropic-beta` (e.g. `context-management-2025-06-27`). */
+  /** Beta features, sent comma-joined as `anthropic-beta` (e.g. `context-management-2025-06-27`); a Messages caller's own betas join them. */
   betas?: string[];
   /** `max_tokens` when the caller gives none (Anthropic requires it); a thinking budget is added on top. */
   defaultMaxTokens?: number;

@@ -11,7 +11,7 @@ import type { Adapter, AdapterContext, BackendCapabilities, ChatTemplate } from 
 import { toProxyError } from '../../src/errors/proxy-error.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import type { NeutralResult } from '../../src/model/result.js';
-import type { StreamBatches } from '../../src/model/stream-event.js';
+import type { StreamBatches, StreamEventOf } from '../../src/model/stream-event.js';
 import { eachEvent } from '../../src/streaming/stream-batches.js';
 import { collectResult } from './collect-result.js';
 import { llamaCppTable, TEMPLATE_EFFORTS } from './fields.js';
@@ -115,8 +115,11 @@ export class LlamaCppAdapter implements Adapter {
     // The generation as a child span of the request's, when tracing is on (src/telemetry/).
     const span = context.trace?.({});
     let failure: unknown;
+    // Known before the first token: the answer's start says it (Anthropic's message_start.usage).
+    let promptTokens: number | undefined;
+    const onPrompt = (tokens: number) => (promptTokens = tokens);
     try {
-      for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal))) {
+      for await (const event of toStreamEvents(this.host.generate(generateRequest, context.signal), { onPrompt })) {
         if (span) {
           if (event.type === 'usage') span.usage(event.usage);
           else if (event.type === 'error') failure = event.error;
@@ -124,10 +127,14 @@ export class LlamaCppAdapter implements Adapter {
         // Started only once the worker took the request: a 429 or a 400 before that stays an HTTP error.
         if (!started) {
           started = true;
-          yield [
-            { type: 'response-start', id: `cmpl-${randomUUID()}`, model: request.model, created: Math.floor(Date.now() / 1000) },
-            event,
-          ];
+          const start: StreamEventOf<'response-start'> = {
+            type: 'response-start',
+            id: `cmpl-${randomUUID()}`,
+            model: request.model,
+            created: Math.floor(Date.now() / 1000),
+          };
+          if (promptTokens !== undefined) start.usage = { promptTokens, completionTokens: 0, totalTokens: promptTokens };
+          yield [start, event];
           continue;
         }
         yield [event];

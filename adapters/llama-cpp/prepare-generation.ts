@@ -46,7 +46,10 @@ export function prepareGeneration(request: LlamaGenerateRequest, tokens: readonl
   const exceeded = (param: string, message: string) =>
     new LlamaRequestError({ status: 400, code: 'context_length_exceeded', param, message });
   if (room < 0 || (room === 0 && request.maxTokens !== 0)) {
-    throw exceeded('prompt', `The prompt has ${promptTokens.length} tokens; the model's context holds ${model.contextSize}.`);
+    throw exceeded(
+      'prompt',
+      `The prompt has ${promptTokens.length} tokens, more than the model's context holds: contextSize ${model.contextSize} tokens (raise contextSize in the backend's settings; memory grows with it).`,
+    );
   }
   let maxTokens = request.maxTokens ?? room;
   if (maxTokens > room) {

@@ -8,7 +8,16 @@ import type { PerfMetrics, Usage } from '../../src/model/result.js';
 import type { StreamEvent } from '../../src/model/stream-event.js';
 import type { LlamaEvent, LlamaPerf, LlamaPromptLogprob, LlamaUsage } from './types.js';
 
-export async function* toStreamEvents(events: AsyncIterable<LlamaEvent>, choice = 0): AsyncGenerator<StreamEvent> {
+export interface ToStreamEventsOptions {
+  choice?: number;
+  /** Hears the prompt's size in tokens (BOS included) before anything is generated. */
+  onPrompt?(tokens: number): void;
+}
+
+export async function* toStreamEvents(
+  events: AsyncIterable<LlamaEvent>,
+  { choice = 0, onPrompt }: ToStreamEventsOptions = {},
+): AsyncGenerator<StreamEvent> {
   let promptTokenIds: number[] | undefined;
   const firstDelta = () => {
     const extra = promptTokenIds ? { promptTokenIds } : {};
@@ -19,6 +28,7 @@ export async function* toStreamEvents(events: AsyncIterable<LlamaEvent>, choice 
     switch (event.type) {
       case 'prompt':
         promptTokenIds = event.tokenIds;
+        onPrompt?.(event.tokenIds.length);
         if (event.echo) {
           yield {
             type: 'text-delta',

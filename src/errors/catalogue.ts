@@ -111,6 +111,19 @@ export function methodNotAllowed(): ProxyError {
 }
 
 /**
+ * A 426: a WebSocket upgrade on a translated endpoint (Codex CLI's Responses transport, where a provider
+ * offers one). The proxy answers over HTTP only; on a 426 the client falls back to `POST`.
+ */
+export function upgradeRequired(path: string): ProxyError {
+  return new ProxyError({
+    status: 426,
+    type: 'invalid_request_error',
+    code: 'websocket_not_supported',
+    message: `${path} is served over HTTP only, not over a WebSocket: send POST ${path} (with stream: true for events).`,
+  });
+}
+
+/**
  * A 400 `limit_exceeded` naming the field: the request asks for more work than a configured budget allows
  * (`limits.*` or `responses.store.*`, which `limit` names so the operator knows what to raise).
  * @example limitExceeded('prompt', 'prompt holds 20000 prompts; at most 128 are taken in one request', 'limits.promptBatch').message

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadConfig, type ProxyConfig } from '../runtime/configuration.js';
 import type { Dialect, ListedModel } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/registry.js';
-import { backendUnavailable, methodNotAllowed, proxyShuttingDown } from '../errors/catalogue.js';
+import { backendUnavailable, methodNotAllowed, proxyShuttingDown, upgradeRequired } from '../errors/catalogue.js';
 import { internalError, type ProxyError } from '../errors/proxy-error.js';
 import { checkApiKey } from '../pipeline/request/check-api-key.js';
 import { answerStateRoute, handleRequest } from '../pipeline/handle-request.js';
@@ -119,7 +119,28 @@ export function createDialectProxy(
     );
   };
   const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, translated(dialect)]));
+  const byDialectPath = new Map(DIALECTS.map((dialect) => [dialect.path, dialect]));
   for (const [path, handler] of byPath) router.post(path, handler);
+  // A WebSocket upgrade (Codex CLI's Responses transport where a provider offers one): a 426, and it falls back to
+  // HTTP. Node hands an upgrade with no 'upgrade' listener to the request handler, so the standalone
+  // server's requests reach this route too. Keyed like the endpoint itself.
+  router.get(
+    DIALECTS.map(({ path }) => path),
+    (req, res, next) => {
+      if (!isWebSocketUpgrade(req)) {
+        next();
+        return;
+      }
+      const dialect = byDialectPath.get(req.path);
+      try {
+        checkApiKey(req, checked.server.apiKeys);
+      } catch (error) {
+        sendError(res, dialect, error as ProxyError);
+        return;
+      }
+      sendError(res, dialect, upgradeRequired(req.path));
+    },
+  );
   router.all(
     DIALECTS.map(({ path }) => path),
     (_req, res) => {
@@ -219,6 +240,16 @@ export function createDialectProxy(
   // Before the runtime is up nothing is in flight (requests waiting for it get the 503 above).
   router.drain = (graceMs) => (draining ??= runtime ? drainRequests(runtime, graceMs) : Promise.resolve({ ended: 0 }));
   return router;
+}
+
+/** `Connection: Upgrade` with `Upgrade: websocket` (RFC 6455's opening handshake). */
+function isWebSocketUpgrade(req: IncomingMessage): boolean {
+  return listsToken(req.headers.upgrade, 'websocket') && listsToken(req.headers.connection, 'upgrade');
+}
+
+/** Whether a comma-separated header lists a token (case-insensitive). */
+function listsToken(header: string | undefined, token: string): boolean {
+  return header !== undefined && header.split(',').some((item) => item.trim().toLowerCase() === token);
 }
 
 function openaiModelList(models: readonly ListedModel[]): Record<string, unknown> {

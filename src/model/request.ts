@@ -115,6 +115,12 @@ export interface Reasoning {
   budgetTokens?: number;
   history?: 'disabled' | 'interleaved' | 'preserved';
   budgetEndText?: string;
+  /**
+   * The thinking setting is offered, not required (Anthropic's `thinking` and `output_config.effort`: what
+   * the model may do, not what the answer must hold): a backend with no place for it goes without, named in
+   * a warning, never a 400 (src/pipeline/plan/plan-reasoning.ts).
+   */
+  offered?: boolean;
 }
 
 export interface StreamOptions {
@@ -161,6 +167,11 @@ export interface NeutralRequest {
   cacheControl?: CacheControl;
   /** How the backend may trim the conversation to fit (Anthropic's `context_management`), as sent. */
   contextManagement?: Record<string, unknown>;
+  /**
+   * The beta features the caller opted into by name (Anthropic's `anthropic-beta` header): an anthropic
+   * backend sends them with its own; elsewhere they mean nothing (what a beta field asks is its own field's).
+   */
+  anthropicBetas?: string[];
   store?: boolean;
   serviceTier?: string;
   /**

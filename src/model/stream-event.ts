@@ -4,7 +4,19 @@ import type { TokenLogprob } from './logprobs.js';
 import type { FinishReason, PerfMetrics, Usage } from './result.js';
 
 export type StreamEvent =
-  | { type: 'response-start'; id: string; model: string; created: number; systemFingerprint?: string }
+  | {
+      type: 'response-start';
+      id: string;
+      model: string;
+      created: number;
+      systemFingerprint?: string;
+      /**
+       * The counts known as the answer starts (the prompt's size: the bundled worker's token count, an
+       * Anthropic backend's `message_start`), where the backend tells them before generating. Only said
+       * (Anthropic's `message_start.usage`): the request's usage is the `usage` event's, at the end.
+       */
+      usage?: Usage;
+    }
   /** `echo: true` marks echoed prompt text (completions `echo`/`echo_last`), sent before the choice's generated text. */
   | {
       type: 'text-delta';

@@ -183,14 +183,19 @@ describe('@anthropic-ai/sdk -> dialect-proxy -> a chat backend', () => {
       .create({
         model: 'claude-sonnet-4-5',
         max_tokens: 64,
+        // Offered, a server tool is dropped with a warning; forced, it is refused by name.
         tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+        tool_choice: { type: 'tool', name: 'web_search' },
         messages: [{ role: 'user', content: 'News?' }],
       })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
     expect(refused).toMatchObject({
       status: 400,
-      error: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('tools[0]') } },
+      error: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining("tool_choice forces 'web_search'") },
+      },
     });
     expect((refused as InstanceType<typeof Anthropic.BadRequestError>).requestID).toMatch(/^req_/);
 

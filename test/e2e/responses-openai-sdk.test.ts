@@ -412,10 +412,15 @@ describe('openai SDK responses -> dialect-proxy -> chat backend', () => {
     expect(response.text?.format).toMatchObject({ type: 'json_schema', name: 'person', strict: true });
   });
 
-  test('a hosted tool is a 400 APIError naming the tool', async () => {
-    const failure = client.responses.create({ model: 'gpt-test', input: 'News today?', tools: [{ type: 'web_search' }] });
+  test('a hosted tool the tool choice forces is a 400 APIError naming it (offered, it is dropped with a warning)', async () => {
+    const failure = client.responses.create({
+      model: 'gpt-test',
+      input: 'News today?',
+      tools: [{ type: 'web_search_preview' }],
+      tool_choice: { type: 'web_search_preview' },
+    });
     await expect(failure).rejects.toBeInstanceOf(OpenAI.BadRequestError);
-    await expect(failure).rejects.toMatchObject({ status: 400, param: 'tools[0].type', message: expect.stringMatching(/hosted tool/) });
+    await expect(failure).rejects.toMatchObject({ status: 400, param: 'tool_choice', message: expect.stringMatching(/hosted tool/) });
     expect(upstream.requests).toHaveLength(0);
   });
 

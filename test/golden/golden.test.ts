@@ -3,7 +3,7 @@
  * the proxy must send upstream, what the upstream answers and what the caller
  * must get back. A new mapping case is a new folder, not new test code.
  *
- *   case.json               backend settings and expectations (see GoldenCase)
+ *   case.json               backend settings and expectations (see GoldenCase), the caller's headers and the upstream's
  *   request.json            the caller's body
  *   upstream-request.json   the exact upstream body (upstream-requests.json: several, any order)
  *   upstream-response.json | upstream.sse   the upstream's answer
@@ -38,6 +38,8 @@ interface GoldenCase {
   upstreamHeaders?: Record<string, string>;
   expectStatus?: number;
   expectHeaders?: Record<string, string>;
+  /** Headers the upstream request must carry (lower-case names), e.g. the `anthropic-beta` relayed to an anthropic backend. */
+  expectUpstreamHeaders?: Record<string, string>;
   /** Keys the proxy stamps with its own clock in this case (`created`, where the upstream's answer has none: Anthropic's). */
   clockKeys?: string[];
 }
@@ -194,6 +196,8 @@ describe('golden cases', () => {
       for (const [name, value] of Object.entries(spec.expectHeaders ?? {})) expect(response.headers.get(name)).toBe(value);
 
       const sent = upstream.requests.map((request) => request.body);
+      for (const [name, value] of Object.entries(spec.expectUpstreamHeaders ?? {}))
+        expect({ [name]: upstream.requests[0]?.headers[name] }).toEqual({ [name]: value });
       if (has(dir, 'upstream-requests.json')) {
         const sortKey = (body: unknown) => JSON.stringify(body);
         expect(sent.map(sortKey).sort()).toEqual((json(dir, 'upstream-requests.json') as unknown[]).map(sortKey).sort());

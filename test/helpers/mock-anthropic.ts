@@ -3,7 +3,8 @@
  * only, with Anthropic's checks and error shape (`{type: 'error', error: {type,
  * message}}`): no `x-api-key` (or an `Authorization` header instead) is a 401,
  * no `anthropic-version` a 400, and so are a top-level key the API does not
- * know, no `max_tokens`, a role other than user and assistant, a content block
+ * know (or a beta field without its beta in `anthropic-beta`), no
+ * `max_tokens`, a role other than user and assistant, a content block
  * of an unknown type, a thinking budget under 1024 or not under `max_tokens`,
  * and a temperature above 1. Every request is recorded; the answer comes from a
  * script: a message as JSON, named SSE events, or an error.
@@ -58,6 +59,9 @@ const TOP_LEVEL = new Set([
 ]);
 
 const BLOCKS = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+
+/** Top-level fields the API takes only under a beta named in `anthropic-beta` (by the beta's prefix), as Claude Code sends them. */
+const BETA_FIELDS: Readonly<Record<string, string>> = { context_management: 'context-management-' };
 
 /** A whole `message` answer: `partial` over a one-text-block answer that ended its turn. */
 export function anthropicMessage(partial: Record<string, unknown> = {}): Record<string, unknown> {
@@ -116,6 +120,9 @@ export function refusal(request: RecordedRequest): { status: number; error: { ty
   if (!body || typeof body !== 'object' || Array.isArray(body)) return invalid('The request body is not valid JSON.');
   const wire = body as Record<string, unknown>;
   for (const key of Object.keys(wire)) if (!TOP_LEVEL.has(key)) return invalid(`${key}: Extra inputs are not permitted`);
+  const betas = String(request.headers['anthropic-beta'] ?? '').split(',');
+  for (const [key, beta] of Object.entries(BETA_FIELDS))
+    if (key in wire && !betas.some((name) => name.trim().startsWith(beta))) return invalid(`${key}: Extra inputs are not permitted`);
   if (typeof wire.model !== 'string') return invalid('model: Field required');
   if (wire.max_tokens === undefined) return invalid('max_tokens: Field required');
   if (typeof wire.max_tokens !== 'number' || !Number.isInteger(wire.max_tokens) || wire.max_tokens < 1)

@@ -89,14 +89,14 @@ describe('dialect-proxy audit', () => {
     });
     expect(readRecord(JSON.stringify({ body, path: '/v1/embeddings' }))).toEqual({ body });
 
-    // 7 lines: 5 Responses requests (two with a field the proxy refuses: a hosted tool, previous_response_id without a
+    // 7 lines: 5 Responses requests (two with a field the proxy refuses: a forced hosted tool, previous_response_id without a
     // store; valid requests, so rejected with the rest translated, not malformed), one chat, one completions.
     const summary = await audit(path.resolve(here, '../cli-golden/audit/responses-api/requests.jsonl'), { kinds: ['openai'] });
     expect(summary.malformed).toMatchObject({ requests: 0, fields: [] });
     const [openai] = summary.targets;
     expect(openai).toMatchObject({ requests: 7, lossless: 3, lossy: 1, rejected: 3 });
     expect(counts(openai)).toMatchObject({
-      'tools[*].type rejected': 1,
+      'tool_choice rejected': 1,
       'previous_response_id rejected': 1,
       'input converted': 5,
       'instructions converted': 1,

@@ -344,14 +344,16 @@ describe('dialect-proxy translate', () => {
       model: 'gpt-4o',
       input: 'Hi',
       previous_response_id: 'resp_123',
-      tools: [{ type: 'web_search' }],
+      tools: [{ type: 'web_search_preview' }],
+      tool_choice: { type: 'web_search_preview' },
       background: true,
     };
     const { code, output } = await translate(body, ['--to', 'openai']);
     expect(code).toBe(2);
     expect(output).toMatchObject({ verdict: 'rejected', error: { status: 400, body: { error: { param: 'previous_response_id' } } } });
     const rejected = (output.changes as { field: string; action: string }[]).filter((change) => change.action === 'rejected');
-    expect(rejected.map((change) => change.field)).toEqual(['previous_response_id', 'tools[0].type', 'background']);
+    // An offered hosted tool is dropped with a warning; one the tool choice forces is refused.
+    expect(rejected.map((change) => change.field)).toEqual(['previous_response_id', 'tool_choice', 'background']);
     expect(output.upstream).toEqual([expect.objectContaining({ body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] } })]);
     // Malformed is still malformed: an unknown field is not a refusal the proxy makes.
     expect(await translate({ model: 'gpt-4o', input: 'Hi', nonsense: 1 }, ['--to', 'openai'])).toMatchObject({

@@ -222,7 +222,9 @@ export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSa
       label: 'custom (regex)',
       value: [{ type: 'custom', name: 'order_code', format: { type: 'grammar', syntax: 'regex', definition: 'ORD-[0-9]{4}' } }],
     },
-    // A hosted tool: the dialect's 400, on every backend.
+    // A namespace: its tools flattened to `<namespace>__<name>`, calls restored.
+    { label: 'namespace', value: [{ type: 'namespace', name: 'weather', description: 'Weather tools.', tools: [responsesTool] }] },
+    // A hosted tool offered: dropped with a warning, on every backend (offered is not forced).
     { label: 'web_search (hosted)', value: [{ type: 'web_search' }] },
   ],
   tool_choice: [
@@ -235,6 +237,8 @@ export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSa
       value: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'get_weather' }] },
       with: { tools: [responsesTool, { ...responsesTool, name: 'get_time' }] },
     },
+    // Forcing a hosted tool: the dialect's 400, on every backend.
+    { label: 'hosted (forced)', value: { type: 'web_search_preview' }, with: { tools: [responsesTool, { type: 'web_search_preview' }] } },
   ],
   parallel_tool_calls: one(false, { with: { tools: [responsesTool] } }),
   max_tool_calls: one(3),
@@ -278,6 +282,7 @@ export const RESPONSES_SAMPLES: Readonly<Record<ResponsesField, readonly FieldSa
   prompt: one({ id: 'pmpt_123', variables: { city: 'Paris' } }),
   context_management: one([{ type: 'compaction', compact_threshold: 100000 }]),
   moderation: FIELD_SAMPLES.moderation,
+  client_metadata: one({ thread_id: 'thread_1', turn_id: 'turn_1' }),
 };
 
 const messagesTool = { name: 'get_weather', description: 'The weather in a city.', input_schema: fn.parameters };

@@ -218,4 +218,5 @@ const RESPONSES_RULES: Readonly<Record<ResponsesField, Rule>> = {
   prompt: drop('prompt templates are stored by OpenAI: send their text in messages'),
   context_management: drop('server-side compaction: chat sends the whole conversation'),
   moderation: same,
+  client_metadata: drop("a client's own metadata (Codex CLI's): it changes nothing in the answer, and chat has no field for it", false),
 };

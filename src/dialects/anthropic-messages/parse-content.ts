@@ -12,6 +12,7 @@ import { isRecord } from '../../model/is-record.js';
 import { isSet } from '../../model/is-set.js';
 import type { CacheControl, ContentPart, Message, ToolCall } from '../../model/request.js';
 import { object, text } from '../wire-values.js';
+import { stillApplies } from './system-effort.js';
 import { isProxySignature } from './thinking-signature.js';
 
 type Wire = Record<string, unknown>;
@@ -26,14 +27,20 @@ export function parseSystem(value: unknown, field: string): Message {
 /** `messages`, in order; `warnings` hears what is carried less than exactly. */
 export function parseConversation(value: unknown, field: string, warnings: string[]): Message[] {
   if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);
-  return value.flatMap((wire, i) => parseTurn(object(wire, `${field}[${i}]`), `${field}[${i}]`, warnings));
+  // A system message past its `clear_at` applies no more: left out, as the API leaves it (system-effort.ts).
+  return value.flatMap((wire, i) => (stillApplies(value, i) ? parseTurn(object(wire, `${field}[${i}]`), `${field}[${i}]`, warnings) : []));
 }
 
 function parseTurn(wire: Wire, path: string, warnings: string[]): Message[] {
   const role = wire.role;
   if (role !== 'user' && role !== 'assistant' && role !== 'system')
     throw invalidRequest(`${path}.role`, `${path}.role must be user, assistant or system.`);
-  if (role === 'system') refuseUnhonoured(wire, path, ['role', 'content']);
+  // A system message's `clear_at` and `output_config` (its effort) are read for the whole request (system-effort.ts).
+  if (role === 'system') {
+    refuseUnhonoured(wire, path, ['role', 'content', 'clear_at', 'output_config']);
+    if (isSet(wire.clear_at) && wire.clear_at !== 'next_user_message' && wire.clear_at !== 'never')
+      throw invalidRequest(`${path}.clear_at`, `${path}.clear_at must be next_user_message or never.`);
+  }
   if (typeof wire.content === 'string') return [{ role, content: wire.content }];
   if (!Array.isArray(wire.content))
     throw invalidRequest(`${path}.content`, `${path}.content must be a string or an array of content blocks.`);

@@ -14,6 +14,9 @@ import { affinityKey, requires, type CrossFieldRule } from '../cross-field-rules
 import { copyTo, mapWith, relay, setPath, type FieldTable } from '../field-table.js';
 import { object, text } from '../wire-values.js';
 import { cacheControlOf, parseConversation, parseSystem, refuseUnhonoured } from './parse-content.js';
+import { betaHeader } from './beta-header.js';
+import { systemEffort } from './system-effort.js';
+import { anthropicDefinedReason, droppedAnthropicTool, isAnthropicDefined } from './anthropic-defined-tools.js';
 
 export type MessagesField =
   | 'model'
@@ -50,10 +53,15 @@ export const messagesFields: FieldTable<MessagesField> = {
     (request.echoedParams ??= {}).model = value;
   }),
   max_tokens: copyTo('limits.maxTokens'),
-  messages: mapWith('messages (tool_result blocks -> tool messages; thinking -> reasoning history)', (value, { request, field }) => {
-    const turns = parseConversation(value, field, request.warnings);
-    setPath(request, 'messages', [...(request.messages ?? []), ...turns], field);
-  }),
+  messages: mapWith(
+    "messages (tool_result blocks -> tool messages; thinking -> reasoning history; a system message's output_config.effort -> reasoning.effort)",
+    (value, { request, field, body }) => {
+      const turns = parseConversation(value, field, request.warnings);
+      setPath(request, 'messages', [...(request.messages ?? []), ...turns], field);
+      const inForce = systemEffort(value, field);
+      if (inForce) setEffort(request, inForce.effort, inForce.param, body);
+    },
+  ),
   system: mapWith('a system message before the conversation', (value, { request, field }) => {
     request.messages = [parseSystem(value, field), ...(request.messages ?? [])];
   }),
@@ -74,20 +82,41 @@ export const messagesFields: FieldTable<MessagesField> = {
   temperature: copyTo('sampling.temperature'),
   top_p: copyTo('sampling.topP'),
   top_k: copyTo('sampling.topK'),
-  tools: mapWith('tools (custom tools; Anthropic-defined tools are refused by name)', (value, { request, field }) => {
+  tools: mapWith('tools (custom tools; Anthropic-defined tools offered are dropped with a warning)', (value, { request, field }) => {
     if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be an array.`);
-    setPath(
-      request,
-      'tools',
-      value.map((tool, i) => parseTool(object(tool, `${field}[${i}]`), `${field}[${i}]`)),
-      field,
-    );
+    const tools: ToolDefinition[] = [];
+    value.forEach((tool, i) => {
+      const at = `${field}[${i}]`;
+      if (isAnthropicDefined(tool)) request.warnings.push(droppedAnthropicTool(at, tool.type));
+      else tools.push(parseTool(object(tool, at), at));
+    });
+    setPath(request, 'tools', tools, field);
   }),
-  tool_choice: mapWith('toolChoice (any = required); disable_parallel_tool_use -> parallelToolCalls false', (value, { request, field }) => {
-    const choice = object(value, field);
-    setPath(request, 'toolChoice', toolChoiceOf(choice, field), field);
-    if (choice.disable_parallel_tool_use === true) setPath(request, 'parallelToolCalls', false, `${field}.disable_parallel_tool_use`);
-  }),
+  tool_choice: mapWith(
+    'toolChoice (any = required); disable_parallel_tool_use -> parallelToolCalls false; forcing an Anthropic-defined tool is a 400 naming it',
+    (value, { request, field, body }) => {
+      const choice = object(value, field);
+      const offered = Array.isArray(body.tools) ? body.tools : [];
+      const forced = choice.type === 'tool' ? offered.find((tool) => isRecord(tool) && tool.name === choice.name) : undefined;
+      if (isAnthropicDefined(forced))
+        throw unsupportedParameter(
+          field,
+          `${field} forces '${String(choice.name)}', ${anthropicDefinedReason(forced.type)}; a forced tool cannot be left out as an offered one is.`,
+        );
+      const own = offered.filter((tool) => !isAnthropicDefined(tool));
+      if (own.length === 0 && offered.length > 0) {
+        if (choice.type === 'any')
+          throw unsupportedParameter(
+            field,
+            `${field} 'any' forces a tool call, and every tool offered is an Anthropic-defined tool no backend here runs.`,
+          );
+        // auto or none, with none of the caller's tools left: nothing to choose from.
+        return;
+      }
+      setPath(request, 'toolChoice', toolChoiceOf(choice, field), field);
+      if (choice.disable_parallel_tool_use === true) setPath(request, 'parallelToolCalls', false, `${field}.disable_parallel_tool_use`);
+    },
+  ),
   thinking: mapWith(
     'reasoning: enabled -> a budget, adaptive -> the effort of output_config (adaptive alone), disabled -> none',
     (value, context) => applyThinking(object(value, context.field), context.request, context.body),
@@ -95,7 +124,8 @@ export const messagesFields: FieldTable<MessagesField> = {
   output_config: mapWith('effort -> reasoning.effort; format -> responseFormat json_schema', (value, { request, field, body }) => {
     const config = object(value, field);
     refuseUnhonoured(config, field, ['effort', 'format']);
-    if (isSet(config.effort)) setEffort(request, config.effort, `${field}.effort`, body);
+    // A system message's effort, later in the conversation, is the one in force (the messages row sets it).
+    if (isSet(config.effort) && !systemEffort(body.messages, 'messages')) setEffort(request, config.effort, `${field}.effort`, body);
     if (isSet(config.format)) setPath(request, 'responseFormat', jsonSchemaFormat(config.format, `${field}.format`), `${field}.format`);
   }),
   output_format: mapWith('responseFormat json_schema (the older name of output_config.format)', (value, { request, field }) =>
@@ -118,7 +148,8 @@ export const messagesFields: FieldTable<MessagesField> = {
 /**
  * A custom tool (`type` absent or `custom`) -> a function tool. An
  * Anthropic-defined tool (bash, text editor, web search, code execution...)
- * runs at Anthropic or has a schema only Anthropic's models know: refused by name.
+ * runs at Anthropic or has a schema only Anthropic's models know: the tools
+ * row drops it before this (anthropic-defined-tools.ts).
  */
 function parseTool(wire: Record<string, unknown>, at: string): ToolDefinition {
   if (isSet(wire.type) && wire.type !== 'custom') {
@@ -171,7 +202,8 @@ function applyThinking(thinking: Record<string, unknown>, request: NeutralReques
       `thinking.display '${String(thinking.display)}' is not supported by this proxy (summarized, omitted).`,
     );
   }
-  const effortSet = isRecord(body.output_config) && isSet(body.output_config.effort);
+  const effortSet =
+    (isRecord(body.output_config) && isSet(body.output_config.effort)) || systemEffort(body.messages, 'messages') !== undefined;
   switch (thinking.type) {
     case 'enabled': {
       const budget = thinking.budget_tokens;
@@ -179,15 +211,17 @@ function applyThinking(thinking: Record<string, unknown>, request: NeutralReques
         throw invalidRequest('thinking.budget_tokens', `thinking.budget_tokens must be an integer >= ${MIN_THINKING_BUDGET}.`);
       }
       setPath(request, 'reasoning.budgetTokens', budget, 'thinking.budget_tokens');
+      offer(request);
       break;
     }
     case 'adaptive':
       if (!effortSet) setPath(request, 'reasoning.effort', 'adaptive', 'thinking.type');
+      offer(request);
       break;
     case 'disabled':
-      if (effortSet)
-        throw invalidRequest('output_config.effort', 'output_config.effort conflicts with thinking.type=disabled; leave one out.');
+      // An effort beside it is said not sent (setEffort): Claude Code's helper calls send both.
       setPath(request, 'reasoning.effort', 'none', 'thinking.type');
+      offer(request);
       break;
     default:
       throw invalidRequest('thinking.type', "thinking.type must be 'enabled', 'adaptive' or 'disabled'.");
@@ -196,16 +230,32 @@ function applyThinking(thinking: Record<string, unknown>, request: NeutralReques
   if (thinking.display === 'omitted') (request.echoedParams ??= {}).thinking_display = 'omitted';
 }
 
+/**
+ * Beside thinking switched off or given a budget, Anthropic's effort still grades the answer's own length,
+ * which no other backend has a field for: the neutral effort is how much the model thinks, which the
+ * thinking row has said, so the effort is left out, named in a warning (Anthropic's default is high).
+ */
 function setEffort(request: NeutralRequest, value: unknown, param: string, body: Readonly<Record<string, unknown>>): void {
   const { effort } = normalizeEffort(value, param);
   if (effort === undefined) throw invalidRequest(param, `${param} must be low, medium, high, xhigh or max.`);
-  if (isRecord(body.thinking) && body.thinking.type === 'enabled') {
-    throw invalidRequest(
-      param,
-      `${param} conflicts with thinking.type=enabled (a budget); use thinking.type=adaptive with an effort, or a budget alone.`,
-    );
+  const thinking = isRecord(body.thinking) ? body.thinking.type : undefined;
+  if (thinking === 'disabled' || thinking === 'enabled') {
+    const said =
+      thinking === 'disabled' ? 'thinking.type disabled turns thinking off' : 'thinking.budget_tokens sets how much the model thinks';
+    request.warnings.push(`${param} "${effort}" not sent: ${said}, and the proxy carries an effort only as how much the model thinks`);
+    return;
   }
   setPath(request, 'reasoning.effort', effort, param);
+  offer(request);
+}
+
+/**
+ * Anthropic's thinking settings (a budget, adaptive, an effort, or off, its default) say what the model may
+ * do, not what the answer must hold: a backend with no such setting answers the same request without it,
+ * named in a warning (offered is not forced, docs/fields.md).
+ */
+function offer(request: NeutralRequest): void {
+  if (request.reasoning) request.reasoning.offered = true;
 }
 
 function jsonSchemaFormat(value: unknown, field: string): NeutralRequest['responseFormat'] {
@@ -217,6 +267,7 @@ function jsonSchemaFormat(value: unknown, field: string): NeutralRequest['respon
 /** The named tool must be declared; `any` and `tool` need tools. */
 export const messagesCrossFieldRules: readonly CrossFieldRule[] = [
   affinityKey,
+  betaHeader,
   requires(
     'tool_choice',
     (body) => !isRecord(body.tool_choice) || (body.tool_choice.type !== 'any' && body.tool_choice.type !== 'tool') || isSet(body.tools),

@@ -12,7 +12,7 @@ import { missingStart } from '../../errors/catalogue.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
-import type { StreamEvent } from '../../model/stream-event.js';
+import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { messagesErrorBody } from './error-body.js';
 import { callerModel, messageId, stopReasonOf, toolUseId, usageBodyOf } from './message-body.js';
@@ -44,7 +44,7 @@ export class MessagesStreamSerializer implements StreamSerializer {
     if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
     else if (event.type === 'perf') return;
     else if (event.type === 'error') this.fail(event.error, out);
-    else if (event.type === 'response-start') this.start(event.id, event.model, out);
+    else if (event.type === 'response-start') this.start(event, out);
     else if (!this.started) this.fail(missingStart(), out);
     else if (event.choice !== 0) return;
     else if (event.type === 'reasoning-delta') this.thinking(event.delta, out);
@@ -70,7 +70,8 @@ export class MessagesStreamSerializer implements StreamSerializer {
     out.push({ type: 'message_stop' });
   }
 
-  private start(id: string, model: string, out: Chunk[]): void {
+  /** `message_start` says the prompt's size where the backend knew it before generating, as Anthropic does. */
+  private start({ id, model, usage }: StreamEventOf<'response-start'>, out: Chunk[]): void {
     if (this.started) return;
     this.started = true;
     const message = {
@@ -81,7 +82,7 @@ export class MessagesStreamSerializer implements StreamSerializer {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: usageBodyOf(this.usage),
+      usage: usageBodyOf(usage ?? this.usage),
     };
     out.push({ type: 'message_start', message });
   }

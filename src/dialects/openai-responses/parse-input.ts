@@ -2,10 +2,13 @@
  * Responses `input` (a string, or a list of items) -> neutral messages.
  * Messages keep their role; `function_call` / `custom_tool_call` items join the
  * assistant turn they belong to (consecutive calls are one turn, as a chat
- * assistant message with several `tool_calls`); their outputs become tool
- * messages; a `reasoning` item is the reasoning of the assistant turn that
- * follows it. Items of hosted tools (web search, file search, computer use...)
- * are refused by name: no backend behind the proxy runs them.
+ * assistant message with several `tool_calls`), a namespaced call under its
+ * flattened name (tool-names.ts); their outputs become tool messages; a
+ * `reasoning` item is the reasoning of the assistant turn that follows it.
+ * Items that only record a hosted tool's work at OpenAI (a web search, a file
+ * search...) are dropped with a warning: the answer that used them follows as
+ * text. Calls of the other built-in tools (computer use, a local shell...)
+ * are refused by name: they carry the conversation, and no backend here makes them.
  */
 import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
 import { isRecord } from '../../model/is-record.js';
@@ -13,6 +16,8 @@ import type { ContentPart, Message, Role, ToolCall } from '../../model/request.j
 import { isSet } from '../../model/is-set.js';
 import { text } from '../wire-values.js';
 import { checkKeys } from './wire-keys.js';
+import { HOSTED_ITEMS } from './hosted-tools.js';
+import { ToolNames } from './tool-names.js';
 
 type Wire = Record<string, unknown>;
 
@@ -25,12 +30,13 @@ export interface ParsedInput {
 }
 
 /**
+ * `names`: the request's tool names, for namespaced calls (none by default).
  * @example parseInput('Hi', 'input') // {messages: [{role: 'user', content: 'Hi'}], warnings: []}
  */
-export function parseInput(value: unknown, field = 'input'): ParsedInput {
+export function parseInput(value: unknown, field = 'input', names = ToolNames.of(undefined)): ParsedInput {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: value }], warnings: [] };
   if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be a string or an array of items.`);
-  const reader = new InputReader();
+  const reader = new InputReader(names);
   value.forEach((item, i) => {
     const path = `${field}[${i}]`;
     if (!isRecord(item)) throw invalidRequest(path, `${path} must be an object.`);
@@ -45,10 +51,10 @@ const BOOKKEEPING = ['type', 'id', 'status'];
 /** The keys each item kind reads (the rest is refused by name, wire-keys.ts). */
 const ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
   message: [...BOOKKEEPING, 'role', 'content'],
-  function_call: [...BOOKKEEPING, 'call_id', 'name', 'arguments'],
-  // An output may name its call's function again.
-  function_call_output: [...BOOKKEEPING, 'call_id', 'output', 'name'],
-  custom_tool_call: [...BOOKKEEPING, 'call_id', 'name', 'input'],
+  function_call: [...BOOKKEEPING, 'call_id', 'namespace', 'name', 'arguments'],
+  // An output may name its call's function (and namespace) again: outputs are matched by call_id.
+  function_call_output: [...BOOKKEEPING, 'call_id', 'output', 'namespace', 'name'],
+  custom_tool_call: [...BOOKKEEPING, 'call_id', 'namespace', 'name', 'input'],
   custom_tool_call_output: [...BOOKKEEPING, 'call_id', 'output'],
   reasoning: [...BOOKKEEPING, 'summary', 'content', 'encrypted_content'],
 };
@@ -70,6 +76,8 @@ class InputReader {
   /** Reasoning text waiting for the assistant turn that follows it, and the item it came from. */
   private reasoning?: { text: string; path: string };
 
+  constructor(private readonly names: ToolNames) {}
+
   read(item: Wire, path: string): void {
     const type = item.type ?? 'message';
     const keys = ITEM_KEYS[String(type)];
@@ -81,14 +89,14 @@ class InputReader {
       case 'function_call':
         this.call({
           id: text(item.call_id, `${path}.call_id`),
-          name: text(item.name, `${path}.name`),
+          name: this.calledName(item, path),
           arguments: text(item.arguments, `${path}.arguments`),
         });
         return;
       case 'custom_tool_call':
         this.call({
           id: text(item.call_id, `${path}.call_id`),
-          name: text(item.name, `${path}.name`),
+          name: this.calledName(item, path),
           arguments: text(item.input, `${path}.input`),
           custom: true,
         });
@@ -111,11 +119,23 @@ class InputReader {
           `${path} is an item_reference, which needs a response store, and none is configured: configure responses.store (see the README), or send the item itself (the AI SDK's OpenAI provider does with providerOptions.openai.store: false).`,
         );
       default:
+        if (HOSTED_ITEMS.has(String(type))) {
+          this.warnings.push(
+            `${path} dropped: a '${String(type)}' item, which records the work of a hosted tool at OpenAI (no backend here runs it)`,
+          );
+          return;
+        }
         throw unsupportedParameter(
           `${path}.type`,
-          `${path} is a '${String(type)}' item, which is not supported by this proxy: hosted tools run at OpenAI, and no backend behind the proxy runs them; send function_call and function_call_output items for your own tools.`,
+          `${path} is a '${String(type)}' item, which is not supported by this proxy: no backend behind it makes or reads the items of OpenAI's built-in tools; send function_call and function_call_output items for your own tools.`,
         );
     }
+  }
+
+  /** A call's tool as the backend knows it: a namespaced one under its flattened name. */
+  private calledName(item: Wire, path: string): string {
+    const name = text(item.name, `${path}.name`);
+    return isSet(item.namespace) ? this.names.flat(text(item.namespace, `${path}.namespace`), name) : name;
   }
 
   finish(): ParsedInput {

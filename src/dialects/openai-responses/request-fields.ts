@@ -16,7 +16,8 @@ import { isSet } from '../../model/is-set.js';
 import { affinityKey, type CrossFieldRule } from '../cross-field-rules.js';
 import { parseToolChoice, parseTools } from '../openai-chat/parse-tools.js';
 import { parseInput } from './parse-input.js';
-import { checkKeys } from './wire-keys.js';
+import { chatToolChoice, chatTools, offersOnlyBuiltIns } from './chat-tools.js';
+import { ToolNames } from './tool-names.js';
 import { pushAll } from '../../model/push-all.js';
 
 export type ResponsesField =
@@ -50,19 +51,19 @@ export type ResponsesField =
   | 'conversation'
   | 'prompt'
   | 'context_management'
-  | 'moderation';
+  | 'moderation'
+  | 'client_metadata';
 
 /** The include values that ask for output the proxy can give; the others name items of hosted tools, which never occur here. */
 const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
-/** Hosted tools run at OpenAI; no backend behind the proxy runs them. */
-const HOSTED = 'is a hosted tool, which runs at OpenAI: no backend behind the proxy runs it; declare your own function tools instead';
-
 /** `instructions` and `input` become one message list: the instructions are its system turn. */
 function applyConversation(_value: unknown, { request, body }: FieldContext): void {
   if (request.messages) return;
-  const { messages, warnings } = isSet(body.input) ? parseInput(body.input) : { messages: [], warnings: [] };
+  const { messages, warnings } = isSet(body.input)
+    ? parseInput(body.input, 'input', ToolNames.of(body.tools))
+    : { messages: [], warnings: [] };
   if (isSet(body.instructions)) {
     if (typeof body.instructions !== 'string') throw invalidRequest('instructions', 'instructions must be a string.');
     messages.unshift({ role: 'system', content: body.instructions });
@@ -94,58 +95,29 @@ const include = mapWith(
   },
 );
 
-/** The keys each tool kind reads (the rest is refused by name); hosted kinds are refused whole, below. */
-const TOOL_KEYS: Readonly<Record<string, readonly string[]>> = {
-  function: ['type', 'name', 'description', 'parameters', 'strict'],
-  custom: ['type', 'name', 'description', 'format'],
-};
-
-/** Responses tools (`{type: 'function', name, parameters}`) -> chat tools (`{type: 'function', function: {...}}`). */
-function chatTools(value: unknown): unknown[] {
-  if (!Array.isArray(value)) throw invalidRequest('tools', 'tools must be an array.');
-  return value.map((tool, i) => {
-    if (!isRecord(tool)) throw invalidRequest(`tools[${i}]`, `tools[${i}] must be an object.`);
-    const { type, ...definition } = tool;
-    const keys = TOOL_KEYS[String(type)];
-    if (keys) checkKeys(tool, `tools[${i}]`, keys);
-    if (type === 'function') return { type, function: definition };
-    if (type === 'custom') return { type, custom: { ...definition, format: customFormat(definition.format) } };
-    throw unsupportedParameter(`tools[${i}].type`, `tools[${i}] ('${String(type)}') ${HOSTED}.`);
-  });
-}
-
-/** A custom tool's grammar sits beside `type` in Responses (`{type: 'grammar', syntax, definition}`), under `grammar` in chat. */
-function customFormat(format: unknown): unknown {
-  if (!isRecord(format) || format.type !== 'grammar') return format;
-  const { type, ...grammar } = format;
-  return { type, grammar };
-}
-
-/** Responses tool choices -> chat's: a named tool nests under its type; allowed_tools nests its mode and list. */
-function chatToolChoice(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  const { type, ...rest } = value;
-  if (type === 'function' || type === 'custom') return { type, [type]: { name: rest.name } };
-  if (type === 'allowed_tools') {
-    const tools = Array.isArray(rest.tools)
-      ? rest.tools.map((tool) => (isRecord(tool) ? { type: tool.type, [String(tool.type)]: { name: tool.name } } : tool))
-      : rest.tools;
-    return { type, allowed_tools: { mode: rest.mode, tools } };
-  }
-  throw unsupportedParameter('tool_choice.type', `tool_choice '${String(type)}' ${HOSTED}.`);
-}
-
-const tools = mapWith('tools (function and custom tools; hosted tools are a 400 naming them)', (value, { request, field, body }) => {
-  setPath(request, 'tools', parseTools(chatTools(value), chatToolChoice(body.tool_choice), field), field);
-});
+const tools = mapWith(
+  "tools (function and custom tools; a namespace's tools flattened to `<namespace>__<name>`; offered built-in tools dropped with a warning)",
+  (value, { request, field, body }) => {
+    // Forcing "a tool" when every tool offered is a built-in one forces a built-in tool.
+    if (body.tool_choice === 'required' && offersOnlyBuiltIns(value))
+      throw unsupportedParameter(
+        'tool_choice',
+        "tool_choice 'required' forces a tool call, and every tool offered is a built-in tool no backend here runs: declare your own function tools.",
+      );
+    const names = ToolNames.of(value);
+    setPath(request, 'tools', parseTools(chatTools(value, names, request.warnings), chatToolChoice(body.tool_choice, names), field), field);
+  },
+);
 
 const toolChoice = mapWith(
-  'toolChoice (a named function or custom tool; allowed_tools narrows the tools)',
+  'toolChoice (a named function or custom tool; allowed_tools narrows the tools; forcing a built-in tool is a 400 naming it)',
   (value, { request, field, body }) => {
-    const choice = parseToolChoice(chatToolChoice(value), field);
+    const names = ToolNames.of(body.tools);
+    const choice = parseToolChoice(chatToolChoice(value, names), field);
+    if ((choice === 'auto' || choice === 'none') && offersOnlyBuiltIns(body.tools)) return;
     if (typeof choice === 'object') {
       const declared = Array.isArray(body.tools) ? body.tools.map((tool) => (isRecord(tool) ? tool.name : undefined)) : [];
-      if (!declared.includes(choice.name))
+      if (!declared.includes(choice.name) && names.restore(choice.name).namespace === undefined)
         throw invalidRequest(field, `tool_choice names '${choice.name}', which is not among the declared tools.`);
     }
     setPath(request, 'toolChoice', choice, field);
@@ -242,7 +214,12 @@ export const responsesFields: FieldTable<ResponsesField> = {
   include,
   tools,
   tool_choice: toolChoice,
-  parallel_tool_calls: copyTo('parallelToolCalls'),
+  parallel_tool_calls: mapWith(
+    'parallelToolCalls (not sent when every tool offered is a built-in one, dropped: nothing to choose from)',
+    (value, { request, field, body }) => {
+      if (!offersOnlyBuiltIns(body.tools)) setPath(request, 'parallelToolCalls', value, field);
+    },
+  ),
   max_tool_calls: echoed('limits calls of hosted tools, which the proxy does not offer: nothing to limit'),
   text,
   reasoning,
@@ -277,6 +254,13 @@ export const responsesFields: FieldTable<ResponsesField> = {
   prompt: reject('prompt templates are stored by OpenAI: send instructions and input instead'),
   context_management: reject('server-side compaction is not offered: the backend sees the whole input'),
   moderation: relay(),
+  // Not in OpenAI's spec: Codex CLI sends it on every request (its installation, session and turn ids).
+  client_metadata: mapWith(
+    "a client's own metadata: changes nothing in the answer, and no backend has a field for it: not sent, with a warning",
+    (_value, { request, field }) => {
+      request.warnings.push(`${field} not sent: no backend behind the proxy has a field for a client's metadata`);
+    },
+  ),
 };
 
 /** Which parameters the Response object repeats. */

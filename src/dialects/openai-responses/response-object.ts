@@ -11,6 +11,7 @@ import { isRecord } from '../../model/is-record.js';
 import { toChatLogprobs, type ChatLogprobEntry, type TokenLogprob } from '../../model/logprobs.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, Usage } from '../../model/result.js';
+import { ToolNames } from './tool-names.js';
 
 export type OutputItem = Record<string, unknown> & { type: string; id: string };
 
@@ -125,10 +126,25 @@ export function messageItem(id: string, status: ResponseStatus, content: Record<
   return { id, type: 'message', status, role: 'assistant', content };
 }
 
-/** A function call, or a custom tool's call with its free-text input. */
-export function callItem(id: string, call: Pick<ToolCall, 'id' | 'name' | 'arguments' | 'custom'>, status: ResponseStatus): OutputItem {
-  if (call.custom) return { id, type: 'custom_tool_call', status, call_id: call.id, name: call.name, input: call.arguments };
-  return { id, type: 'function_call', status, call_id: call.id, name: call.name, arguments: call.arguments };
+/**
+ * A function call, or a custom tool's call with its free-text input, under the name the caller gave
+ * the tool: a flattened namespaced name is restored to its namespace and name (tool-names.ts).
+ */
+export function callItem(
+  id: string,
+  call: Pick<ToolCall, 'id' | 'name' | 'arguments' | 'custom'>,
+  status: ResponseStatus,
+  names: ToolNames,
+): OutputItem {
+  const { namespace, name } = names.restore(call.name);
+  const named = namespace === undefined ? { name } : { namespace, name };
+  if (call.custom) return { id, type: 'custom_tool_call', status, call_id: call.id, ...named, input: call.arguments };
+  return { id, type: 'function_call', status, call_id: call.id, ...named, arguments: call.arguments };
+}
+
+/** The names of the request's tools, from the tools the Response repeats (the parse built them from the same array). */
+export function requestToolNames(request: NeutralRequest): ToolNames {
+  return ToolNames.of(request.echoedParams?.tools);
 }
 
 /** Neutral logprobs -> the `output_text` part's: `{token, logprob, bytes, top_logprobs}`; [] unless the caller asked. */

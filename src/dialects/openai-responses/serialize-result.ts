@@ -14,6 +14,7 @@ import {
   messageItem,
   outputTextPart,
   reasoningItem,
+  requestToolNames,
   responseHead,
   statusOf,
   usageBody,
@@ -47,6 +48,7 @@ function outputItems(choice: ResultChoice, base: string, request: NeutralRequest
   else if (choice.text !== '' || calls.length === 0) {
     items.push(messageItem(itemIds.message(base), itemStatus, [outputTextPart(choice.text, logprobsBody(choice.logprobs, request))]));
   }
-  calls.forEach((call, i) => items.push(callItem(itemIds.call(base, i), call, 'completed')));
+  const names = requestToolNames(request);
+  calls.forEach((call, i) => items.push(callItem(itemIds.call(base, i), call, 'completed', names)));
   return items;
 }

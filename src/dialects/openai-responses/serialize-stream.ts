@@ -26,6 +26,7 @@ import {
   messageItem,
   outputTextPart,
   reasoningItem,
+  requestToolNames,
   responseHead,
   statusOf,
   usageBody,
@@ -33,6 +34,7 @@ import {
   type ResponseStatus,
 } from './response-object.js';
 import { logprobsBytes, markCut, RepeatedOutput } from './repeated-output.js';
+import type { ToolNames } from './tool-names.js';
 
 interface OpenText {
   id: string;
@@ -65,11 +67,15 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private out: Record<string, unknown>[] = [];
   /** Set once a closing event left part of an item out. */
   private cut = false;
+  /** The caller's names for the tools the model calls (a namespaced tool's, restored). */
+  private readonly names: ToolNames;
 
   constructor(
     private readonly request: NeutralRequest,
     private readonly limits: Pick<ProxyLimits, 'repeatedOutputBytes'> = DEFAULT_LIMITS,
-  ) {}
+  ) {
+    this.names = requestToolNames(request);
+  }
 
   /** One upstream event -> the events it produces. */
   push(event: StreamEvent, out: Record<string, unknown>[]): void {
@@ -194,7 +200,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       this.calls.set(event.index, call);
       this.emit('response.output_item.added', {
         output_index: call.outputIndex,
-        item: callItem(call.id, { id: call.callId, name: call.name, arguments: '', custom: call.custom }, 'in_progress'),
+        item: callItem(call.id, { id: call.callId, name: call.name, arguments: '', custom: call.custom }, 'in_progress', this.names),
       });
     }
     if (event.name !== undefined && call.name === '') call.name = event.name;
@@ -291,9 +297,9 @@ export class ResponsesStreamSerializer implements StreamSerializer {
       const at = { item_id: call.id, output_index: call.outputIndex };
       const args = this.repeatedText(call.arguments);
       if (call.custom) this.emit('response.custom_tool_call_input.done', { ...at, input: args });
-      else this.emit('response.function_call_arguments.done', { ...at, name: call.name, arguments: args });
+      else this.emit('response.function_call_arguments.done', { ...at, name: this.names.restore(call.name).name, arguments: args });
       this.finishItem(
-        callItem(call.id, { id: call.callId, name: call.name, arguments: args, custom: call.custom }, status),
+        callItem(call.id, { id: call.callId, name: call.name, arguments: args, custom: call.custom }, status, this.names),
         call.outputIndex,
       );
     }

@@ -8,10 +8,8 @@ import { isSet } from '../../model/is-set.js';
 
 /** Keys of OpenAI features no backend behind the proxy has, with the reason the 400 gives. */
 const NOT_OFFERED: Readonly<Record<string, string>> = {
-  namespace: "tool namespaces belong to OpenAI's hosted tool search",
   caller: 'calls made by a hosted tool (programmatic tool calling) run at OpenAI',
   phase: "message phases (commentary, final answer) mark the turns of OpenAI's own models; the backends here read the text alone",
-  defer_loading: "deferred tools belong to OpenAI's hosted tool search",
   allowed_callers: 'programmatic tool calling runs at OpenAI',
   output_schema: "a function's output schema is read by OpenAI's own models only",
   // Only on input_file (an image's detail is read): how OpenAI renders a file's pages.
@@ -21,8 +19,8 @@ const NOT_OFFERED: Readonly<Record<string, string>> = {
 /**
  * Throws for a set key of `wire` outside `known`: a 400 `unsupported_parameter` with the reason
  * for an OpenAI feature the proxy does not offer, else one naming an unrecognized field.
- * @example checkKeys({type: 'function_call', call_id: 'c', name: 'f', arguments: '{}', namespace: 'x'}, 'input[1]', ['type', 'call_id', 'name', 'arguments'])
- * // 400 input[1].namespace is not supported by this proxy: tool namespaces belong to ...
+ * @example checkKeys({type: 'function_call', call_id: 'c', name: 'f', arguments: '{}', caller: {type: 'x'}}, 'input[1]', ['type', 'call_id', 'name', 'arguments'])
+ * // 400 input[1].caller is not supported by this proxy: calls made by a hosted tool ...
  */
 export function checkKeys(wire: Readonly<Record<string, unknown>>, path: string, known: readonly string[]): void {
   for (const key of Object.keys(wire)) {

@@ -54,6 +54,9 @@ export class RequestRecord {
   /** A backend's plan is about to start. */
   planned(plan: Plan, backend: Backend): void {
     this.trace?.planned({ plan, backend });
+    // The lossy changes (x-dialect-warnings) go in the request's log line too: offered is not forced (docs/fields.md).
+    if (plan.warnings.length > 0) this.log.warnings = plan.warnings;
+    else delete this.log.warnings;
   }
 
   /** Answered as a dry run (nothing sent). */

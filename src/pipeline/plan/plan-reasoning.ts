@@ -31,7 +31,7 @@ const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 
 function mapEffort(
   request: NeutralRequest,
   effort: Effort,
-  { adapter }: Backend,
+  { adapter, name }: Backend,
   { efforts, ladder }: ReasoningLimits,
   notes: PlanNotes,
 ): void {
@@ -68,10 +68,19 @@ function mapEffort(
     return;
   }
   const why = effort === 'none' ? 'thinking cannot be switched off here; ' : effort === 'adaptive' ? 'it has no adaptive thinking; ' : '';
+  if (reasoning.offered) {
+    const setting = effort === 'none' ? 'switch to turn thinking off' : effort === 'adaptive' ? 'adaptive thinking' : `effort "${effort}"`;
+    delete reasoning.effort;
+    notes.notSent(param, `backend "${name}" takes no ${setting} ${OFFERED}`);
+    return;
+  }
   notes.refuse(param, `${param} "${effort}" is not supported by this backend (${why}${accepted})`, () => {
     delete reasoning.effort;
   });
 }
+
+/** Why thinking the caller offered (Anthropic's `thinking`, `output_config.effort`) goes unsent rather than refused. */
+const OFFERED = '(a thinking setting offered, not required: the model answers as it does without one)';
 
 /**
  * A hard thinking budget goes as-is to a budget-style backend (it must fit
@@ -80,7 +89,7 @@ function mapEffort(
  */
 function checkReasoningBudget(
   request: NeutralRequest,
-  { adapter }: Backend,
+  { adapter, name }: Backend,
   { efforts, ladder: configured }: ReasoningLimits,
   notes: PlanNotes,
 ): void {
@@ -101,6 +110,11 @@ function checkReasoningBudget(
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
   if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
+    if (reasoning.offered) {
+      delete reasoning.budgetTokens;
+      notes.notSent(param, `backend "${name}" takes no thinking budget ${OFFERED}`);
+      return;
+    }
     notes.refuse(
       param,
       `${param}: a thinking budget is not supported by this backend, and no effort it could map to is accepted`,
@@ -131,6 +145,9 @@ interface ReasoningLimits {
 
 /** A route may narrow the efforts its model takes and set its own ladder; else the backend's apply. */
 function reasoningLimits({ backend, route }: RouteMatch): ReasoningLimits {
+  // A backend whose endpoints take no effort (a completions-only one) accepts none, whatever its kind's list.
+  if (!supports(backend.adapter.capabilities, 'reasoning.effort'))
+    return { efforts: new Set(), ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
   const efforts = route?.efforts
     ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort)))
     : backend.adapter.capabilities.efforts;

@@ -128,7 +128,14 @@ describe('anthropic chunk reader', () => {
   test('a text stream: start, deltas (ping ignored), the end with its stop sequence, then usage', async () => {
     const list = await events(sseOf(textStream(['Hel', 'lo'], { reason: 'stop_sequence', sequence: '###', output: 2 })));
     expect(timeless(list)).toEqual([
-      { type: 'response-start', id: 'msg_01', model: 'claude-test', created: 0 },
+      // message_start's counts: the prompt's size as the answer starts.
+      {
+        type: 'response-start',
+        id: 'msg_01',
+        model: 'claude-test',
+        created: 0,
+        usage: { promptTokens: 10, completionTokens: 1, totalTokens: 11 },
+      },
       { type: 'text-delta', choice: 0, delta: 'Hel' },
       { type: 'text-delta', choice: 0, delta: 'lo' },
       { type: 'choice-end', choice: 0, finishReason: 'stop', stopSequence: '###' },
@@ -159,7 +166,13 @@ describe('anthropic chunk reader', () => {
     const cut = transcript.length / 2;
     const list = await events(transcript.slice(0, cut), transcript.slice(cut));
     expect(timeless(list)).toEqual([
-      { type: 'response-start', id: 'msg_2', model: 'claude-test', created: 0 },
+      {
+        type: 'response-start',
+        id: 'msg_2',
+        model: 'claude-test',
+        created: 0,
+        usage: { promptTokens: 12, completionTokens: 1, totalTokens: 13, cachedPromptTokens: 4 },
+      },
       { type: 'reasoning-delta', choice: 0, delta: 'Need weather.' },
       { type: 'reasoning-signature', choice: 0, signature: 'sig-9' },
       { type: 'tool-call-delta', choice: 0, index: 0, id: 'toolu_1', name: 'weather', argumentsDelta: '' },

@@ -156,15 +156,22 @@ describe('derived cells', () => {
     for (const backend of table.backends) expect(cell(table, 'openai-chat', 'echo', backend.name)).toEqual([{ outcome: 'n/a' }]);
   });
 
-  it('responses tools: native on openai, rendered into the prompt where only completions are spoken, hosted tools refused by the dialect', async () => {
+  it('responses tools: native on openai, rendered into the prompt where only completions are spoken, hosted tools dropped when offered and refused when forced', async () => {
     const tools = cell(table, 'openai-responses', 'tools', 'openai');
     expect(tools).toContainEqual({ label: 'function', outcome: 'native' });
     for (const backend of table.backends) {
       expect(cell(table, 'openai-responses', 'tools', backend.name)).toContainEqual(
         expect.objectContaining({
           label: 'web_search (hosted)',
+          outcome: 'ignored',
+          detail: expect.stringMatching(/^with a warning: tools\[0\] dropped: 'web_search', a hosted tool/),
+        }),
+      );
+      expect(cell(table, 'openai-responses', 'tool_choice', backend.name)).toContainEqual(
+        expect.objectContaining({
+          label: 'hosted (forced)',
           outcome: 'rejected',
-          detail: expect.stringMatching(/^by the dialect: .*'web_search'.* is a hosted tool/),
+          detail: expect.stringMatching(/^by the dialect: tool_choice forces 'web_search_preview', a hosted tool/),
         }),
       );
     }

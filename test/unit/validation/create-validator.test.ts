@@ -84,6 +84,15 @@ const richResponses: Record<string, unknown> = {
       format: { type: 'grammar', syntax: 'lark', definition: 'start: "SELECT 1"' },
     },
     { type: 'custom', name: 'echo', format: { type: 'text' } },
+    {
+      type: 'namespace',
+      name: 'crm',
+      description: 'Customer records.',
+      tools: [
+        { type: 'function', name: 'find', parameters: { type: 'object' }, strict: false },
+        { type: 'custom', name: 'query' },
+      ],
+    },
   ],
   tool_choice: { type: 'function', name: 'get_weather' },
   parallel_tool_calls: true,
@@ -115,6 +124,7 @@ const richResponses: Record<string, unknown> = {
   moderation: { model: 'omni-moderation-latest', policy: { input: { mode: 'block' }, output: null } },
   conversation: { id: 'conv_1' },
   context_management: [{ type: 'compaction', compact_threshold: 200000 }],
+  client_metadata: { thread_id: 'thread-1', 'x-codex-turn-metadata': '{"turn_id":"t"}' },
 };
 
 describe('valid requests', () => {
@@ -166,6 +176,7 @@ describe('valid requests', () => {
       },
     ],
     ['a hosted tool choice', { tool_choice: { type: 'web_search_preview' } }],
+    ['a namespaced function call', { input: [{ type: 'function_call', call_id: 'c', namespace: 'crm', name: 'find', arguments: '{}' }] }],
     ['a custom tool choice', { tool_choice: { type: 'custom', name: 'run_sql' } }],
     ['allowed tools', { tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'f' }] } }],
     ['a tool choice mode', { tool_choice: 'required' }],

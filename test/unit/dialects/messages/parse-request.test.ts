@@ -74,6 +74,7 @@ describe('parseMessagesRequest', () => {
       parseMessagesRequest({ ...base, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 }, messages: [] }).reasoning,
     ).toEqual({
       budgetTokens: 2048,
+      offered: true,
     });
     expect(
       parseMessagesRequest({
@@ -83,14 +84,26 @@ describe('parseMessagesRequest', () => {
         messages: [],
       }),
     ).toMatchObject({
-      reasoning: { effort: 'medium' },
+      reasoning: { effort: 'medium', offered: true },
       echoedParams: { thinking_display: 'omitted' },
     });
-    expect(parseMessagesRequest({ ...base, thinking: { type: 'adaptive' }, messages: [] }).reasoning).toEqual({ effort: 'adaptive' });
-    expect(parseMessagesRequest({ ...base, thinking: { type: 'disabled' }, messages: [] }).reasoning).toEqual({ effort: 'none' });
-    expect(
-      refusal({ ...base, thinking: { type: 'enabled', budget_tokens: 2048 }, output_config: { effort: 'high' }, messages: [] }).param,
-    ).toBe('output_config.effort');
+    // Each is offered, not required: a backend without thinking settings goes without (plan-reasoning.ts).
+    expect(parseMessagesRequest({ ...base, thinking: { type: 'adaptive' }, messages: [] }).reasoning).toEqual({
+      effort: 'adaptive',
+      offered: true,
+    });
+    expect(parseMessagesRequest({ ...base, thinking: { type: 'disabled' }, messages: [] }).reasoning).toEqual({
+      effort: 'none',
+      offered: true,
+    });
+    // Beside thinking off or a budget (Claude Code's helper calls send the first), the effort is left out with a warning.
+    for (const thinking of [{ type: 'enabled', budget_tokens: 2048 }, { type: 'disabled' }]) {
+      const request = parseMessagesRequest({ ...base, thinking, output_config: { effort: 'high' }, messages: [] });
+      expect(request.reasoning).toEqual(
+        thinking.type === 'disabled' ? { effort: 'none', offered: true } : { budgetTokens: 2048, offered: true },
+      );
+      expect(request.warnings).toEqual([expect.stringMatching(/^output_config\.effort "high" not sent: thinking\./)]);
+    }
   });
 
   test('tool_choice any is required, disable_parallel_tool_use turns parallel calls off; a named tool must be declared', () => {
@@ -105,11 +118,78 @@ describe('parseMessagesRequest', () => {
   });
 
   test('what the proxy cannot carry is refused by name', () => {
-    expect(refusal({ ...base, tools: [{ type: 'bash_20250124', name: 'bash' }], messages: [] }).param).toBe('tools[0].type');
+    // Offered, an Anthropic-defined tool is dropped with a warning (below); forced, it is refused by name.
+    const bash = { type: 'bash_20250124', name: 'bash' };
+    expect(refusal({ ...base, tools: [bash], tool_choice: { type: 'tool', name: 'bash' }, messages: [] }).param).toBe('tool_choice');
+    expect(refusal({ ...base, tools: [bash], tool_choice: { type: 'any' }, messages: [] }).param).toBe('tool_choice');
     const searchResult = { role: 'user', content: [{ type: 'search_result', source: 'x', title: 't', content: [] }] };
     expect(refusal({ ...base, messages: [searchResult] }).param).toBe('messages[0].content[0]');
     const byFile = { role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'file_1' } }] };
     expect(refusal({ ...base, messages: [byFile] }).param).toBe('messages[0].content[0].source.type');
+  });
+
+  test("an offered Anthropic-defined tool is dropped with a warning naming it; the caller's own tools stay (offered is not forced)", () => {
+    const own = { name: 'f', input_schema: { type: 'object' } };
+    const request = parseMessagesRequest({
+      ...base,
+      tools: [
+        { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+        own,
+        { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+      ],
+      messages: [],
+    });
+    expect(request.tools).toEqual([{ name: 'f', parameters: { type: 'object' } }]);
+    expect(request.warnings).toEqual([
+      expect.stringMatching(/^tools\[0\] dropped: 'web_search_20250305', a server tool, which runs at Anthropic/),
+      expect.stringMatching(/^tools\[2\] dropped: 'text_editor_20250728', an Anthropic-defined tool the client runs/),
+    ]);
+    // With none of the caller's tools left, tool_choice auto has nothing to choose from: not sent.
+    const alone = parseMessagesRequest({
+      ...base,
+      tools: [{ type: 'web_search_20250305', name: 'web_search' }],
+      tool_choice: { type: 'auto' },
+      messages: [],
+    });
+    expect(alone.toolChoice).toBeUndefined();
+  });
+
+  test("a system message among the turns (Claude Code's): its output_config.effort is the answer's, its clear_at is honoured", () => {
+    const system = (extra: Record<string, unknown>) => ({ role: 'system', content: 'Be brief.', ...extra });
+    const request = parseMessagesRequest({
+      ...base,
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'high' },
+      messages: [{ role: 'user', content: 'Hi' }, system({ output_config: { effort: 'low' } })],
+    });
+    // Later than the request's own effort, the message's holds from there on: for the answer.
+    expect(request.reasoning).toEqual({ effort: 'low', offered: true });
+    expect(request.origins['reasoning.effort']).toBe('messages[1].output_config.effort');
+    expect(request.messages?.map((message) => message.role)).toEqual(['user', 'system']);
+    // Cleared at the next user message: a user turn after it, so it applies no more (its effort neither).
+    const cleared = parseMessagesRequest({
+      ...base,
+      output_config: { effort: 'high' },
+      messages: [
+        { role: 'user', content: 'Hi' },
+        system({ clear_at: 'next_user_message', output_config: { effort: 'low' } }),
+        { role: 'user', content: 'Again' },
+      ],
+    });
+    expect(cleared.messages?.map((message) => message.role)).toEqual(['user', 'user']);
+    expect(cleared.reasoning).toEqual({ effort: 'high', offered: true });
+  });
+
+  test('the anthropic-beta header: its betas, each once, kept for an anthropic backend; a value that is no beta name is a 400', () => {
+    const headers = { 'anthropic-beta': 'claude-code-20250219, context-management-2025-06-27,,claude-code-20250219' };
+    expect(parseMessagesRequest({ ...base, messages: [] }, headers).anthropicBetas).toEqual([
+      'claude-code-20250219',
+      'context-management-2025-06-27',
+    ]);
+    expect(parseMessagesRequest({ ...base, messages: [] }).anthropicBetas).toBeUndefined();
+    expect(() => parseMessagesRequest({ ...base, messages: [] }, { 'anthropic-beta': 'a b' })).toThrow(
+      expect.objectContaining({ param: 'anthropic-beta' }),
+    );
   });
 
   test('metadata.user_id is the user and the affinity key; cache_control and context_management are kept', () => {
@@ -129,7 +209,7 @@ describe('parseMessagesRequest', () => {
     expect(request.origins.user).toBe('metadata.user_id');
   });
 
-  test('keys the document accepts but the proxy does not carry are refused by name, never dropped', () => {
+  test('keys the document accepts but the proxy does not carry, or values it does not know, are refused by name, never dropped', () => {
     const tool = { name: 'f', input_schema: { type: 'object' } };
     expect(refusal({ ...base, thinking: { type: 'adaptive', block_binding: 'strict' }, messages: [] }).param).toBe(
       'thinking.block_binding',
