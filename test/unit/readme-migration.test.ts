@@ -1,4 +1,4 @@
-/** README, "Migrating between providers": the worked example and the audit shown there are what the commands print. */
+/** docs/migration.md (the README links it): the worked example and the audit shown there are what the commands print. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,13 +7,12 @@ import { runAuditCommand } from '../../src/commands/audit-command.js';
 import { runTranslateCommand } from '../../src/commands/translate-command.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Migrating between providers'));
+const section = readFileSync(path.join(root, 'docs/migration.md'), 'utf8');
 
 /** The fenced block of `lang` that follows `marker` in the section. */
 function blockAfter(marker: string, lang: string): string {
   const at = section.indexOf(marker);
-  if (at < 0) throw new Error(`README: no "${marker}"`);
+  if (at < 0) throw new Error(`docs/migration.md: no "${marker}"`);
   const start = section.indexOf('```' + lang + '\n', at);
   return section.slice(start + lang.length + 4, section.indexOf('\n```', start + 3));
 }
@@ -53,7 +52,7 @@ test('the moved request goes to OpenAI as it is and still runs on Fireworks', as
 });
 
 test("the audit shown is the fixture's", async () => {
-  const shown = blockAfter('### A whole log', 'console').split('\n');
+  const shown = blockAfter('## A whole log', 'console').split('\n');
   expect(shown[0]).toBe('$ npx dialect-proxy audit requests.jsonl --to openai');
   let text = '';
   const cwd = process.cwd();
