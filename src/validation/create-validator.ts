@@ -1,35 +1,52 @@
 /**
  * One request-body validator per dialect document, built once per process:
- * the build's ahead-of-time module (compiled-validators.ts) when it matches the
+ * the build's ahead-of-time modules (compiled-validators.ts) when they match the
  * document, else compiled by openapi-backend now. Per request we call it
  * directly: no routing, no header parsing, nothing rebuilt.
  */
-import type { BodyValidator } from './compile-body-validator.js';
+import type { BodyValidators } from './compile-body-validator.js';
 import { loadCompiledValidator } from './compiled-validators.js';
+import { countValuesUpTo } from './count-values-up-to.js';
 import { defaultOpenapiDir, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 import { toValidationIssues } from './to-validation-issues.js';
 import type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
 export type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
-/** The build's compiled validator when it matches the document; else openapi-backend compiles it now. */
-async function bodyValidator(name: DocumentName, openapiDir: string): Promise<BodyValidator> {
-  const compiled = await loadCompiledValidator(name, openapiDir);
-  if (compiled) return compiled;
-  const { compileBodyValidator } = await import('./compile-body-validator.js');
-  return compileBodyValidator(name, openapiDir);
+/**
+ * The most values a failed body may hold for its message to list every problem.
+ * Past it the first problem is reported alone: reporting all of them costs an
+ * error per failing element of every union branch (a bad item in a prompt of
+ * 5 million token ids took 30 s and gigabytes), which no caller reads.
+ */
+const ALL_ERRORS_UP_TO_VALUES = 1_000;
+
+/** The build's compiled validators when they match the document; else openapi-backend compiles them now. */
+async function bodyValidators(name: DocumentName, openapiDir: string): Promise<BodyValidators> {
+  const [allErrors, firstError] = await Promise.all([
+    loadCompiledValidator(name, openapiDir, 'allErrors'),
+    loadCompiledValidator(name, openapiDir, 'firstError'),
+  ]);
+  if (allErrors && firstError) return { allErrors, firstError };
+  const { compileBodyValidators } = await import('./compile-body-validator.js');
+  return compileBodyValidators(name, openapiDir);
 }
 
 async function buildRequestValidator(openapiDir: string): Promise<RequestValidator> {
   const names = Object.keys(OPENAPI_DOCUMENTS) as DocumentName[];
-  const built = await Promise.all(names.map((name) => bodyValidator(name, openapiDir)));
-  const validators = Object.fromEntries(names.map((name, i) => [name, built[i]])) as Readonly<Record<DocumentName, BodyValidator>>;
+  const built = await Promise.all(names.map((name) => bodyValidators(name, openapiDir)));
+  const validators = Object.fromEntries(names.map((name, i) => [name, built[i]])) as Readonly<Record<DocumentName, BodyValidators>>;
   return Object.freeze({
     validate(document: DocumentName, body: unknown): ValidationIssue[] {
-      const validate = validators[document];
-      if (!validate) throw new TypeError(`Unknown document: ${String(document)}`);
-      if (validate({ requestBody: body })) return [];
-      return toValidationIssues(validate.errors ?? [], body);
+      const pair = validators[document];
+      if (!pair) throw new TypeError(`Unknown document: ${String(document)}`);
+      const { firstError, allErrors } = pair;
+      const data = { requestBody: body };
+      if (firstError(data)) return [];
+      if (countValuesUpTo(body, ALL_ERRORS_UP_TO_VALUES) > ALL_ERRORS_UP_TO_VALUES)
+        return toValidationIssues(firstError.errors ?? [], body);
+      allErrors(data);
+      return toValidationIssues(allErrors.errors ?? [], body);
     },
   });
 }

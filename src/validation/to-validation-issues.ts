@@ -31,12 +31,36 @@ const bodyIssue = (type: string): ValidationIssue => ({
   message: 'The request body must be a JSON object.',
 });
 
-function isUnder(path: string, base: string): boolean {
-  return path === base || path.startsWith(`${base}/`);
-}
-
-function contains(union: SchemaError, error: SchemaError): boolean {
-  return error !== union && error.schemaPath.startsWith(`${union.schemaPath}/`) && isUnder(error.instancePath, union.instancePath);
+/**
+ * The innermost failed union that contains each error (its schemaPath a prefix of the
+ * error's, its instancePath the error's or above): looked up by the error's prefixes,
+ * not by trying every union, as a body with thousands of failing elements has
+ * thousands of unions.
+ */
+function ownerFinder(unions: readonly SchemaError[]): (error: SchemaError) => SchemaError | undefined {
+  const bySchemaPath = new Map<string, Map<string, SchemaError>>();
+  for (const union of unions) {
+    const byInstance = bySchemaPath.get(union.schemaPath) ?? new Map<string, SchemaError>();
+    if (!byInstance.has(union.instancePath)) byInstance.set(union.instancePath, union);
+    bySchemaPath.set(union.schemaPath, byInstance);
+  }
+  const order = new Map(unions.map((union, i) => [union, i]));
+  return (error) => {
+    const { schemaPath, instancePath } = error;
+    for (let end = schemaPath.lastIndexOf('/'); end > 0; end = schemaPath.lastIndexOf('/', end - 1)) {
+      const byInstance = bySchemaPath.get(schemaPath.slice(0, end));
+      if (!byInstance) continue;
+      // The first in Ajv's order among those at the error's place or above it.
+      let owner: SchemaError | undefined;
+      for (let at = instancePath.length; at >= 0; at = instancePath.lastIndexOf('/', at - 1)) {
+        const union = byInstance.get(instancePath.slice(0, at));
+        if (union && (!owner || order.get(union)! < order.get(owner)!)) owner = union;
+        if (at === 0) break;
+      }
+      if (owner) return owner;
+    }
+    return undefined;
+  };
 }
 
 function branchIndex(union: SchemaError, error: SchemaError): number {
@@ -133,14 +157,11 @@ function unionIssue(union: SchemaError, branchErrors: Map<number, SchemaError[]>
  * @example toValidationIssues(validate.errors ?? [], body)
  */
 export function toValidationIssues(errors: readonly SchemaError[], body: unknown): ValidationIssue[] {
-  const unions = errors.filter((error) => UNIONS.has(error.keyword));
   // Each error belongs to the innermost failed union that contains it (undefined: top level).
+  const ownerOf = ownerFinder(errors.filter((error) => UNIONS.has(error.keyword)));
   const children = new Map<SchemaError | undefined, SchemaError[]>();
   for (const error of errors) {
-    let owner: SchemaError | undefined;
-    for (const union of unions) {
-      if (contains(union, error) && (!owner || union.schemaPath.length > owner.schemaPath.length)) owner = union;
-    }
+    const owner = ownerOf(error);
     const list = children.get(owner);
     if (list) list.push(error);
     else children.set(owner, [error]);

@@ -4,24 +4,54 @@
  * second must not hold a connection for minutes).
  */
 import type { IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { bodyConsumedByHost, requestTimeout, requestTooLarge } from '../../errors/catalogue.js';
 import type { ProxyConfig } from '../../config/settings.js';
 import { clientClosedRequest, invalidRequest } from '../../errors/proxy-error.js';
+import { checkArrayLimits } from './array-limits.js';
+import { checkJsonBudget, JsonBudgetCounter } from './json-budget.js';
 import { checkJsonDepth } from './json-depth.js';
 
 type MaybeParsed = IncomingMessage & { body?: unknown; _body?: boolean };
 
-/** A caller's body within the server's size and time limits, its depth checked before anything walks it (the proxy's walkers recurse). */
+/** The body's text, or the value a host's JSON parser made of it. */
+type JsonSource = { text: string } | { value: unknown };
+
+/**
+ * A caller's body within the server's size and time limits; what it holds and
+ * how deep it nests (the proxy's walkers recurse) counted as it arrives, before
+ * it is parsed (json-budget.ts; json-depth.ts for a body a host's parser read);
+ * its lists bounded before it is validated (array-limits.ts).
+ */
 export async function readCallerBody(
   request: IncomingMessage,
   { server, limits }: Pick<ProxyConfig, 'server' | 'limits'>,
 ): Promise<unknown> {
-  const body = await readJsonBody(request, server.maxBodyBytes, server.requestTimeoutMs);
-  checkJsonDepth(body, limits.jsonDepth);
+  const counter = new JsonBudgetCounter(limits);
+  const source = await readJsonSource(request, { limitBytes: server.maxBodyBytes, timeoutMs: server.requestTimeoutMs, counter });
+  if ('value' in source) {
+    checkJsonBudget(source.value, limits);
+    checkJsonDepth(source.value, limits.jsonDepth);
+  }
+  const body = parsed(source);
+  checkArrayLimits(body, limits);
   return body;
 }
 
 export async function readJsonBody(request: IncomingMessage, limitBytes: number, timeoutMs = 60_000): Promise<unknown> {
+  return parsed(await readJsonSource(request, { limitBytes, timeoutMs }));
+}
+
+interface ReadOptions {
+  limitBytes: number;
+  timeoutMs: number;
+  /** Given the bytes as they are read (or all at once, a host's text or bytes). */
+  counter?: JsonBudgetCounter;
+}
+
+/** The body's text, read here or left as text or bytes by a host's parser; or the value a host's JSON parser made of it. */
+async function readJsonSource(request: IncomingMessage, options: ReadOptions): Promise<JsonSource> {
+  const { limitBytes, counter } = options;
   const maybeParsed = request as MaybeParsed;
   // A host parser read the stream: the body is what it left in `req.body`.
   // body-parser 1 (Express 4) also marks it with `_body`; body-parser 2
@@ -33,32 +63,53 @@ export async function readJsonBody(request: IncomingMessage, limitBytes: number,
     if (body === undefined || body === null) throw bodyConsumedByHost();
     if (typeof body === 'string' || Buffer.isBuffer(body)) {
       if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) > limitBytes) throw requestTooLarge(limitBytes);
-      return parseJson(body.toString());
+      counter?.write(typeof body === 'string' ? Buffer.from(body) : body);
+      return { text: body.toString() };
     }
-    return body;
+    return { value: body };
   }
   const declared = Number(request.headers['content-length']);
   if (declared > limitBytes) throw requestTooLarge(limitBytes);
   // readBody counted the bytes as they came.
-  return parseJson((await readBody(request, limitBytes, timeoutMs)).toString('utf8'));
+  return { text: await readBody(request, options) };
 }
 
-/** The raw body, or a 413 past `limitBytes`, a 408 past `timeoutMs`, a 499 when the caller goes away first. */
-function readBody(request: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
+/**
+ * The body's bytes as text, counted as they come with a counter (json-budget.ts);
+ * a 413 past `limitBytes`, a 408 past `timeoutMs`, a 499 when the caller goes
+ * away first, or the counter's 400.
+ */
+function readBody(request: IncomingMessage, { limitBytes, timeoutMs, counter }: ReadOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // Each chunk decoded as it comes (a character cut between chunks is kept for the next): the text is joined at the end,
+    // and no step of reading a large body takes long.
+    const decoder = new StringDecoder('utf8');
+    const pieces: string[] = [];
     let size = 0;
-    // Past a limit the rest of the body is left unread (the stream drops it), and the answer closes the connection.
+    // Once the counter refuses, the rest of the body is read but neither kept nor counted, and the 400 answered at its end:
+    // answered earlier, a client still sending would meet a closed connection (EPIPE) rather than the answer.
+    let refusal: unknown;
+    // Past the size or the time the rest of the body is left unread (the stream drops it), and the answer closes the connection.
     const done = (error?: unknown) => {
       clearTimeout(timer);
       request.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
-      if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size));
+      if (error ?? refusal) reject(error ?? refusal);
+      else {
+        pieces.push(decoder.end());
+        resolve(pieces.join(''));
+      }
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limitBytes) done(requestTooLarge(limitBytes));
-      else chunks.push(chunk);
+      if (size > limitBytes) return done(requestTooLarge(limitBytes));
+      if (refusal) return;
+      try {
+        counter?.write(chunk);
+        pieces.push(decoder.write(chunk));
+      } catch (error) {
+        refusal = error;
+        pieces.length = 0;
+      }
     };
     const onEnd = () => done();
     const onClose = () => done(clientClosedRequest());
@@ -67,8 +118,10 @@ function readBody(request: IncomingMessage, limitBytes: number, timeoutMs: numbe
   });
 }
 
-/** Text read here, or left in `req.body` by `express.text()` or `express.raw()`, as JSON (its size already checked). */
-function parseJson(text: string): unknown {
+/** The body as a value: text read here, or left in `req.body` by `express.text()` or `express.raw()`, parsed as JSON (its size already checked). */
+function parsed(source: JsonSource): unknown {
+  if (!('text' in source)) return source.value;
+  const { text } = source;
   if (text.trim() === '') throw invalidRequest(null, 'The request body is empty; a JSON object is required.');
   try {
     return JSON.parse(text);
