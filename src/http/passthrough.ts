@@ -71,7 +71,7 @@ export function passthrough(config: ProxyConfig & { passthrough: string }): Requ
 }
 
 /** Whether a path has a `.` or `..` segment, once percent-decoding (even of `%25`) and backslashes are undone as a server might. */
-export function hasDotSegment(url: string): boolean {
+function hasDotSegment(url: string): boolean {
   let path = url.split('?', 1)[0];
   for (let i = 0; i < 3 && /%25/i.test(path); i++) path = path.replace(/%25/gi, '%');
   return path
