@@ -72,6 +72,8 @@ async function proxyWith(telemetry: Record<string, unknown>, lines: string[] = [
       { model: 'm*', backend: 'up' },
     ],
     telemetry: { endpoint: receiver.url, ...telemetry },
+    // An operator who raised the stop-sequence limit (256 by default): the spans must stay small all the same.
+    limits: { stopSequences: 100_000 },
   });
   const proxy = await startServer(config, { port: 0, host: '127.0.0.1', logger: createLogger({ json: true, stream }) });
   await proxy.proxy.ready;
