@@ -44,6 +44,8 @@ export interface AdapterContext {
    * and the process's slots shared by every request. Adapters ignore it.
    */
   fanOut?: FanOutBudget;
+  /** Whose request this is (the digest of its API key, '' without keys): the share of the fan-out slots its sub-requests count against. */
+  owner?: string;
   /**
    * Opens a span of the request's trace for one piece of the backend's work: each HTTP try (`url`),
    * the worker's generation. Absent when tracing is off (src/telemetry/).
@@ -67,8 +69,6 @@ export interface FanOutBudget {
   perRequest: number;
   /** Shared by every request of the process (`limits.fanOutPerProcess`), each owner holding at most its share (`limits.fanOutPerKey`). */
   process?: { acquire(signal: AbortSignal, owner?: string): Promise<() => void> };
-  /** Whose request this is (the digest of its API key, '' without keys): the share its sub-requests count against. */
-  owner?: string;
 }
 
 /** Numbers only the backend knows, read at each metrics scrape. */

@@ -39,7 +39,8 @@ export function startOnRoute<T>(
     requestId: record.requestId,
     headers,
     retrying: (failure) => record.retrying(failure),
-    fanOut: { ...runtime.fanOut, owner },
+    fanOut: runtime.fanOut,
+    owner,
     trace: record.trace?.work,
   };
   return startWithFallbacks({

@@ -30,7 +30,7 @@ type TakeSlots = (signal: AbortSignal) => Promise<() => void>;
 function slotsFor(context: AdapterContext): TakeSlots {
   const own = new Slots(context.fanOut?.perRequest ?? DEFAULT_LIMITS.fanOutPerRequest);
   const shared = context.fanOut?.process;
-  const owner = context.fanOut?.owner;
+  const { owner } = context;
   return async (signal) => {
     const releaseOwn = await own.acquire(signal);
     if (!shared) return releaseOwn;
