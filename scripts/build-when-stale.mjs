@@ -1,7 +1,8 @@
 /**
- * `npm start`'s first step: builds only when the build is missing or older than a source it is made
- * from (src/, adapters/, config/openapi/, package.json, the tsconfigs), so a second start serves at once
- * instead of compiling for 15-25 s. `--check`: say whether a build is due (exit 1) without building.
+ * `npm start`'s first step (scripts/start.mjs): builds only when the build is missing or older than a
+ * source it is made from (src/, adapters/, config/openapi/, package.json, the tsconfigs), so a second
+ * start serves at once instead of compiling for 15-25 s. Run alone with `--check`: says whether a
+ * build is due (exit 1) without building.
  */
 import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -20,14 +21,23 @@ function newest(file) {
   return readdirSync(file).reduce((latest, name) => Math.max(latest, newest(path.join(file, name))), stat.mtimeMs);
 }
 
-const builtAt = statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-const stale = sources.find((source) => newest(path.join(root, source)) > builtAt);
-if (builtAt === 0 || stale) {
-  const reason = builtAt === 0 ? 'no build yet' : `${stale} changed since the last build`;
-  if (process.argv.includes('--check')) {
-    console.log(reason);
-    process.exit(1);
-  }
+/** Why a build is due (`no build yet`, `src changed since the last build`), or undefined when the build is fresh. */
+export function buildDue() {
+  const builtAt = statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  if (builtAt === 0) return 'no build yet';
+  const stale = sources.find((source) => newest(path.join(root, source)) > builtAt);
+  return stale && `${stale} changed since the last build`;
+}
+
+export function buildWhenStale() {
+  const reason = buildDue();
+  if (!reason) return;
   console.error(`${reason}: building`);
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--check')) {
+  const reason = buildDue();
+  if (reason) console.log(reason);
+  process.exit(reason ? 1 : 0);
 }

@@ -12,9 +12,8 @@ import { ConfigError, loadConfig } from './runtime/configuration.js';
 import { createLogger } from './logging/logger.js';
 import { ListenError } from './http/listen-error.js';
 import { isLoopbackHost } from './http/open-relay.js';
-import { startServer } from './http/server.js';
 import { limitHeapGrowth } from './http/heap-growth.js';
-import { parseWorkers, reportStartFailure, runPrimary, setUpWorker } from './http/cluster.js';
+import { checkBeforeStart, startBackendsEarly } from './http/check-before-start.js';
 
 const usage = `Usage: dialect-proxy --config FILE [--port N] [--host H] [--workers N|auto]
        dialect-proxy fields [FIELD] [--format text|markdown|json]   (each request field's fate on every backend kind; see --help there)
@@ -76,10 +75,19 @@ async function serve(args: string[]): Promise<void> {
   if (!values.config)
     throw new UsageError('--config FILE is required (config/default.yaml serves the bundled model; --help lists the options)');
   const config = loadConfig(values.config);
-  limitHeapGrowth();
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && !(values.port !== '' && Number.isInteger(port) && port >= 0 && port < 65536))
     throw new ConfigError('--port', 'must be a port number');
+  // A model's worker starts loading now, while the server's modules load below (under --workers, the primary's).
+  if (cluster.isPrimary) {
+    checkBeforeStart(config);
+    startBackendsEarly(config);
+  }
+  const [{ startServer }, { parseWorkers, runPrimary, setUpWorker }] = await Promise.all([
+    import('./http/server.js'),
+    import('./http/cluster.js'),
+  ]);
+  limitHeapGrowth();
   const workers = parseWorkers(values.workers);
   const host = values.host || config.server.host;
   if (workers > 1 && cluster.isPrimary) {
@@ -153,7 +161,7 @@ function fail(error: unknown): void {
   const message = known ? error.message : ((error as Error)?.stack ?? String(error));
   const exitCode = error instanceof UsageError ? 2 : 1;
   if (cluster.isWorker) {
-    reportStartFailure(message).finally(() => process.exit(exitCode));
+    void import('./http/cluster.js').then(({ reportStartFailure }) => reportStartFailure(message)).finally(() => process.exit(exitCode));
     return;
   }
   console.error(`dialect-proxy: ${message}`);

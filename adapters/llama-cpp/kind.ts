@@ -19,6 +19,14 @@ export const llamaCppKind = defineKind<LlamaCppSettings>({
     const path = localModelPath(settings.model);
     if (path !== undefined && !existsSync(path)) throw new ConfigError(`${key}.model`, `no file ${path} (model: takes ${MODEL_HINT})`);
   },
+  // Not an engine of its own in each process of --workers (perWorker): only the primary would have taken it.
+  startEarly(settings) {
+    if (settings.perWorker) return;
+    import('./worker-process.js').then(
+      ({ forkSpareWorker }) => void forkSpareWorker(),
+      () => undefined,
+    );
+  },
   async create(name, settings) {
     const { createLlamaCppAdapter } = await import('./llama-cpp-adapter.js');
     return createLlamaCppAdapter(name, settings);

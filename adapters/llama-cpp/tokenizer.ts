@@ -17,26 +17,29 @@ const INLINE_TEXT_UNITS = 4096;
 export interface TokenizerOptions {
   /** The model's own tokenizer, on the calling thread. */
   inline(text: string, special: boolean): number[];
-  thread: TokenizerThread;
+  /** The thread, once started: a long text asked for sooner waits for it. */
+  thread: Promise<TokenizerThread>;
   /** Long texts that may wait for the thread; past it a 429. */
   queueLimit: number;
 }
 
 export class Tokenizer {
-  private readonly slots: SequencePool<TokenizerThread>;
+  private readonly slots: Promise<SequencePool<TokenizerThread>>;
 
   constructor(private readonly options: TokenizerOptions) {
-    this.slots = new SequencePool([options.thread], options.queueLimit);
+    this.slots = options.thread.then((thread) => new SequencePool([thread], options.queueLimit));
   }
 
   /** Token ids of `text`; rejects with QueueFullError past the queue limit, an AbortError when `signal` aborts while it waits. */
   async tokenize(text: string, special: boolean, signal?: AbortSignal): Promise<number[]> {
     if (text.length <= INLINE_TEXT_UNITS) return this.options.inline(text, special);
-    const thread = await this.slots.acquire([], signal);
+    const slots = await this.slots;
+    signal?.throwIfAborted();
+    const thread = await slots.acquire([], signal);
     try {
       return await thread.tokenize(text, special);
     } finally {
-      this.slots.release(thread);
+      slots.release(thread);
     }
   }
 }

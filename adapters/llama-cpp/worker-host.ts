@@ -5,8 +5,7 @@
  * process rather than a thread, so that an abort inside llama.cpp cannot take
  * the proxy down. Token events are tiny, so they are forwarded without back-pressure.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { localModelShuttingDown, workerCrashed } from '../../src/errors/catalogue.js';
 import { ProxyError, type ErrorType } from '../../src/errors/proxy-error.js';
 import type { Message } from '../../src/model/request.js';
@@ -25,7 +24,7 @@ import type {
   WorkerInit,
   WorkerMessage,
 } from './types.js';
-import { resolveWorkerScript } from './worker-script.js';
+import { forkWorker } from './worker-process.js';
 import { EventChannel } from './event-channel.js';
 
 interface PendingCall {
@@ -147,14 +146,8 @@ export class LlamaWorkerHost {
   }
 
   private async launch(): Promise<LlamaModelInfo> {
-    const script = await resolveWorkerScript();
     const init: WorkerInit = { options: this.options, cacheDir: this.options.cacheDir ?? defaultCacheDir() };
-    // The parent's execArgv (inspector, profilers, jest's flags) is not the worker's business.
-    const worker = fork(fileURLToPath(script), [], {
-      serialization: 'advanced',
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const worker = await forkWorker();
     this.worker = worker;
     this.send(worker, { type: 'init', init });
     return new Promise<LlamaModelInfo>((resolve, reject) => {

@@ -132,9 +132,6 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     stallMs: options.downloadStallMs ?? 30_000,
     onProgress: (fraction) => progress('download', fraction),
   });
-  // The tokenizer thread loads its copy of the vocabulary while the model loads.
-  tokenizerThread = TokenizerThread.start(modelPath, { gpu: options.gpu ?? false }, (error) => void fatal(error));
-  tokenizerThread.catch(() => undefined); // awaited below, once the model has loaded
   const llama = await getLlama({ gpu: options.gpu ? 'auto' : false, build: 'never', maxThreads: threads, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath, onLoadProgress: (fraction) => progress('load', fraction) });
   const contextSize = options.contextSize ?? Math.min(2048, model.trainContextSize);
@@ -171,8 +168,12 @@ async function start({ options, cacheDir }: WorkerInit): Promise<LlamaModelInfo>
     queueLimit,
     (sequence, prompt) => sequence.compareContextTokens(asTokens(prompt)).firstDifferentIndex,
   );
-  const thread = await tokenizerThread;
-  const tokenizer = new Tokenizer({ inline: (text, special) => model.tokenize(text, special), thread, queueLimit });
+  // The tokenizer thread loads its copy of the vocabulary once the model has loaded, not meanwhile: its
+  // start (node-llama-cpp tests its library in a child process) would slow the model's by as much on
+  // two cores. Until it is up, a long text waits for it; short ones never need it.
+  tokenizerThread = TokenizerThread.start(modelPath, { gpu: options.gpu ?? false }, (error) => void fatal(error));
+  tokenizerThread.catch((error: unknown) => void fatal(error));
+  const tokenizer = new Tokenizer({ inline: (text, special) => model.tokenize(text, special), thread: tokenizerThread, queueLimit });
   engine = {
     llama,
     model,

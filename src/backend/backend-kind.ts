@@ -34,6 +34,11 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
    * a loopback server of canned answers, never to the real backend.
    */
   pointedAt?(settings: Settings, url: string): Settings;
+  /**
+   * A server start's slow first step, begun before the proxy's own modules load (the `llama-cpp`
+   * kind forks its worker process, which loads llama.cpp meanwhile); `start` takes it over. Never throws.
+   */
+  startEarly?(settings: Settings): void;
   /** Builds the adapter; nothing loads or connects before `start`. */
   create(name: string, settings: Settings): Adapter | Promise<Adapter>;
   /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/http/cluster.ts). */

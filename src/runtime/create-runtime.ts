@@ -24,8 +24,14 @@ export interface RuntimeOptions {
 export async function createRuntime(config: ProxyConfig, options: RuntimeOptions = {}): Promise<ProxyRuntime> {
   const logger = options.logger ?? createLogger({ level: config.server.logLevel });
   const telemetry = resolveTelemetry(config.telemetry, process.env); // first: a bad OTEL_* variable fails before models load
-  const validator = await createRequestValidator();
-  const backends = await createBackends(config, { start: true });
+  // Backends first: a model's load is the long pole of a start; the validators load meanwhile.
+  const starting = createBackends(config, { start: true });
+  starting.catch(() => undefined); // awaited below
+  const validator = await createRequestValidator().catch(async (error: unknown) => {
+    await starting.then(closeBackends, () => undefined);
+    throw error;
+  });
+  const backends = await starting;
   const inFlight = new InFlight();
   const metrics = options.metrics ?? new ProxyMetrics();
   metrics.watch([...backends.values()].map(({ name, adapter }) => ({ name, ...adapter.stats })));

@@ -3,7 +3,7 @@
  * and the bundled worker (npm passes the signal to its script, which `exec`s
  * node). And a signal repeated at once, as a terminal's Ctrl-C reaches both npm
  * and the server and npm passes its own on, is one request to stop, not two.
- * Uses the build (`npm test` builds first): `--ignore-scripts` skips `prestart`.
+ * Uses the build (`npm test` builds first: scripts/start.mjs finds it fresh and serves it).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { statSync, utimesSync } from 'node:fs';
@@ -50,7 +50,7 @@ describe('npm start', () => {
   });
 
   test('SIGTERM to its PID stops the server and its worker', async () => {
-    npm = spawn('npm', ['start', '--ignore-scripts', '--', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     for (const stream of [npm.stdout, npm.stderr]) stream?.setEncoding('utf8').on('data', (text: string) => (output += text));
     const exited = new Promise<number | null>((resolve) => npm?.once('exit', (code) => resolve(code)));
