@@ -4,15 +4,11 @@
  * by node-llama-cpp's `resolveModelFile`).
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuiltinModel } from './builtin-model.js';
 import { localModelPath, MODEL_HINT } from './model-path.js';
 
-/** `$DIALECT_PROXY_CACHE`, else `~/.cache/dialect-proxy`. */
-export function defaultCacheDir(): string {
-  return process.env.DIALECT_PROXY_CACHE || join(homedir(), '.cache', 'dialect-proxy');
-}
+export { defaultCacheDir } from '../../src/config/cache-dir.js';
 
 export interface ResolveModelOptions {
   model: string;

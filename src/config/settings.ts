@@ -215,7 +215,11 @@ export interface TelemetrySettings {
 export interface ProxyConfig {
   server: ServerSettings;
   /** `POST /v1/responses` state: `previous_response_id`, `store`, `background`, `GET /v1/responses/{id}`. */
-  responses: { store?: ResponseStoreSettings };
+  responses: {
+    store?: ResponseStoreSettings;
+    /** The secret the proxy seals the items it hands callers back under (src/dialects/sealer.ts); unset, a key file in the cache folder. */
+    encryptionKey?: string;
+  };
   limits: ProxyLimits;
   backends: Record<string, BackendCommon>;
   /** Backend that receives every other `/v1/*` path untouched. */

@@ -9,6 +9,7 @@ import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import type { DialectState } from './dialect-state.js';
+import type { Sealer } from './sealer.js';
 import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
@@ -28,13 +29,14 @@ export interface Dialect {
    * Body (already validated against our OpenAPI document) -> neutral request.
    * Headers carry the session-affinity keys (`x-session-affinity`, `x-multi-turn-session-id`).
    */
-  parseRequest(body: Record<string, unknown>, headers?: Readonly<Record<string, string | string[] | undefined>>): NeutralRequest;
-  serializeResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown>;
-  /**
-   * A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts).
-   * `limits`: the config's (the Responses API's closing events repeat at most `repeatedOutputBytes` of an item); the defaults without.
-   */
-  streamSerializer(request: NeutralRequest, limits?: Pick<ProxyLimits, 'repeatedOutputBytes'>): StreamSerializer;
+  parseRequest(
+    body: Record<string, unknown>,
+    headers?: Readonly<Record<string, string | string[] | undefined>>,
+    context?: DialectContext,
+  ): NeutralRequest;
+  serializeResult(result: NeutralResult, request: NeutralRequest, context?: DialectContext): Record<string, unknown>;
+  /** A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts). */
+  streamSerializer(request: NeutralRequest, context?: DialectContext): StreamSerializer;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
   /** The HTTP status of an error, where this dialect's differs from the error's own (Anthropic answers a busy backend with 529). */
@@ -52,8 +54,21 @@ export interface Dialect {
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
   readonly validationStatus: number;
+  /**
+   * Endpoints beside `path` that take this dialect's body and answer in a shape of their own (the Responses
+   * API's `/v1/responses/compact`), served like it.
+   */
+  readonly variants?: readonly Dialect[];
   /** A dialect with state of its own (the Responses API's stored responses): the hooks the pipeline calls around its requests. */
   readonly state?: DialectState;
+}
+
+/** What the proxy's config gives the dialects (the offline commands give none: the defaults). */
+export interface DialectContext {
+  /** The Responses API's closing events repeat at most `repeatedOutputBytes` of an item. */
+  limits?: Pick<ProxyLimits, 'repeatedOutputBytes'>;
+  /** Seals what a caller is to hand back unread (a Responses reasoning item's `encrypted_content`); without it nothing is sealed. */
+  sealer?: Sealer;
 }
 
 /** A model the routes serve, and the backend that serves it. */

@@ -10,6 +10,7 @@
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { NeutralPath } from '../model/neutral-path.js';
 import type { NeutralRequest } from '../model/request.js';
+import type { DialectContext } from './dialect.js';
 
 export type Fate = 'map' | 'reject';
 
@@ -18,6 +19,8 @@ export interface FieldContext {
   /** The wire field being applied, for `origins` and error `param`s. */
   field: string;
   body: Readonly<Record<string, unknown>>;
+  /** What the proxy's config gives the dialect (its sealer); absent in the offline commands. */
+  dialect?: DialectContext | undefined;
 }
 
 export interface FieldRule {
@@ -76,6 +79,7 @@ export function applyFieldTable<Field extends string>(
   table: FieldTable<Field>,
   body: Readonly<Record<string, unknown>>,
   request: NeutralRequest,
+  dialect?: DialectContext,
 ): void {
   for (const field of Object.keys(body)) {
     const value = body[field];
@@ -83,6 +87,6 @@ export function applyFieldTable<Field extends string>(
     const rule: FieldRule | undefined = (table as Record<string, FieldRule>)[field];
     if (!rule) throw invalidRequest(field, `Unrecognized request argument supplied: ${field}`);
     if (rule.fate === 'reject') throw invalidRequest(field, `${field} is not supported: ${rule.note}`, 'unsupported_parameter');
-    rule.apply?.(value, { request, field, body });
+    rule.apply?.(value, { request, field, body, dialect });
   }
 }

@@ -118,7 +118,8 @@ export function createDialectProxy(
       (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
-  const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, translated(dialect)]));
+  const served = DIALECTS.flatMap((dialect) => [dialect, ...(dialect.variants ?? [])]);
+  const byPath = new Map(served.map((dialect) => [dialect.path, translated(dialect)]));
   const byDialectPath = new Map(DIALECTS.map((dialect) => [dialect.path, dialect]));
   for (const [path, handler] of byPath) router.post(path, handler);
   // A WebSocket upgrade (Codex CLI's Responses transport where a provider offers one): a 426, and it falls back to

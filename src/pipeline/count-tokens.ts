@@ -36,7 +36,7 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
     // The create request without the fields that shape only the answer, which are refused as Anthropic does;
     // max_tokens stands in for the create request's validator.
     const counted = isRecord(body) ? { ...refuseAnswerFields(body), max_tokens: 1 } : body;
-    const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers);
+    const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers, runtime.dialectContext);
     // A model no route serves is a 404 here too, as on /v1/messages.
     const match = runtime.routes.match(request.model);
     const byBackend = await countByBackend(runtime, request, match, res, requestId);

@@ -41,7 +41,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     const owner = checkApiKey(req, server.apiKeys);
     const body = await readCallerBody(req, runtime.config);
     state = await dialect.state?.begin(body, stateServices(runtime, owner, record.requestId));
-    const request = parseCallerRequest(runtime.validator, dialect, state ? state.body : body, req.headers);
+    const request = parseCallerRequest(runtime.validator, dialect, state ? state.body : body, req.headers, runtime.dialectContext);
     checkRequestLimits(request, limits);
     state?.echo(request);
     const match = runtime.routes.match(request.model);

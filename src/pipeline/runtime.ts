@@ -8,6 +8,7 @@ import type { ResponseStore } from '../response-store/response-store.js';
 import type { RequestValidator } from '../validation/create-validator.js';
 import type { Tracing } from '../telemetry/tracing.js';
 import type { InFlight } from './in-flight.js';
+import type { DialectContext } from '../dialects/dialect.js';
 import type { Backend, RouteTable } from './plan/route-table.js';
 
 export interface ProxyRuntime {
@@ -15,6 +16,8 @@ export interface ProxyRuntime {
   routes: RouteTable;
   backends: ReadonlyMap<string, Backend>;
   validator: RequestValidator;
+  /** What the dialects take from the config: its limits and the sealer. */
+  dialectContext: DialectContext;
   logger: Logger;
   metrics: ProxyMetrics;
   /** The Responses API's state (`responses.store`), absent when the proxy is stateless. */

@@ -30,6 +30,7 @@ import {
   type BackendCommon,
   type ProxyConfig,
   type ProxyLimits,
+  type ResponseStoreSettings,
   type RouteSettings,
 } from '../config/settings.js';
 
@@ -203,9 +204,18 @@ function checkConfig(raw: unknown): ProxyConfig {
 /** `responses.store`: absent keeps the proxy stateless. `keyCount`: `server.apiKeys`, which the per-key bounds' defaults follow. */
 function checkResponses(raw: unknown, keyCount: number): ProxyConfig['responses'] {
   const responses = objectAt(raw ?? {}, 'responses');
-  allowKeys(responses, 'responses', ['store']);
-  if (responses.store === undefined || responses.store === null) return {};
-  const store = objectAt(responses.store, 'responses.store');
+  allowKeys(responses, 'responses', ['store', 'encryptionKey']);
+  const encryptionKey = optionalString(responses.encryptionKey, 'responses.encryptionKey');
+  if (encryptionKey !== undefined && encryptionKey.length < 16)
+    throw new ConfigError('responses.encryptionKey', 'must be at least 16 characters: a secret, e.g. `openssl rand -base64 32`');
+  const store = checkStore(responses.store, keyCount);
+  return { ...(encryptionKey !== undefined ? { encryptionKey } : {}), ...(store ? { store } : {}) };
+}
+
+/** `responses.store`: absent keeps the proxy stateless. */
+function checkStore(raw: unknown, keyCount: number): ResponseStoreSettings | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const store = objectAt(raw, 'responses.store');
   const kind = store.kind ?? 'memory';
   if (kind !== 'memory' && kind !== 'redis')
     throw new ConfigError('responses.store.kind', "must be 'memory' (this process only) or 'redis' (shared by every replica)");
@@ -235,7 +245,7 @@ function checkResponses(raw: unknown, keyCount: number): ProxyConfig['responses'
   const common = ['kind', ...Object.keys(shared)];
   if (kind === 'memory') {
     allowKeys(store, 'responses.store', common);
-    return { store: { kind, ...shared } };
+    return { kind, ...shared };
   }
   allowKeys(store, 'responses.store', [...common, 'url', 'keyPrefix', 'connectTimeoutMs', 'commandTimeoutMs', 'runLeaseSeconds']);
   const url = optionalString(store.url, 'responses.store.url');
@@ -245,15 +255,13 @@ function checkResponses(raw: unknown, keyCount: number): ProxyConfig['responses'
       'required with kind redis: redis://[user:password@]host[:port][/db], or rediss:// for TLS',
     );
   return {
-    store: {
-      kind,
-      ...shared,
-      url,
-      keyPrefix: optionalString(store.keyPrefix, 'responses.store.keyPrefix') ?? 'dialect-proxy:',
-      connectTimeoutMs: optionalInteger(store.connectTimeoutMs, 'responses.store.connectTimeoutMs', 1) ?? 5000,
-      commandTimeoutMs: optionalInteger(store.commandTimeoutMs, 'responses.store.commandTimeoutMs', 1) ?? 2000,
-      runLeaseSeconds: optionalInteger(store.runLeaseSeconds, 'responses.store.runLeaseSeconds', 1) ?? 15,
-    },
+    kind,
+    ...shared,
+    url,
+    keyPrefix: optionalString(store.keyPrefix, 'responses.store.keyPrefix') ?? 'dialect-proxy:',
+    connectTimeoutMs: optionalInteger(store.connectTimeoutMs, 'responses.store.connectTimeoutMs', 1) ?? 5000,
+    commandTimeoutMs: optionalInteger(store.commandTimeoutMs, 'responses.store.commandTimeoutMs', 1) ?? 2000,
+    runLeaseSeconds: optionalInteger(store.runLeaseSeconds, 'responses.store.runLeaseSeconds', 1) ?? 15,
   };
 }
 

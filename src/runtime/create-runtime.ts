@@ -12,6 +12,7 @@ import { createResponseStore } from '../response-store/create-store.js';
 import { BackgroundRuns } from '../response-store/background-runs.js';
 import { createRequestValidator } from '../validation/create-validator.js';
 import { resolveTelemetry } from '../telemetry/resolve-telemetry.js';
+import { createSealer } from './create-sealer.js';
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -54,6 +55,7 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     routes: new RouteTable(config.routes, backends),
     backends,
     validator,
+    dialectContext: { limits: config.limits, sealer: createSealer(config.responses.encryptionKey, logger) },
     logger,
     inFlight,
     ...(tracing ? { tracing } : {}),

@@ -28,7 +28,8 @@ export interface SpawnOptions {
 /** Writes `config` (JSON is YAML) and runs the command on it; resolves once it listens and its backends are ready. */
 export async function spawnProxy(config: Record<string, unknown>, args: string[] = [], options: SpawnOptions = {}): Promise<ProxyProcess> {
   const started = runProxy(config, args, options);
-  await started.waitForLine(/backends ready/);
+  // Generous: a start that loads models on a loaded 2-core machine (a whole suite beside it) is not what callers test.
+  await started.waitForLine(/backends ready/, 30_000);
   const listening = await started.waitForLine(/listening on http:\/\/\S+/);
   return { ...started, url: /listening on (http:\/\/[^\s"]+)/.exec(listening)?.[1] ?? '' };
 }

@@ -7,8 +7,9 @@ import { responsesFields } from './request-fields.js';
 import { serializeResponsesResult } from './serialize-result.js';
 import { ResponsesStreamSerializer } from './serialize-stream.js';
 import { RESPONSES_STATE } from './state/responses-state.js';
+import { compactVariant } from './compact.js';
 
-export const openaiResponsesDialect: Dialect = {
+const responses: Dialect = {
   name: 'openai-responses',
   path: '/v1/responses',
   endpoint: 'chat',
@@ -18,7 +19,7 @@ export const openaiResponsesDialect: Dialect = {
   fields: responsesFields,
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
-  streamSerializer: (request, limits) => new ResponsesStreamSerializer(request, limits),
+  streamSerializer: (request, context) => new ResponsesStreamSerializer(request, context),
   // OpenAI's error shape, as on chat.
   errorBody: chatErrorBody,
   streamFailure: (error) =>
@@ -26,3 +27,5 @@ export const openaiResponsesDialect: Dialect = {
   validationStatus: 400,
   state: RESPONSES_STATE,
 };
+
+export const openaiResponsesDialect: Dialect = { ...responses, variants: [compactVariant(responses)] };

@@ -18,6 +18,8 @@ import { text } from '../wire-values.js';
 import { checkKeys } from './wire-keys.js';
 import { HOSTED_ITEMS } from './hosted-tools.js';
 import { ToolNames } from './tool-names.js';
+import type { Sealer } from '../sealer.js';
+import { COMPACTION_PREFIX, openCompaction, openReasoning, type SealedReasoning } from './sealed-items.js';
 
 type Wire = Record<string, unknown>;
 
@@ -33,10 +35,10 @@ export interface ParsedInput {
  * `names`: the request's tool names, for namespaced calls (none by default).
  * @example parseInput('Hi', 'input') // {messages: [{role: 'user', content: 'Hi'}], warnings: []}
  */
-export function parseInput(value: unknown, field = 'input', names = ToolNames.of(undefined)): ParsedInput {
+export function parseInput(value: unknown, field = 'input', names = ToolNames.of(undefined), sealer?: Sealer): ParsedInput {
   if (typeof value === 'string') return { messages: [{ role: 'user', content: value }], warnings: [] };
   if (!Array.isArray(value)) throw invalidRequest(field, `${field} must be a string or an array of items.`);
-  const reader = new InputReader(names);
+  const reader = new InputReader(names, sealer);
   value.forEach((item, i) => {
     const path = `${field}[${i}]`;
     if (!isRecord(item)) throw invalidRequest(path, `${path} must be an object.`);
@@ -57,6 +59,7 @@ const ITEM_KEYS: Readonly<Record<string, readonly string[]>> = {
   custom_tool_call: [...BOOKKEEPING, 'call_id', 'namespace', 'name', 'input'],
   custom_tool_call_output: [...BOOKKEEPING, 'call_id', 'output'],
   reasoning: [...BOOKKEEPING, 'summary', 'content', 'encrypted_content'],
+  compaction: [...BOOKKEEPING, 'encrypted_content', 'created_by'],
 };
 
 /** The keys each content part kind reads; `prompt_cache_breakpoint` is kept for a backend that takes it, as chat keeps it. */
@@ -73,10 +76,14 @@ const PART_KEYS: Readonly<Record<string, readonly string[]>> = {
 class InputReader {
   private readonly messages: Message[] = [];
   private readonly warnings: string[] = [];
-  /** Reasoning text waiting for the assistant turn that follows it, and the item it came from. */
-  private reasoning?: { text: string; path: string };
+  /** Reasoning waiting for the assistant turn that follows it, and the item it came from. */
+  private reasoning?: { text: string; path: string; signature?: string; redacted?: string[] };
 
-  constructor(private readonly names: ToolNames) {}
+  /** `sealer`: the proxy's, which opens what it sealed; the offline commands have none. */
+  constructor(
+    private readonly names: ToolNames,
+    private readonly sealer?: Sealer,
+  ) {}
 
   read(item: Wire, path: string): void {
     const type = item.type ?? 'message';
@@ -111,6 +118,9 @@ class InputReader {
         return;
       case 'reasoning':
         this.reasoningItem(item, path);
+        return;
+      case 'compaction':
+        this.compaction(item, path);
         return;
       case 'item_reference':
         // The AI SDK's OpenAI provider sends references by default (its store: true): say both ways out.
@@ -174,21 +184,47 @@ class InputReader {
     const pieces = parts.map((part, j) =>
       isRecord(part) && typeof part.text === 'string' ? part.text : text(undefined, `${path}.summary[${j}].text`),
     );
-    const joined = [this.reasoning?.text, ...pieces].filter((piece) => piece !== undefined && piece !== '').join('\n\n');
-    if (isSet(item.encrypted_content) && pieces.length === 0) {
-      this.warnings.push(
-        `${path}.encrypted_content dropped: the proxy has no encrypted reasoning to read; reasoning items carry their text in summary`,
-      );
+    // The proxy's own sealed reasoning is the whole of it, signed as the backend gave it; its summary is the same text.
+    const sealed = isSet(item.encrypted_content) ? this.openReasoning(item.encrypted_content, `${path}.encrypted_content`) : undefined;
+    const own = sealed?.text !== undefined ? [sealed.text] : pieces;
+    const joined = [this.reasoning?.text, ...own].filter((piece) => piece !== undefined && piece !== '').join('\n\n');
+    const signature = sealed?.text !== undefined && this.reasoning === undefined ? sealed.signature : undefined;
+    this.reasoning = {
+      text: joined,
+      path,
+      ...(signature !== undefined ? { signature } : {}),
+      ...(sealed?.redacted?.length ? { redacted: sealed.redacted } : {}),
+    };
+  }
+
+  /** What the proxy sealed; without a sealer (the offline commands) nothing opens, and the item's text is what there is. */
+  private openReasoning(value: unknown, param: string): SealedReasoning | undefined {
+    if (this.sealer) return openReasoning(this.sealer, value, param);
+    this.warnings.push(`${param} not read: only the running proxy opens what it sealed; the item's summary text is used`);
+    return undefined;
+  }
+
+  /** A summary the proxy made of earlier turns (responses/compact): the conversation goes on from it, as a user turn. */
+  private compaction(item: Wire, path: string): void {
+    const param = `${path}.encrypted_content`;
+    const summary = this.sealer ? openCompaction(this.sealer, item.encrypted_content, param) : undefined;
+    if (summary === undefined) {
+      this.warnings.push(`${param} not read: only the running proxy opens what it sealed; the compaction item is left out`);
+      return;
     }
-    this.reasoning = { text: joined, path };
+    this.messages.push({ role: 'user', content: `${COMPACTION_PREFIX}${summary}` });
   }
 
   private takeReasoning(message: Message): void {
-    if (this.reasoning && this.reasoning.text !== '') {
-      message.reasoning = this.reasoning.text;
-      message.reasoningOrigin = this.reasoning.path;
-    }
+    const reasoning = this.reasoning;
     this.reasoning = undefined;
+    if (!reasoning) return;
+    if (reasoning.text !== '') {
+      message.reasoning = reasoning.text;
+      message.reasoningOrigin = reasoning.path;
+      if (reasoning.signature !== undefined) message.reasoningSignature = reasoning.signature;
+    }
+    if (reasoning.redacted) message.redactedReasoning = reasoning.redacted;
   }
 }
 

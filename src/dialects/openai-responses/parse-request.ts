@@ -5,6 +5,7 @@
  */
 import { emptyRequest, type NeutralRequest } from '../../model/request.js';
 import { applyFieldTable } from '../field-table.js';
+import type { DialectContext } from '../dialect.js';
 import { isSet } from '../../model/is-set.js';
 import { applyCrossFieldRules, type RequestHeaders } from '../cross-field-rules.js';
 import { ECHOED_PARAMS, responsesCrossFieldRules, responsesFields } from './request-fields.js';
@@ -12,10 +13,10 @@ import { ECHOED_PARAMS, responsesCrossFieldRules, responsesFields } from './requ
 /**
  * @example parseResponsesRequest({model: 'm', input: 'Hi'}) // messages [{role: 'user', content: 'Hi'}]
  */
-export function parseResponsesRequest(body: Record<string, unknown>, headers: RequestHeaders = {}): NeutralRequest {
+export function parseResponsesRequest(body: Record<string, unknown>, headers: RequestHeaders = {}, context?: DialectContext): NeutralRequest {
   const request = emptyRequest('chat');
   applyCrossFieldRules(responsesCrossFieldRules, { body, headers, request });
-  applyFieldTable(responsesFields, body, request);
+  applyFieldTable(responsesFields, body, request, context);
   // A body with neither input nor instructions still asks the model for a turn, from nothing.
   request.messages ??= [];
   request.echoedParams = {};

@@ -16,6 +16,7 @@ import { isSet } from '../../model/is-set.js';
 import { affinityKey, type CrossFieldRule } from '../cross-field-rules.js';
 import { parseToolChoice, parseTools } from '../openai-chat/parse-tools.js';
 import { parseInput } from './parse-input.js';
+import { ENCRYPTED_REASONING } from './sealed-items.js';
 import { chatToolChoice, chatTools, offersOnlyBuiltIns } from './chat-tools.js';
 import { ToolNames } from './tool-names.js';
 import { pushAll } from '../../model/push-all.js';
@@ -56,13 +57,12 @@ export type ResponsesField =
 
 /** The include values that ask for output the proxy can give; the others name items of hosted tools, which never occur here. */
 const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
-const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
 /** `instructions` and `input` become one message list: the instructions are its system turn. */
-function applyConversation(_value: unknown, { request, body }: FieldContext): void {
+function applyConversation(_value: unknown, { request, body, dialect }: FieldContext): void {
   if (request.messages) return;
   const { messages, warnings } = isSet(body.input)
-    ? parseInput(body.input, 'input', ToolNames.of(body.tools))
+    ? parseInput(body.input, 'input', ToolNames.of(body.tools), dialect?.sealer)
     : { messages: [], warnings: [] };
   if (isSet(body.instructions)) {
     if (typeof body.instructions !== 'string') throw invalidRequest('instructions', 'instructions must be a string.');
@@ -83,13 +83,11 @@ function applyLogprobs(_value: unknown, { request, body }: FieldContext): void {
 }
 
 const include = mapWith(
-  `${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: a warning (reasoning comes back as text); message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`,
+  `${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: emulated: reasoning items carry the reasoning and the backend's signature in encrypted_content, sealed by the proxy (responses.encryptionKey) and opened when they come back; message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`,
   (value, context) => {
     if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
-    if (value.includes(ENCRYPTED_REASONING)) {
-      context.request.warnings.push(
-        `include ${ENCRYPTED_REASONING}: the proxy has no encrypted reasoning; reasoning items carry their text in summary`,
-      );
+    if (value.includes(ENCRYPTED_REASONING) && !context.dialect?.sealer) {
+      context.request.warnings.push(`include ${ENCRYPTED_REASONING}: only the running proxy seals reasoning; here it comes back as text`);
     }
     applyLogprobs(value, context);
   },
@@ -284,6 +282,8 @@ export const ECHOED_PARAMS = [
   'truncation',
   'user',
   'background',
+  // Not in the Response object: what its reasoning items carry (sealed-items.ts).
+  'include',
 ] as const;
 
 export const responsesCrossFieldRules: readonly CrossFieldRule[] = [

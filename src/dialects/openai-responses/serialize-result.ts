@@ -7,6 +7,9 @@
 import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult, ResultChoice } from '../../model/result.js';
 import { idBase } from '../response-id.js';
+import type { DialectContext } from '../dialect.js';
+import type { Sealer } from '../sealer.js';
+import { reasoningSealer, sealReasoning } from './sealed-items.js';
 import {
   callItem,
   itemIds,
@@ -25,7 +28,7 @@ import {
  * @example serializeResponsesResult({id: 'chatcmpl-1', model: 'm', created: 1, choices: [{index: 0, text: 'Hi', finishReason: 'stop'}]}, request)
  * // {id: 'resp_<32 random hex>', object: 'response', status: 'completed', output: [{type: 'message', content: [{type: 'output_text', text: 'Hi', ...}], ...}], ...}
  */
-export function serializeResponsesResult(result: NeutralResult, request: NeutralRequest): Record<string, unknown> {
+export function serializeResponsesResult(result: NeutralResult, request: NeutralRequest, context?: DialectContext): Record<string, unknown> {
   const choice: ResultChoice = result.choices[0] ?? { index: 0, text: '', finishReason: 'stop' };
   const { status, incomplete_details } = statusOf(choice.finishReason);
   const body = responseHead(request, result);
@@ -33,15 +36,25 @@ export function serializeResponsesResult(result: NeutralResult, request: Neutral
   body.incomplete_details = incomplete_details;
   body.completed_at = status === 'completed' ? Math.floor(Date.now() / 1000) : null;
   // The items are named after the Response's own id, never the backend's (response-object.ts).
-  body.output = outputItems(choice, idBase(body.id as string), request);
+  body.output = outputItems(choice, idBase(body.id as string), request, reasoningSealer(request, context));
   body.usage = usageBody(result.usage);
   if (result.serviceTier !== undefined) body.service_tier = result.serviceTier;
   return body;
 }
 
-function outputItems(choice: ResultChoice, base: string, request: NeutralRequest): OutputItem[] {
+function outputItems(choice: ResultChoice, base: string, request: NeutralRequest, sealer: Sealer | undefined): OutputItem[] {
   const items: OutputItem[] = [];
-  if (choice.reasoning) items.push(reasoningItem(itemIds.reasoning(base), choice.reasoning));
+  const { reasoning = '', reasoningSignature, redactedReasoning } = choice;
+  if (reasoning !== '' || (sealer && redactedReasoning?.length)) {
+    const sealed = sealer && {
+      encrypted_content: sealReasoning(sealer, {
+        text: reasoning,
+        ...(reasoningSignature !== undefined ? { signature: reasoningSignature } : {}),
+        ...(redactedReasoning?.length ? { redacted: redactedReasoning } : {}),
+      }),
+    };
+    items.push({ ...reasoningItem(itemIds.reasoning(base), reasoning), ...sealed });
+  }
   const calls = choice.toolCalls ?? [];
   const itemStatus = statusOf(choice.finishReason).status === 'incomplete' ? 'incomplete' : 'completed';
   if (choice.refusal) items.push(messageItem(itemIds.message(base), itemStatus, [{ type: 'refusal', refusal: choice.refusal }]));

@@ -9,7 +9,7 @@
  * closing events repeat an item's text up to `limits.repeatedOutputBytes`
  * (repeated-output.ts): the deltas carry all of it.
  */
-import { DEFAULT_LIMITS, type ProxyLimits } from '../../config/settings.js';
+import { DEFAULT_LIMITS } from '../../config/settings.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { ChatLogprobEntry } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -35,11 +35,17 @@ import {
 } from './response-object.js';
 import { logprobsBytes, markCut, RepeatedOutput } from './repeated-output.js';
 import type { ToolNames } from './tool-names.js';
+import type { DialectContext } from '../dialect.js';
+import type { Sealer } from '../sealer.js';
+import { reasoningSealer, sealReasoning } from './sealed-items.js';
 
 interface OpenText {
   id: string;
   outputIndex: number;
   text: RepeatedOutput;
+  /** Reasoning only: what the backend gave with it, sealed into the item when the caller asked. */
+  signature?: string;
+  redacted?: string[];
 }
 interface OpenMessage extends OpenText {
   logprobs: ChatLogprobEntry[];
@@ -69,12 +75,18 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   private cut = false;
   /** The caller's names for the tools the model calls (a namespaced tool's, restored). */
   private readonly names: ToolNames;
+  private readonly repeatedOutputBytes: number;
+  /** Set when the caller asked for sealed reasoning (sealed-items.ts). */
+  private readonly sealer?: Sealer;
 
   constructor(
     private readonly request: NeutralRequest,
-    private readonly limits: Pick<ProxyLimits, 'repeatedOutputBytes'> = DEFAULT_LIMITS,
+    context?: DialectContext,
   ) {
     this.names = requestToolNames(request);
+    this.repeatedOutputBytes = (context?.limits ?? DEFAULT_LIMITS).repeatedOutputBytes;
+    const sealer = reasoningSealer(request, context);
+    if (sealer) this.sealer = sealer;
   }
 
   /** One upstream event -> the events it produces. */
@@ -93,7 +105,12 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     else if (event.type === 'text-delta') this.textDelta(event);
     else if (event.type === 'tool-call-delta') this.toolCallDelta(event);
     else if (event.type === 'choice-end') this.choiceEnd(event);
-    // reasoning-signature, reasoning-redacted: a Response's reasoning items carry no Anthropic signature or encrypted block.
+    // An Anthropic signature or redacted block reaches the caller only sealed, in the reasoning item's encrypted_content.
+    else if (!this.sealer) return;
+    else if (event.type === 'reasoning-signature') {
+      if (this.reasoning) this.reasoning.signature = event.signature;
+    }
+    else if (event.type === 'reasoning-redacted') (this.openReasoning().redacted ??= []).push(event.data);
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */
@@ -136,24 +153,29 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   }
 
   private reasoningDelta(delta: string): void {
-    if (!this.reasoning) {
-      this.closeAll('completed');
-      this.reasoning = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: this.repeated() };
-      this.emit('response.output_item.added', { output_index: this.reasoning.outputIndex, item: reasoningItem(this.reasoning.id, '') });
-      this.emit('response.reasoning_summary_part.added', {
-        item_id: this.reasoning.id,
-        output_index: this.reasoning.outputIndex,
-        summary_index: 0,
-        part: { type: 'summary_text', text: '' },
-      });
-    }
-    this.reasoning.text.add(delta);
+    const reasoning = this.openReasoning();
+    reasoning.text.add(delta);
     this.emit('response.reasoning_summary_text.delta', {
-      item_id: this.reasoning.id,
-      output_index: this.reasoning.outputIndex,
+      item_id: reasoning.id,
+      output_index: reasoning.outputIndex,
       summary_index: 0,
       delta,
     });
+  }
+
+  private openReasoning(): OpenText {
+    if (this.reasoning) return this.reasoning;
+    this.closeAll('completed');
+    const reasoning: OpenText = { id: itemIds.reasoning(this.base), outputIndex: this.nextIndex(), text: this.repeated() };
+    this.reasoning = reasoning;
+    this.emit('response.output_item.added', { output_index: reasoning.outputIndex, item: reasoningItem(reasoning.id, '') });
+    this.emit('response.reasoning_summary_part.added', {
+      item_id: reasoning.id,
+      output_index: reasoning.outputIndex,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    });
+    return reasoning;
   }
 
   private textDelta(event: StreamEventOf<'text-delta'>): void {
@@ -250,7 +272,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
 
   /** What the closing events will repeat of a new item. */
   private repeated(): RepeatedOutput {
-    return new RepeatedOutput(this.limits.repeatedOutputBytes);
+    return new RepeatedOutput(this.repeatedOutputBytes);
   }
 
   /** An item's repeated text, noting a cut. */
@@ -277,7 +299,20 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     const text = this.repeatedText(open.text);
     this.emit('response.reasoning_summary_text.done', { ...at, text });
     this.emit('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
-    this.finishItem(reasoningItem(open.id, text), open.outputIndex);
+    this.finishItem({ ...reasoningItem(open.id, text), ...this.sealed(open) }, open.outputIndex);
+  }
+
+  /** The item's encrypted_content, when the caller asked: reasoning cut short by limits.repeatedOutputBytes is sealed without its text. */
+  private sealed(open: OpenText): { encrypted_content?: string } {
+    if (!this.sealer) return {};
+    const whole = !open.text.cut;
+    return {
+      encrypted_content: sealReasoning(this.sealer, {
+        ...(whole ? { text: open.text.text() } : {}),
+        ...(whole && open.signature !== undefined ? { signature: open.signature } : {}),
+        ...(open.redacted ? { redacted: open.redacted } : {}),
+      }),
+    };
   }
 
   private closeMessage(status: ResponseStatus): void {

@@ -14,7 +14,7 @@ export async function answerJson(call: RoutedCall, res: ServerResponse, state?: 
   meter.backendPerf = result.perf;
   meter.end();
   result.perf = meter.perfMetrics();
-  let answer = call.dialect.serializeResult(result, plan.request);
+  let answer = call.dialect.serializeResult(result, plan.request, call.runtime.dialectContext);
   if (state) answer = await state.keep(answer);
   call.record.answered(result);
   // A detached request's caller has had its answer: the state keeps this one.

@@ -17,7 +17,7 @@ export async function answerStream(call: RoutedCall, res: ServerResponse, state?
   res.writeHead(200, sseHeaders);
   // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
   if (started.keepAliveFirst) res.write(dialect.sse.keepAlive ?? sseKeepAliveComment);
-  const stream = new CallerStream(dialect.streamSerializer(plan.request, call.runtime.config.limits), {
+  const stream = new CallerStream(dialect.streamSerializer(plan.request, call.runtime.dialectContext), {
     meter: record.meter,
     perfMetricsInBody: plan.request.perfMetricsInBody === true,
   });

@@ -1,6 +1,6 @@
 /** A caller's body -> the neutral request: shape checked against our OpenAPI document first, then the dialect's tables. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dialect } from '../../dialects/dialect.js';
+import type { Dialect, DialectContext } from '../../dialects/dialect.js';
 import { bodyNotAnObject } from '../../errors/catalogue.js';
 import { failedValidation } from '../../validation/validation-issue.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -14,13 +14,14 @@ export function parseCallerRequest(
   dialect: Dialect,
   body: unknown,
   headers: IncomingHttpHeaders = {},
+  context?: DialectContext,
 ): NeutralRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw bodyNotAnObject(dialect.validationStatus);
   }
   const issues = validator.validate(dialect.document, body);
   if (issues.length > 0) throw withEndpointHint(failedValidation(dialect.validationStatus, issues), dialect, body);
-  return dialect.parseRequest(body as Record<string, unknown>, headers);
+  return dialect.parseRequest(body as Record<string, unknown>, headers, context);
 }
 
 /**
