@@ -129,7 +129,8 @@ function predictionText(value: unknown, field: string): string {
 function applyReasoning(_value: unknown, { request, body }: FieldContext): void {
   if (request.reasoning) return;
   const { reasoning, origins, warnings } = normalizeReasoning(body);
-  request.reasoning = reasoning;
+  // What the model may do, not what the answer must hold: a backend with no place for it goes without, in a warning.
+  request.reasoning = reasoning && { ...reasoning, offered: true };
   Object.assign(request.origins, origins);
   pushAll(request.warnings, warnings);
 }

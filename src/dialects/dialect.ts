@@ -3,13 +3,12 @@
  * stream events back into wire JSON. Dialects are pure: no I/O, but through
  * the state hooks a stateful dialect is given (dialect-state.ts).
  */
-import type { ProxyLimits } from '../config/settings.js';
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
 import type { NeutralResult } from '../model/result.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import type { DialectState } from './dialect-state.js';
-import type { Sealer } from './sealer.js';
+import type { DialectContext } from './dialect-context.js';
 import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
@@ -63,13 +62,7 @@ export interface Dialect {
   readonly state?: DialectState;
 }
 
-/** What the proxy's config gives the dialects (the offline commands give none: the defaults). */
-export interface DialectContext {
-  /** The Responses API's closing events repeat at most `repeatedOutputBytes` of an item. */
-  limits?: Pick<ProxyLimits, 'repeatedOutputBytes'>;
-  /** Seals what a caller is to hand back unread (a Responses reasoning item's `encrypted_content`); without it nothing is sealed. */
-  sealer?: Sealer;
-}
+export type { DialectContext } from './dialect-context.js';
 
 /** A model the routes serve, and the backend that serves it. */
 export interface ListedModel {

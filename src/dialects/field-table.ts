@@ -10,7 +10,7 @@
 import { invalidRequest } from '../errors/proxy-error.js';
 import type { NeutralPath } from '../model/neutral-path.js';
 import type { NeutralRequest } from '../model/request.js';
-import type { DialectContext } from './dialect.js';
+import type { DialectContext } from './dialect-context.js';
 
 export type Fate = 'map' | 'reject';
 
@@ -56,12 +56,14 @@ export function mapWith(note: string, apply: NonNullable<FieldRule['apply']>): F
 }
 
 /** Kept verbatim for a backend that speaks this dialect natively; the plan rejects it for any other. */
-export function relay(note = 'relayed verbatim to backends that accept it'): FieldRule {
+/** `offered`: an option the model may ignore (offered is not forced): a backend that cannot take it goes without, in a warning. */
+export function relay(note = 'relayed verbatim to backends that accept it', { offered = false } = {}): FieldRule {
   return {
     fate: 'map',
     note,
     apply: (value, { request, field }) => {
       request.passthrough[field] = value;
+      if (offered) (request.offeredPassthrough ??= []).push(field);
     },
   };
 }

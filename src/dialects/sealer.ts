@@ -38,7 +38,10 @@ export class Sealer {
   /** The payload sealed for `purpose`; a 400 naming `param` for anything else. */
   open(purpose: SealPurpose, value: unknown, param: string): unknown {
     if (typeof value !== 'string' || !value.startsWith(PREFIX))
-      throw invalidRequest(param, `${param} was not made by this proxy, which cannot read it: leave the item out, or send its text instead.`);
+      throw invalidRequest(
+        param,
+        `${param} was not made by this proxy, which cannot read it: leave the item out, or send its text instead.`,
+      );
     const bytes = Buffer.from(value.slice(PREFIX.length), 'base64url');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES)).setAAD(Buffer.from(purpose));

@@ -181,6 +181,8 @@ export interface NeutralRequest {
   echoedParams?: Record<string, unknown>;
   /** Wire fields relayed verbatim to a backend that speaks the caller's dialect natively, keyed by wire name. */
   passthrough: Record<string, unknown>;
+  /** Of those, the options the caller offers (chat's `web_search_options`): a backend without them goes without, in a warning. */
+  offeredPassthrough?: string[];
   /** Neutral path -> the wire field that set it, for error `param`s; `passthrough.<key>` for a relayed field the caller named otherwise. */
   origins: Partial<Record<NeutralPath | `passthrough.${string}`, string>>;
   /** Lossy changes made on the way, surfaced in `x-dialect-warnings`. */
@@ -206,7 +208,7 @@ export function emptyRequest(endpoint: Endpoint, model = ''): NeutralRequest {
  * `origins` and the backend tables reject a typo at compile time. Arrays and
  * open records (`metadata`, `logitBias`) are leaves.
  */
-type Bookkeeping = 'origins' | 'warnings' | 'passthrough';
+type Bookkeeping = 'origins' | 'warnings' | 'passthrough' | 'offeredPassthrough';
 
 type IsOpenRecord<T> = string extends keyof T ? true : false;
 

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultCacheDir } from '../config/cache-dir.js';
 import { Sealer } from '../dialects/sealer.js';
-import type { Logger } from '../logging/logger.js';
 
 const KEY_FILE = 'responses-key';
 
-export function createSealer(secret: string | undefined, logger: Pick<Logger, 'warn'>, cacheDir = defaultCacheDir()): Sealer {
+export function createSealer(secret: string | undefined, logger: { warn(message: string): unknown }, cacheDir = defaultCacheDir()): Sealer {
   if (secret !== undefined) return Sealer.fromSecret(secret);
   const file = join(cacheDir, KEY_FILE);
   try {

@@ -6,7 +6,8 @@
  * with a mock model that calls Codex's shell tool (`exec_command`), then answers. Before issue 36 the
  * first request was a 400 (`client_metadata`). Now the loop runs: the command runs on the client, its
  * output goes back upstream as the call's result, the answer reaches Codex, `model_reasoning_effort`
- * reaches a backend that takes an effort, and no request (the server's own record of every answer)
+ * reaches a backend that takes an effort (the completions-only one goes without: offered, not forced),
+ * an Anthropic thinking signature comes back on the next turn (sealed in `encrypted_content`), and no request (the server's own record of every answer)
  * is answered 4xx. Codex 0.171 with a custom provider asks for nothing but `POST /v1/responses` (no
  * model list, no WebSocket).
  */
@@ -117,6 +118,9 @@ function completionsModel(): Promise<StrictOpenAI> {
   });
 }
 
+const THOUGHT = 'A printf will write it.';
+const SIGNATURE = 'EqQBCkYIBxgCsigned-by-the-backend';
+
 /** The same model behind a strict Anthropic server. */
 function anthropicModel(): Promise<MockAnthropic> {
   return startMockAnthropic((request) => {
@@ -124,11 +128,23 @@ function anthropicModel(): Promise<MockAnthropic> {
     if (Array.isArray(last) && last.some((block) => (block as { type?: string }).type === 'tool_result'))
       return { events: textStream([ANSWER]) };
     const [start] = textStream([]);
+    // Asked to think, it thinks first, signed: the signature must come back with the next turn (Codex keeps no state).
+    const thinks = (request.body as { thinking?: unknown }).thinking !== undefined;
+    const thinking = thinks
+      ? [
+          { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: THOUGHT } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } },
+          { type: 'content_block_stop', index: 0 },
+        ]
+      : [];
+    const at = thinking.length ? 1 : 0;
     const events = [
       start,
-      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_exec', name: 'exec_command', input: {} } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: EXEC } },
-      { type: 'content_block_stop', index: 0 },
+      ...thinking,
+      { type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: 'toolu_exec', name: 'exec_command', input: {} } },
+      { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: EXEC } },
+      { type: 'content_block_stop', index: at },
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } },
       { type: 'message_stop' },
     ];
@@ -156,6 +172,8 @@ const KINDS: Record<string, Kind> = {
     start: completionsModel,
     backend: { kind: 'openai', speaks: ['completions'], apiKey: 'sk-upstream' },
     result: (body) => String(body.prompt).slice(String(body.prompt).lastIndexOf('<tool_response>')),
+    // No effort to set there: Codex's is offered, so it goes unsent with a warning (it was a 400).
+    effort: {},
   },
   anthropic: {
     start: anthropicModel,
@@ -206,6 +224,14 @@ describe('Codex CLI, headless, through the proxy', () => {
         expect(answered.map((entry) => `${entry.method} ${entry.url}`)).toEqual(['POST /v1/responses', 'POST /v1/responses']);
         expect(upstream.refusals ?? []).toEqual([]);
         if (kind.effort) expect(upstream.requests[0].body).toMatchObject(kind.effort);
+        if (name === 'anthropic') {
+          // Stateless (store: false): the reasoning came back sealed in encrypted_content, and with it the signature.
+          const assistant = (upstream.requests[1].body as { messages: { role: string; content: unknown }[] }).messages.at(-2);
+          expect(assistant).toMatchObject({
+            role: 'assistant',
+            content: [{ type: 'thinking', thinking: THOUGHT, signature: SIGNATURE }, { type: 'tool_use' }],
+          });
+        }
         if (name === 'chat') {
           // Codex's namespace tools under names the backend takes; its hosted web_search left out.
           const names = (upstream.requests[0].body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);

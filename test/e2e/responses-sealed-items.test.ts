@@ -107,7 +107,10 @@ describe('sealed reasoning on an anthropic backend (Codex CLI, stateless)', () =
     const sent = anthropic.requests[1].body as { messages: { role: string; content: Record<string, unknown>[] }[] };
     expect(sent.messages[1]).toMatchObject({
       role: 'assistant',
-      content: [{ type: 'thinking', thinking: THINKING, signature: SIGNATURE }, { type: 'tool_use', id: 'toolu_1' }],
+      content: [
+        { type: 'thinking', thinking: THINKING, signature: SIGNATURE },
+        { type: 'tool_use', id: 'toolu_1' },
+      ],
     });
   });
 
@@ -191,7 +194,11 @@ describe('POST /v1/responses/compact', () => {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Write codex-ok to out.txt' }] },
     ]);
     expect(body.output.filter((item) => item.type === 'compaction')).toHaveLength(1);
-    expect(body.output.at(-1)).toMatchObject({ type: 'compaction', id: expect.stringMatching(/^cmp_/), encrypted_content: expect.stringMatching(/^dpx1\./) });
+    expect(body.output.at(-1)).toMatchObject({
+      type: 'compaction',
+      id: expect.stringMatching(/^cmp_/),
+      encrypted_content: expect.stringMatching(/^dpx1\./),
+    });
     // The backend was asked for a summary of the whole conversation, with no tool to call.
     const asked = upstream.requests[0].body as { messages: { role: string; content: unknown }[]; tool_choice: string; stream?: boolean };
     expect(asked.messages).toHaveLength(history.length + 1);

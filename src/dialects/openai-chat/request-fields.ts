@@ -70,7 +70,9 @@ export const chatFields: FieldTable<ChatField> = {
   }),
   audio: reject(`${AUDIO_OUTPUT}; leave out audio and use modalities ["text"]`),
   verbosity: relay(),
-  web_search_options: relay('web search: relayed to backends that search'),
+  web_search_options: relay('web search: relayed to backends that search; elsewhere not sent, with a warning (offered, not forced)', {
+    offered: true,
+  }),
   safety_identifier: relay(),
   prompt_cache_retention: relay(),
   prompt_cache_options: relay(),

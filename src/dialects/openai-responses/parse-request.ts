@@ -13,7 +13,11 @@ import { ECHOED_PARAMS, responsesCrossFieldRules, responsesFields } from './requ
 /**
  * @example parseResponsesRequest({model: 'm', input: 'Hi'}) // messages [{role: 'user', content: 'Hi'}]
  */
-export function parseResponsesRequest(body: Record<string, unknown>, headers: RequestHeaders = {}, context?: DialectContext): NeutralRequest {
+export function parseResponsesRequest(
+  body: Record<string, unknown>,
+  headers: RequestHeaders = {},
+  context?: DialectContext,
+): NeutralRequest {
   const request = emptyRequest('chat');
   applyCrossFieldRules(responsesCrossFieldRules, { body, headers, request });
   applyFieldTable(responsesFields, body, request, context);

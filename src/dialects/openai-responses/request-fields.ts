@@ -149,7 +149,7 @@ const REASONING_KEYS = new Set(['effort', 'summary', 'generate_summary', 'contex
 const HISTORY: Readonly<Record<string, 'interleaved' | 'preserved'>> = { current_turn: 'interleaved', all_turns: 'preserved' };
 
 const reasoning = mapWith(
-  "reasoning.effort -> the backend's effort ladder; context -> reasoning.history (current_turn = interleaved, all_turns = preserved); summary: the backend's reasoning text is the summary, whole; mode other than standard: a 400",
+  "reasoning.effort -> the backend's effort ladder (offered: a backend with none goes without, in a warning); context -> reasoning.history (current_turn = interleaved, all_turns = preserved); summary: the backend's reasoning text is the summary, whole; mode other than standard: a 400",
   (value, { request }) => {
     if (!isRecord(value)) throw invalidRequest('reasoning', 'reasoning must be an object.');
     for (const key of Object.keys(value))
@@ -161,7 +161,8 @@ const reasoning = mapWith(
       );
     }
     if (isSet(value.effort)) {
-      request.reasoning = { ...request.reasoning, ...normalizeEffort(value.effort, 'reasoning.effort') };
+      // What the model may do, not what the answer must hold: a backend with no place for it goes without (plan-reasoning.ts).
+      request.reasoning = { ...request.reasoning, ...normalizeEffort(value.effort, 'reasoning.effort'), offered: true };
       request.origins['reasoning.effort'] = 'reasoning.effort';
     }
     const history = typeof value.context === 'string' ? HISTORY[value.context] : undefined;

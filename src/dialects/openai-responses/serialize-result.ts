@@ -28,7 +28,11 @@ import {
  * @example serializeResponsesResult({id: 'chatcmpl-1', model: 'm', created: 1, choices: [{index: 0, text: 'Hi', finishReason: 'stop'}]}, request)
  * // {id: 'resp_<32 random hex>', object: 'response', status: 'completed', output: [{type: 'message', content: [{type: 'output_text', text: 'Hi', ...}], ...}], ...}
  */
-export function serializeResponsesResult(result: NeutralResult, request: NeutralRequest, context?: DialectContext): Record<string, unknown> {
+export function serializeResponsesResult(
+  result: NeutralResult,
+  request: NeutralRequest,
+  context?: DialectContext,
+): Record<string, unknown> {
   const choice: ResultChoice = result.choices[0] ?? { index: 0, text: '', finishReason: 'stop' };
   const { status, incomplete_details } = statusOf(choice.finishReason);
   const body = responseHead(request, result);

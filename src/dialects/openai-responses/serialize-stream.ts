@@ -109,8 +109,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     else if (!this.sealer) return;
     else if (event.type === 'reasoning-signature') {
       if (this.reasoning) this.reasoning.signature = event.signature;
-    }
-    else if (event.type === 'reasoning-redacted') (this.openReasoning().redacted ??= []).push(event.data);
+    } else if (event.type === 'reasoning-redacted') (this.openReasoning().redacted ??= []).push(event.data);
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */

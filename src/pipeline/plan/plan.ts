@@ -110,6 +110,11 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   for (const field of Object.keys(request.passthrough)) {
     if (!relays(capabilities, field)) {
       const param = relayedParamOf(request, field);
+      if (request.offeredPassthrough?.includes(field)) {
+        delete request.passthrough[field];
+        notes.notSent(param, `backend "${name}" has no ${param} (offered, not forced: the model answers without it)`);
+        continue;
+      }
       notes.refuse(
         param,
         `${param} is not supported by this backend`,

@@ -51,7 +51,7 @@ describe('createSealer', () => {
 
 function expectWarning(cacheDir: string): void {
   const warnings: string[] = [];
-  const sealer = createSealer(undefined, { warn: (message: string) => warnings.push(message) } as never, cacheDir);
+  const sealer = createSealer(undefined, { warn: (message: string) => warnings.push(message) }, cacheDir);
   expect(sealer.open('reasoning', sealer.seal('reasoning', { text: 't' }), 'p')).toEqual({ text: 't' });
   expect(warnings.join('\n')).toMatch(/no responses.encryptionKey and no key file/);
 }

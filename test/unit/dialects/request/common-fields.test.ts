@@ -119,7 +119,7 @@ describe('reasoning rows', () => {
   it('normalise the three fields once, with origins and warnings', () => {
     expect(parse({ reasoning_effort: 'low', thinking: { type: 'enabled', effort: 'high' }, reasoning_history: 'preserved' })).toEqual(
       neutral({
-        reasoning: { effort: 'high', history: 'preserved' },
+        reasoning: { effort: 'high', history: 'preserved', offered: true },
         origins: { 'reasoning.effort': 'thinking.effort', 'reasoning.history': 'reasoning_history' },
         warnings: ['reasoning_effort is overridden by thinking.effort.'],
       }),

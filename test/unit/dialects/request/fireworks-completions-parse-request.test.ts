@@ -67,7 +67,7 @@ describe('parseCompletionsRequest', () => {
         images: ['data:image/png;base64,AAAA'],
         echo: { all: false, lastTokens: 2 },
         prediction: 'The image shows',
-        reasoning: { budgetTokens: 512 },
+        reasoning: { budgetTokens: 512, offered: true },
         limits: { maxTokens: 100, stop: [], onContextOverflow: 'error' },
         choices: 2,
         sampling: { seed: 1 },

@@ -59,7 +59,7 @@ describe('parseChatRequest', () => {
         store: false,
         metadata: { run: 'a' },
         serviceTier: 'auto',
-        reasoning: { effort: 'minimal' },
+        reasoning: { effort: 'minimal', offered: true },
         stream: { includeUsage: true, tokenIds: false },
         logprobs: { top: 2, shape: 'chat' },
         responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true },
@@ -133,7 +133,7 @@ describe('parseChatRequest', () => {
         returnTokenIds: true,
         perfMetricsInBody: true,
         samplingMask: 'count',
-        reasoning: { budgetTokens: 2048, history: 'preserved' },
+        reasoning: { budgetTokens: 2048, history: 'preserved', offered: true },
         prediction: [1, 2],
         toolChoice: 'required',
         tools: [{ name: 'weather', parameters: { type: 'object' } }],
@@ -185,6 +185,8 @@ describe('parseChatRequest', () => {
           prompt_cache_options: { ttl: '1h' },
           moderation: { model: 'omni-moderation-latest' },
         },
+        // An option the model may ignore: a backend without it goes without (plan.ts).
+        offeredPassthrough: ['web_search_options'],
       }),
     );
   });
