@@ -31,6 +31,8 @@ import { sseFrames, startMockUpstream, type MockUpstream } from '../helpers/mock
 
 interface GoldenCase {
   description: string;
+  /** The path posted to, where it is not the dialect's own (`/v1/responses/compact`). */
+  endpoint?: string;
   backend: Record<string, unknown>;
   upstreamModel?: string;
   headers?: Record<string, string>;
@@ -111,7 +113,13 @@ const CLOCK_KEYS = new Set(['completed_at']);
  * A Responses answer's id is the proxy's own and random (`resp_<base>`), and its items are
  * named after the same base (`msg_<base>`, `rs_<base>`, `fc_<base>_<i>`, `call_<base>_<i>`).
  */
-const RESPONSE_ID = /^(resp|msg|rs)_([A-Za-z0-9-]+)$|^(fc|call)_([A-Za-z0-9-]+)(_\d+)$/;
+const RESPONSE_ID = /^(resp|msg|rs|cmp)_([A-Za-z0-9-]+)$|^(fc|call)_([A-Za-z0-9-]+)(_\d+)$/;
+
+/** What the proxy seals (src/dialects/sealer.ts) is random in its nonce; the e2e tests open it (responses-sealed-items.test.ts). */
+const SEALED = /^dpx1\./;
+
+/** The key every case's proxy seals under: a request.json may hold a value sealed with it. */
+const GOLDEN_ENCRYPTION_KEY = 'golden-cases-encryption-key';
 
 /**
  * Timings, the proxy's clock, the ids the proxy gives tool calls it parses and a Responses
@@ -131,6 +139,7 @@ function normalize(value: unknown, clock: ReadonlySet<string> = CLOCK_KEYS, base
   }
   if (typeof value !== 'string') return value;
   if (/^call_[0-9a-f]{24}$/.test(value)) return '<call-id>';
+  if (SEALED.test(value)) return '<sealed>';
   const id = RESPONSE_ID.exec(value);
   if (!id) return value;
   const base = id[2] ?? id[4];
@@ -169,7 +178,7 @@ describe('golden cases', () => {
   test.each(cases)('%s', async (dir) => {
     const spec = json(dir, 'case.json') as GoldenCase;
     const clock = new Set([...CLOCK_KEYS, ...(spec.clockKeys ?? [])]);
-    const endpoint = endpointOf(dir);
+    const endpoint = spec.endpoint ?? endpointOf(dir);
     upstream.requests.length = 0;
     const upstreamBody = has(dir, 'upstream.sse') ? { sse: read(dir, 'upstream.sse') } : { json: json(dir, 'upstream-response.json') };
     upstream.reply({
@@ -181,6 +190,7 @@ describe('golden cases', () => {
     const config = loadConfig({
       // A server per case: a warm-up each (test/e2e/warm-up.test.ts covers it) would add a second per case.
       server: { warmUpMs: 0 },
+      responses: { encryptionKey: GOLDEN_ENCRYPTION_KEY },
       backends: { golden: { url: upstream.url, ...spec.backend } },
       routes: [{ model: '*', backend: 'golden', ...(spec.upstreamModel ? { upstreamModel: spec.upstreamModel } : {}) }],
     });
