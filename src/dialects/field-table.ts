@@ -55,8 +55,10 @@ export function mapWith(note: string, apply: NonNullable<FieldRule['apply']>): F
   return { fate: 'map', note, apply };
 }
 
-/** Kept verbatim for a backend that speaks this dialect natively; the plan rejects it for any other. */
-/** `offered`: an option the model may ignore (offered is not forced): a backend that cannot take it goes without, in a warning. */
+/**
+ * Kept verbatim for a backend that speaks this dialect natively; the plan rejects it for any other, unless
+ * `offered`: an option the model may ignore (offered is not forced), which a backend without it goes without, in a warning.
+ */
 export function relay(note = 'relayed verbatim to backends that accept it', { offered = false } = {}): FieldRule {
   return {
     fate: 'map',

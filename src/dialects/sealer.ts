@@ -56,8 +56,3 @@ export class Sealer {
     }
   }
 }
-
-/** Whether `value` looks sealed by a dialect-proxy (of any key). */
-export function isSealed(value: unknown): boolean {
-  return typeof value === 'string' && value.startsWith(PREFIX);
-}

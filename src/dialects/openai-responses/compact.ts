@@ -13,7 +13,7 @@ import { newResponseId, usageBody } from './response-object.js';
 import { COMPACTION_PREFIX, sealCompaction } from './sealed-items.js';
 
 /** What the backend is asked, after the conversation. */
-export const COMPACTION_INSTRUCTION =
+const COMPACTION_INSTRUCTION =
   'Summarize the conversation above so that the work can continue from your summary alone, without it: ' +
   'the task and its constraints, what has been done and found (files, commands, results), the decisions made, ' +
   'and what remains to do. Answer with the summary only.';
