@@ -127,6 +127,35 @@ export function createRemoteAdapter({
     }
   }
 
+  /** An error from the backend, its secrets masked. */
+  const masked = (error: unknown) => (error instanceof ProxyError ? withoutSecrets(error, secrets) : error);
+
+  /**
+   * One exchange with the backend, under `timeouts.totalMs` and a `maxConcurrent` slot: `end()` frees
+   * them, and the answering replica's count of requests outstanding, however the exchange ended.
+   */
+  async function open(request: NeutralRequest, context: AdapterContext): Promise<Exchange> {
+    const deadline = withDeadline(context.signal, timeouts.totalMs);
+    const release = await slot(deadline.signal).catch((error: unknown) => {
+      deadline.clear();
+      throw masked(error);
+    });
+    let done: () => void = () => undefined;
+    return {
+      signal: deadline.signal,
+      async send(post) {
+        const sent = await send(request, context, deadline.signal, post);
+        done = sent.done;
+        return sent;
+      },
+      end() {
+        done();
+        release();
+        deadline.clear();
+      },
+    };
+  }
+
   /** A slot under `maxConcurrent` (a no-op release without a limit). */
   async function slot(signal: AbortSource): Promise<() => void> {
     if (!limit) return () => undefined;
@@ -160,56 +189,34 @@ export function createRemoteAdapter({
     ...(tokenCount && {
       // Posted as a generation is: to the pool's replica for the request, under maxConcurrent.
       async countTokens(request, context) {
-        const deadline = withDeadline(context.signal, timeouts.totalMs);
-        let release: () => void = () => undefined;
-        let done: () => void = () => undefined;
+        const exchange = await open(request, context);
         try {
-          release = await slot(deadline.signal);
           const body = tokenCount.body(codec.toWireBody(request, { stream: false }), request);
-          const sent = await send(request, context, deadline.signal, {
-            url: (at) => tokenCount.url(at, request),
-            body,
-            accept: 'application/json',
-          });
-          done = sent.done;
-          return tokenCount.read(await readJson(sent.response, sent.url, deadline.signal));
+          const { response, url } = await exchange.send({ url: (at) => tokenCount.url(at, request), body, accept: 'application/json' });
+          return tokenCount.read(await readJson(response, url, exchange.signal));
         } catch (error) {
-          throw error instanceof ProxyError ? withoutSecrets(error, secrets) : error;
+          throw masked(error);
         } finally {
-          done();
-          release();
-          deadline.clear();
+          exchange.end();
         }
       },
     }),
     async complete(request, context) {
-      const deadline = withDeadline(context.signal, timeouts.totalMs);
-      const release = await slot(deadline.signal).catch((error: unknown) => {
-        deadline.clear();
-        throw error;
-      });
-      let done: () => void = () => undefined;
+      const exchange = await open(request, context);
       try {
-        const sent = await send(request, context, deadline.signal, generation(request, false));
-        done = sent.done;
-        return codec.fromWireResult(await readJson(sent.response, sent.url, deadline.signal), request);
+        const { response, url } = await exchange.send(generation(request, false));
+        return codec.fromWireResult(await readJson(response, url, exchange.signal), request);
       } catch (error) {
-        throw error instanceof ProxyError ? withoutSecrets(error, secrets) : error;
+        throw masked(error);
       } finally {
-        done();
-        release();
-        deadline.clear();
+        exchange.end();
       }
     },
     async *stream(request, context) {
-      const deadline = withDeadline(context.signal, timeouts.totalMs);
-      const { signal } = deadline;
-      let release: () => void = () => undefined;
-      let done: () => void = () => undefined;
+      const exchange = await open(request, context);
+      const { signal } = exchange;
       try {
-        release = await slot(signal);
-        const { response, url, done: finished } = await send(request, context, signal, generation(request, true));
-        done = finished;
+        const { response, url } = await exchange.send(generation(request, true));
         context.accepted?.();
         try {
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
@@ -248,9 +255,7 @@ export function createRemoteAdapter({
           response.body.destroy();
         }
       } finally {
-        done();
-        release();
-        deadline.clear();
+        exchange.end();
       }
     },
     ...(prober ? { start: async () => prober.start() } : {}),
@@ -262,6 +267,13 @@ export function createRemoteAdapter({
       ? { stats: { ...(limit ? { queued: () => limit.queued } : {}), ...(pool ? { replicas: () => pool.stats() } : {}) } }
       : {}),
   };
+}
+
+interface Exchange {
+  signal: AbortSource;
+  /** Posts to the backend (a replica of the pool); the answering one is freed by `end()`. */
+  send(post: Post): Promise<{ response: UpstreamResponse; url: string }>;
+  end(): void;
 }
 
 /** `timeouts.totalMs` bounds the whole exchange, stream included (deadline.ts); the caller's signal still ends it at once. */
