@@ -18,6 +18,8 @@ export interface Scenario {
   body: string;
   /** What a whole stream's last bytes hold (default `data: [DONE]`; a Messages stream ends with `message_stop`). */
   streamEnd?: string;
+  /** What marks one of the mock's tokens in the stream (default its text, ` word`; a Responses stream repeats the text and echoes the tools). */
+  tokenMark?: string;
 }
 
 export interface Load {

@@ -16,6 +16,7 @@ import { cpuSeconds, loadFromChild, median } from './children.js';
 import type { Scenario } from './measure.js';
 import { check, messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
 import { startCli, startHpm, type Running } from './targets.js';
+import { agentScenarios, capturesFound } from './agents.js';
 import type { ClientResult } from './workers-client.js';
 
 export interface PairedOptions {
@@ -108,6 +109,13 @@ export async function benchPaired(options: PairedOptions): Promise<PairedReport>
       const a: Side = { name: 'Messages', running: toChat, scenario: messages };
       const b: Side = { name: 'chat', running: toChatAgain, scenario: chat };
       rows.push(await pair(a, b, options, errors));
+    }
+    // An agent's turn translated to a chat backend, against hpm piping the same body (the mock answers it in chat's shape).
+    if (!capturesFound()) errors.push('no ../shared/captures here: the agent turns were not measured');
+    for (const scenario of agentScenarios()) {
+      const translated: Side = { name: 'translated', running: toChat, scenario };
+      const piped: Side = { name: 'hpm', running: hpm, scenario: { ...scenario, streamEnd: 'data: [DONE]', tokenMark: ' word' } };
+      rows.push(await pair(translated, piped, options, errors));
     }
     return { placement, rows, errors };
   } finally {

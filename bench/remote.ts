@@ -143,7 +143,7 @@ export async function check(name: string, port: number, scenario: Scenario, toke
     headers: { 'content-type': 'application/json' },
   });
   const text = await response.text();
-  const words = text.split(' word').length - 1;
+  const words = text.split(scenario.tokenMark ?? ' word').length - 1;
   const good =
     response.status === 200 &&
     (scenario.stream

@@ -14,7 +14,7 @@ const built = path.join(root, 'dist/src/cli.js');
 const sources = ['src', 'adapters', 'config/openapi', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time under `file` (a file or a folder), in ms. */
-function newest(file) {
+export function newest(file) {
   const stat = statSync(file, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -94,13 +94,13 @@ describe('dialect-proxy audit', () => {
     const summary = await audit(path.resolve(here, '../cli-golden/audit/responses-api/requests.jsonl'), { kinds: ['openai'] });
     expect(summary.malformed).toMatchObject({ requests: 0, fields: [] });
     const [openai] = summary.targets;
-    expect(openai).toMatchObject({ requests: 7, lossless: 3, lossy: 1, rejected: 3 });
+    expect(openai).toMatchObject({ requests: 7, lossless: 4, lossy: 0, rejected: 3 });
     expect(counts(openai)).toMatchObject({
       'tool_choice rejected': 1,
       'previous_response_id rejected': 1,
       'input converted': 5,
       'instructions converted': 1,
-      'include dropped': 1,
+      'include emulated': 1,
       'max_output_tokens renamed': 1,
       'reasoning converted': 1,
     });

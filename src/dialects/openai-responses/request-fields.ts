@@ -86,9 +86,6 @@ const include = mapWith(
   `${LOGPROBS_INCLUDE} -> logprobs; ${ENCRYPTED_REASONING}: emulated: reasoning items carry the reasoning and the backend's signature in encrypted_content, sealed by the proxy (responses.encryptionKey) and opened when they come back; message.input_image.image_url: input items keep their image URLs anyway; the others name items of hosted tools, which never occur`,
   (value, context) => {
     if (!Array.isArray(value)) throw invalidRequest('include', 'include must be an array.');
-    if (value.includes(ENCRYPTED_REASONING) && !context.dialect?.sealer) {
-      context.request.warnings.push(`include ${ENCRYPTED_REASONING}: only the running proxy seals reasoning; here it comes back as text`);
-    }
     applyLogprobs(value, context);
   },
 );

@@ -1,5 +1,5 @@
-import { choicesAreNative, supports } from '../../../src/backend/capabilities.js';
-import { createLlamaCppAdapter, llamaCppCapabilities } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
+/** The llama-cpp adapter on the bundled worker with a real model (the engine project); its capabilities: llama-cpp-capabilities.test.ts. */
+import { createLlamaCppAdapter } from '../../../adapters/llama-cpp/llama-cpp-adapter.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { planRequest } from '../../../src/pipeline/plan/plan.js';
 import type { StreamBatches, StreamEvent } from '../../../src/model/stream-event.js';
@@ -15,16 +15,6 @@ async function events(batches: StreamBatches): Promise<StreamEvent[]> {
   for await (const event of eachEvent(batches)) out.push(event);
   return out;
 }
-
-describe('llamaCppCapabilities', () => {
-  it('generates from prompts (the plan renders chat) and leaves n to the pipeline', () => {
-    const capabilities = llamaCppCapabilities();
-    expect(capabilities.speaks).toEqual(['completions']);
-    expect(choicesAreNative(capabilities)).toBe(false);
-    expect(supports(capabilities, 'sampling.typicalP')).toBe(true);
-    expect(supports(capabilities, 'sampling.mirostat')).toBe(false);
-  });
-});
 
 describeShared('LlamaCppAdapter on stories260K', () => {
   const adapter = createLlamaCppAdapter('local', { model: storiesPath, parallel: 2, queueLimit: 0, showProgress: false });

@@ -1,0 +1,32 @@
+/**
+ * The requests coding agents send on every turn, from ../shared/captures (what Claude Code and Codex CLI
+ * sent in a tool loop: 50-55 KB bodies with a dozen large tool schemas), replayed with the answer streamed.
+ * Empty where ../shared is absent: the bench says so and measures the rest.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPackageRoot } from '../src/config/package-root.js';
+import type { Scenario } from './measure.js';
+
+const CAPTURES = path.resolve(findPackageRoot(path.dirname(fileURLToPath(import.meta.url))), '../shared/captures');
+
+/** The first turn of each agent, and how its stream ends in its own dialect. */
+const AGENTS = [
+  { name: 'Claude Code turn (Messages, 54 KB)', file: 'claude-code/tool-loop-1-request.json', streamEnd: 'data: {"type":"message_stop"}' },
+  {
+    name: 'Codex CLI turn (Responses, 51 KB)',
+    file: 'codex/tool-loop-1-request.json',
+    streamEnd: '}',
+    tokenMark: '"type":"response.output_text.delta"',
+  },
+];
+
+export function agentScenarios(): Scenario[] {
+  return AGENTS.filter(({ file }) => existsSync(path.join(CAPTURES, file))).map(({ file, ...scenario }) => {
+    const { path: url, body } = JSON.parse(readFileSync(path.join(CAPTURES, file), 'utf8')) as { path: string; body: unknown };
+    return { ...scenario, dialect: 'chat', path: url, stream: true, body: JSON.stringify(body) };
+  });
+}
+
+export const capturesFound = (): boolean => existsSync(CAPTURES);
