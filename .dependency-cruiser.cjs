@@ -8,7 +8,9 @@ const SRC = '^src/';
 const LAYERS = {
   errors: [],
   config: [],
-  logging: [],
+  // Bounded text: how much of a string fits a byte budget written (the log's and the span exporter's cuts).
+  text: [],
+  logging: ['text'],
   model: ['errors'],
   streaming: ['model', 'errors'],
   // Backends' stats (types), read when scraped.
@@ -18,7 +20,7 @@ const LAYERS = {
   backend: ['model', 'errors', 'config'],
   dialects: ['model', 'errors', 'config', 'streaming', 'response-store'],
   // OpenTelemetry traces: the SDK only behind a dynamic import (create-runtime.ts); the pipeline imports its types.
-  telemetry: ['model', 'errors', 'config', 'backend'],
+  telemetry: ['model', 'errors', 'config', 'backend', 'text'],
   pipeline: [
     'model',
     'errors',

@@ -5,6 +5,7 @@
  * string of an entry is cut (a 9 MB `model` was a 9 MB line), every list too.
  */
 import winston from 'winston';
+import { fittingPrefix } from '../text/fitting-prefix.js';
 
 const secretKey = /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|password|secret|token|cookie|set-cookie)$/i;
 const bearer = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
@@ -43,17 +44,7 @@ const redactFormat = winston.format((info) => {
 /** `text`, or as much of it as takes LOG_TEXT_BYTES once written, then a marker. */
 function cutText(text: string): string {
   if (text.length * 6 <= LOG_TEXT_BYTES) return text;
-  let bytes = 0;
-  let end = 0;
-  while (end < text.length) {
-    const code = text.charCodeAt(end);
-    const next = text.charCodeAt(end + 1);
-    const pair = code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
-    const size = pair ? 4 : writtenBytes(code);
-    if (bytes + size > LOG_TEXT_BYTES) break;
-    bytes += size;
-    end += pair ? 2 : 1;
-  }
+  const { end } = fittingPrefix(text, LOG_TEXT_BYTES, writtenBytes);
   return end === text.length ? text : `${text.slice(0, end)}…[truncated: ${text.length} chars]`;
 }
 

@@ -8,6 +8,7 @@
  * the limits below a request's span stays under 64 KB in either protocol.
  */
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import { fittingPrefix } from '../text/fitting-prefix.js';
 
 export const SPAN_LIMITS = {
   /** One string: a model name, an answer's id (model names were cut at 256 characters before). */
@@ -29,26 +30,10 @@ export function cutText(text: string, maxBytes: number): string {
 
 /** `cutText` with the bytes its answer takes exported (the marker's included). */
 function cut(text: string, maxBytes: number): { text: string; bytes: number } {
-  const { end, bytes } = fitting(text, maxBytes);
+  const { end, bytes } = fittingPrefix(text, maxBytes, exportedBytes);
   if (end === text.length) return { text, bytes };
   const marker = `…[truncated: ${text.length} chars]`;
   return { text: `${text.slice(0, end)}${marker}`, bytes: bytes + marker.length + 2 }; // `…` is 3 bytes
-}
-
-/** How many UTF-16 units of `text` take at most `maxBytes` exported, and their bytes (reads no further). */
-function fitting(text: string, maxBytes: number): { end: number; bytes: number } {
-  let bytes = 0;
-  let end = 0;
-  while (end < text.length) {
-    const code = text.charCodeAt(end);
-    const next = text.charCodeAt(end + 1);
-    const pair = code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
-    const size = pair ? 4 : exportedBytes(code);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += pair ? 2 : 1;
-  }
-  return { end, bytes };
 }
 
 /** A control character or a lone surrogate is `\u0001` in JSON, `"` and `\` are escaped; else the UTF-8 (protobuf's). */
