@@ -117,11 +117,12 @@ describe('x-dialect-dry-run', () => {
       dialect: 'openai-responses',
       backend: 'upstream',
       kind: 'openai',
-      verdict: 'lossy',
+      // include reasoning.encrypted_content is served (the proxy seals the reasoning): nothing is lost.
+      verdict: 'lossless',
     });
     expect(report.changes.map(({ field, action, to }) => ({ field, action, to }))).toEqual(
       expect.arrayContaining([
-        { field: 'include', action: 'dropped', to: undefined },
+        { field: 'include', action: 'emulated', to: undefined },
         { field: 'max_output_tokens', action: 'renamed', to: 'max_completion_tokens' },
         { field: 'reasoning', action: 'converted', to: 'reasoning_effort' },
         { field: 'text', action: 'converted', to: 'response_format' },
@@ -154,17 +155,17 @@ describe('x-dialect-dry-run', () => {
       const response = await fetch(`${llamaServer.url}/v1/responses`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-dialect-dry-run': '1' },
-        body: JSON.stringify({ model: 'm', input: 'Hi', reasoning: { effort: 'high' } }),
+        body: JSON.stringify({ model: 'm', input: 'Hi', text: { verbosity: 'low' } }),
       });
       expect(response.status).toBe(400);
       const body = (await response.json()) as {
         error: { param: string };
         dry_run: { dialect: string; verdict: string; changes: { field: string; action: string }[] };
       };
-      expect(body.error.param).toBe('reasoning.effort');
+      expect(body.error.param).toBe('text.verbosity');
       expect(body.dry_run).toMatchObject({ dialect: 'openai-responses', verdict: 'rejected' });
       expect(body.dry_run.changes.filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual([
-        'reasoning.effort',
+        'text.verbosity',
       ]);
       expect(upstream.requests).toHaveLength(0);
     } finally {
