@@ -268,22 +268,19 @@ describe('@anthropic-ai/sdk -> dialect-proxy -> the bundled llama.cpp worker (bu
 
   test('messages.create and a stream end as Anthropic says: max_tokens counted, every block closed', async () => {
     // Greedy: the built-in model samples its end-of-text now and then (a CI run met it after 3 tokens); its greedy path runs on.
+    // (This SDK's types no longer list temperature; the API and the proxy take it.)
+    const greedy = { temperature: 0 };
     const message = await client.messages.create({
       model: 'claude-x',
       max_tokens: 6,
-      temperature: 0,
       messages: [{ role: 'user', content: 'Hello' }],
+      ...greedy,
     });
     expect(message).toMatchObject({ role: 'assistant', model: 'claude-x', stop_reason: 'max_tokens', usage: { output_tokens: 6 } });
     expect(message.content[0]).toMatchObject({ type: 'text', text: expect.any(String) });
 
     const events: string[] = [];
-    const stream = client.messages.stream({
-      model: 'claude-x',
-      max_tokens: 6,
-      temperature: 0,
-      messages: [{ role: 'user', content: 'Hello' }],
-    });
+    const stream = client.messages.stream({ model: 'claude-x', max_tokens: 6, messages: [{ role: 'user', content: 'Hello' }], ...greedy });
     stream.on('streamEvent', (event) => events.push(event.type));
     const streamed = await stream.finalMessage();
     expect(streamed.stop_reason).toBe('max_tokens');
