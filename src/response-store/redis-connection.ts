@@ -90,8 +90,10 @@ export class RedisConnection {
 
   /** Listens on `channel` over a connection of its own (a subscribed connection takes no other command); resubscribes after a reconnect. */
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
-    // No command timeout here: the subscription waits for Redis as long as it takes.
-    const subscriber = await this.open('subscriber', {});
+    // No command timeout here: the subscription waits for Redis as long as it takes. Resubscribed here, not by
+    // ioredis: its own resubscribe leaves its promise unhandled, and a connection lost again before the answer
+    // (a Redis flapping, or close() meanwhile) would end the process with an unhandled rejection.
+    const subscriber = await this.open('subscriber', { autoResubscribe: false });
     if (this.closed) {
       subscriber.disconnect();
       return;
@@ -100,7 +102,12 @@ export class RedisConnection {
     subscriber.on('message', (from: string, message: string) => {
       if (from === channel) onMessage(message);
     });
+    let subscribed = false;
+    subscriber.on('ready', () => {
+      if (subscribed) subscriber.subscribe(channel).catch(() => undefined);
+    });
     await subscriber.subscribe(channel);
+    subscribed = true;
   }
 
   async close(): Promise<void> {

@@ -330,5 +330,16 @@ describe('responses.store kind redis, shared by several proxies', () => {
     expect(await (await fetch(`${two.url}/metrics`)).text()).toMatch(
       /^dialect_proxy_response_store_duration_seconds_count\{operation="get"\} [1-9]/m,
     );
+    // The cancel channel is subscribed again (by the proxy, not by ioredis): a cancel from another instance still reaches the run.
+    const queued = await call(one.url, 'POST', '/v1/responses', { body: { model: 'm', input: 'slow cancel after', background: true } });
+    await until(
+      async () => upstream.requests.filter((request) => lastUserText(request) === 'slow cancel after').length,
+      (count) => count === 1,
+    );
+    expect((await call(two.url, 'POST', `/v1/responses/${queued.body.id as string}/cancel`)).status).toBe(200);
+    await until(
+      async () => upstream.aborted.filter((request) => lastUserText(request) === 'slow cancel after').length,
+      (count) => count === 1,
+    );
   }, 60_000);
 });
