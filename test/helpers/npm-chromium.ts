@@ -94,11 +94,11 @@ export interface LaunchedProcess {
  */
 export async function launchNpmChromium(): Promise<{ browser: Browser; chromium: NpmChromium; launched: LaunchedProcess }> {
   const found = await npmChromium();
-  const browser = await chromium.launch({
-    executablePath: found.executablePath,
-    args: FLAGS,
-    env: { ...process.env, ...found.env } as Record<string, string>,
-  });
+  const launch = () =>
+    chromium.launch({ executablePath: found.executablePath, args: FLAGS, env: { ...process.env, ...found.env } as Record<string, string> });
+  // Headless Chromium now and then dies at launch (SIGSEGV, "browser has been closed", once in a CI run on a
+  // loaded machine): the browser's failure, not the page's, so one more launch; a second failure is the test's.
+  const browser = await launch().catch(launch);
   const launched = browserProcesses(found.executablePath).at(-1);
   if (!launched) {
     await browser.close();
