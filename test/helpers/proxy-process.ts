@@ -28,10 +28,16 @@ export interface SpawnOptions {
 /** Writes `config` (JSON is YAML) and runs the command on it; resolves once it listens and its backends are ready. */
 export async function spawnProxy(config: Record<string, unknown>, args: string[] = [], options: SpawnOptions = {}): Promise<ProxyProcess> {
   const started = runProxy(config, args, options);
-  // Generous: a start that loads models on a loaded 2-core machine (a whole suite beside it) is not what callers test.
-  await started.waitForLine(/backends ready/, 30_000);
-  const listening = await started.waitForLine(/listening on http:\/\/\S+/);
-  return { ...started, url: /listening on (http:\/\/[^\s"]+)/.exec(listening)?.[1] ?? '' };
+  try {
+    // Generous: a start that loads models on a loaded 2-core machine (a whole suite beside it) is not what callers test.
+    await started.waitForLine(/backends ready/, 30_000);
+    const listening = await started.waitForLine(/listening on http:\/\/\S+/);
+    return { ...started, url: /listening on (http:\/\/[^\s"]+)/.exec(listening)?.[1] ?? '' };
+  } catch (error) {
+    // A start that failed is stopped, workers and all: left running, it kept a whole Jest run from exiting.
+    started.child.kill('SIGKILL');
+    throw error;
+  }
 }
 
 /** Runs the command without waiting for anything (for one that should refuse to start). */
