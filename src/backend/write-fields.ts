@@ -1,77 +1,61 @@
 /**
- * Applies a backend's field table to the wire body it builds: plain copies
- * under their wire names, converters once each, and the last guard before the
- * wire: a field this endpoint cannot take is a 400 naming the caller's field,
- * never a silent drop. The plan normally refuses such fields first; the guard
- * catches what the plan cannot see per endpoint (tools on legacy completions).
+ * Carries out a backend's field table on the wire body it builds: plain
+ * copies under their wire names, converters once each. It decides nothing:
+ * the plan refused or dropped, on this endpoint, every field the caller sent
+ * that the table does not take (the field plan, field-plan.ts), so what is
+ * left on the request is what goes.
  */
 import { unsupportedParameter } from '../errors/proxy-error.js';
-import {
-  NEUTRAL_FIELD_NAMES,
-  NEUTRAL_FIELDS,
-  asksFor,
-  paramOf,
-  relayedParamOf,
-  type NeutralField,
-  type NeutralFieldSpec,
-} from '../model/neutral-fields.js';
-import type { NeutralRequest } from '../model/request.js';
+import { NEUTRAL_FIELD_NAMES, NEUTRAL_FIELDS, paramOf, relayedParamOf, type NeutralField } from '../model/neutral-fields.js';
+import type { Endpoint, NeutralRequest } from '../model/request.js';
 import { handlingOf, type BackendTable, type WireBody, type WriteField } from './field-support.js';
+
+/** What one endpoint of a table writes, field by field in the neutral order: each field's reader and its wire name or converter. */
+type Writer = { value: (request: NeutralRequest) => unknown } & ({ wire: string } | { write: WriteField });
+
+/** Resolved once per table and endpoint. */
+const resolved = new WeakMap<BackendTable, Record<Endpoint, readonly Writer[]>>();
+
+function writersOf(table: BackendTable, endpoint: Endpoint): readonly Writer[] {
+  let both = resolved.get(table);
+  if (!both) {
+    const on = (at: Endpoint): Writer[] =>
+      NEUTRAL_FIELD_NAMES.flatMap((field): Writer[] => {
+        const handling = handlingOf(table.fields, field, at);
+        const { value } = NEUTRAL_FIELDS[field];
+        if (handling.kind === 'copy') return [{ value, wire: handling.wire }];
+        if (handling.kind === 'convert') return [{ value, write: handling.write }];
+        return [];
+      });
+    both = { chat: on('chat'), text: on('text') };
+    resolved.set(table, both);
+  }
+  return both[endpoint];
+}
 
 /**
  * @example
  * const body = { model: request.model, prompt: request.prompt };
- * writeFields(body, request, table); // adds top_k, max_tokens, ... or throws a 400
+ * writeFields(body, request, table); // adds top_k, max_tokens, ...
  */
 export function writeFields(body: WireBody, request: NeutralRequest, table: BackendTable): WireBody {
-  const { endpoint } = request;
-  const label = table.label[endpoint];
-  const written = new Set<WriteField>();
-  for (const field of NEUTRAL_FIELD_NAMES) {
-    const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
-    const value = spec.value(request);
+  const converted = new Set<WriteField>();
+  for (const writer of writersOf(table, request.endpoint)) {
+    const value = writer.value(request);
     if (value === undefined) continue;
-    const handling = handlingOf(table.fields, field, endpoint);
-    switch (handling.kind) {
-      case 'copy':
-        body[handling.wire] = value;
-        break;
-      case 'convert':
-        if (!written.has(handling.write)) {
-          written.add(handling.write);
-          handling.write(body, request);
-        }
-        break;
-      case 'unsupported':
-        if (asksFor(request, field) && !leftOut(spec, table, field)) throw unsendable(request, field, label, handling.why);
-        break;
-      case 'native':
-      case 'emulate':
-        break;
+    if ('wire' in writer) body[writer.wire] = value;
+    // Fields that share one converter run it once.
+    else if (!converted.has(writer.write)) {
+      converted.add(writer.write);
+      writer.write(body, request);
     }
   }
-  const relayed = table.relayed[endpoint];
-  for (const [field, value] of Object.entries(request.passthrough)) {
-    if (!relayed.has(field)) throw unsendable(request, field, label);
-    body[field] = value;
-  }
+  // The plan kept only what this endpoint relays.
+  for (const [field, value] of Object.entries(request.passthrough)) body[field] = value;
   return body;
 }
 
-/**
- * A soft field (end-user ids, cache keys) that the backend has on no endpoint
- * was named in a warning by the plan, which let it go: it is left out here. One
- * the backend's other endpoint takes got through the plan and is a 400.
- */
-function leftOut(spec: NeutralFieldSpec, table: BackendTable, field: NeutralField): boolean {
-  return (
-    spec.soft === true &&
-    handlingOf(table.fields, field, 'chat').kind === 'unsupported' &&
-    handlingOf(table.fields, field, 'text').kind === 'unsupported'
-  );
-}
-
-/** A 400 naming the caller's field: "top_k is not supported by the OpenAI chat API." */
+/** A 400 naming the caller's field: "top_k is not supported by the OpenAI chat API." (a converter's refusal of a value). */
 export function unsendable(
   request: NeutralRequest,
   field: NeutralField | string,

@@ -2,20 +2,17 @@
  * An upstream's refusal names a field of the request the proxy sent, which may
  * not be the caller's (`messages` for a completions caller on a chat-only
  * backend, `max_completion_tokens` for a caller who sent `max_tokens`). The
- * `param` is mapped back to the caller's own field through the request's
- * origins and the backend's table, or dropped: an error never names a field
- * the caller did not send.
+ * `param` is mapped back to the caller's own field by inverting the field
+ * plan, or dropped: an error never names a field the caller did not send.
  */
-import type { BackendCapabilities } from '../../backend/adapter.js';
-import { handlingOf } from '../../backend/field-support.js';
+import { callerFieldOf, type FieldPlan } from '../../backend/field-plan.js';
 import { ProxyError } from '../../errors/proxy-error.js';
-import { NEUTRAL_FIELD_NAMES, paramOf } from '../../model/neutral-fields.js';
-import type { Endpoint, NeutralRequest } from '../../model/request.js';
+import type { NeutralRequest } from '../../model/request.js';
 import type { StreamBatches, StreamEvent } from '../../model/stream-event.js';
 import type { Engine } from './emulate/engine.js';
 
 /** The caller's name for an upstream `param`, or null when the caller sent no such field. */
-export function callerParam(param: string, request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint): string | null {
+export function callerParam(param: string, request: NeutralRequest, plan: FieldPlan): string | null {
   const headOf = (name: string) => name.split(/[.[]/)[0];
   const head = headOf(param);
   // The caller's top-level fields (an origin may be nested: `thinking.type`).
@@ -27,24 +24,15 @@ export function callerParam(param: string, request: NeutralRequest, capabilities
   if (sent.has(head)) return param;
   // The conversation itself: the caller's prompt or messages, whichever it sent.
   if (head === 'messages' || head === 'prompt') return request.origins.messages ?? request.origins.prompt ?? null;
-  for (const field of NEUTRAL_FIELD_NAMES) {
-    const handling = handlingOf(capabilities.fields, field, upstream);
-    if (handling.kind === 'copy' && handling.wire === head) {
-      const own = paramOf(request, field);
-      return sent.has(headOf(own)) ? own : null;
-    }
-  }
-  return null;
+  const own = callerFieldOf(plan, head);
+  return own !== undefined && sent.has(headOf(own)) ? own : null;
 }
 
 /** The refusal as the caller should read it: its `param` one the caller sent, or none. */
-export function callerErrors(
-  capabilities: BackendCapabilities,
-  upstream: Endpoint,
-): (error: ProxyError, request: NeutralRequest) => ProxyError {
+export function callerErrors(plan: FieldPlan): (error: ProxyError, request: NeutralRequest) => ProxyError {
   return (error, request) => {
     if (error.param === null || error.status < 400 || error.status >= 500) return error;
-    const param = callerParam(error.param, request, capabilities, upstream);
+    const param = callerParam(error.param, request, plan);
     if (param === error.param) return error;
     // `detail` is rebuilt from the new param (the completions dialect's `loc`).
     return error.withParam(param);

@@ -3,21 +3,30 @@
  * sent as asked, mapped to the nearest effort or a budget from the ladder
  * (with a warning), or refused naming the caller's field. Part of the plan step (plan.ts).
  */
-import { supports } from '../../backend/capabilities.js';
+import type { BackendCapabilities } from '../../backend/adapter.js';
+import { handlingOf } from '../../backend/field-support.js';
 import { invalidRequest } from '../../errors/proxy-error.js';
 import { paramOf } from '../../model/neutral-fields.js';
 import { DEFAULT_EFFORT_LADDER, budgetForEffort, effortForBudget, type EffortLadder } from '../../model/reasoning.js';
-import type { Effort, NeutralRequest } from '../../model/request.js';
+import type { Effort, Endpoint, NeutralRequest } from '../../model/request.js';
+import type { NeutralField } from '../../model/neutral-fields.js';
 import type { PlanNotes } from './plan-notes.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
-/** The budget first (it may become an effort), then an effort the model does not take. */
-export function planReasoning(request: NeutralRequest, match: RouteMatch, notes: PlanNotes): void {
-  const limits = reasoningLimits(match);
-  checkReasoningBudget(request, match.backend, limits, notes);
+/** The budget first (it may become an effort), then an effort the model does not take, on the endpoint the request goes to. */
+export function planReasoning(request: NeutralRequest, match: RouteMatch, upstream: Endpoint, notes: PlanNotes): void {
+  const { capabilities } = match.backend.adapter;
+  const takes = (field: NeutralField) => takesOn(capabilities, field, upstream);
+  const limits = reasoningLimits(match, takes);
+  checkReasoningBudget(request, match.backend, limits, takes, notes);
   const effort = request.reasoning?.effort;
-  if (effort !== undefined && !limits.efforts.has(effort)) mapEffort(request, effort, match.backend, limits, notes);
+  if (effort !== undefined && !limits.efforts.has(effort)) mapEffort(request, effort, match.backend, limits, takes, notes);
 }
+
+type Takes = (field: NeutralField) => boolean;
+
+const takesOn = (capabilities: BackendCapabilities, field: NeutralField, endpoint: Endpoint) =>
+  handlingOf(capabilities.fields, field, endpoint).kind !== 'unsupported';
 
 /** Efforts from least to most thinking; `none` (off) and `adaptive` stand apart. */
 const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
@@ -31,8 +40,9 @@ const GRADED: readonly Effort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 
 function mapEffort(
   request: NeutralRequest,
   effort: Effort,
-  { adapter, name }: Backend,
+  { name }: Backend,
   { efforts, ladder }: ReasoningLimits,
+  takes: Takes,
   notes: PlanNotes,
 ): void {
   const reasoning = request.reasoning as NonNullable<NeutralRequest['reasoning']>;
@@ -40,9 +50,8 @@ function mapEffort(
   const accepted = efforts.size > 0 ? `accepted: ${[...efforts].join(', ')}` : 'this backend takes no reasoning effort';
   const rank = GRADED.indexOf(effort);
   const graded = GRADED.filter((candidate) => efforts.has(candidate));
-  const { capabilities } = adapter;
   const distance = (other: Effort) => Math.abs(GRADED.indexOf(other) - rank);
-  if (rank >= 0 && graded.length > 0 && supports(capabilities, 'reasoning.effort')) {
+  if (rank >= 0 && graded.length > 0 && takes('reasoning.effort')) {
     const nearest = graded.reduce((best, candidate) => (distance(candidate) < distance(best) ? candidate : best));
     reasoning.effort = nearest;
     notes.approximated(
@@ -53,7 +62,7 @@ function mapEffort(
     );
     return;
   }
-  if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && supports(capabilities, 'reasoning.budgetTokens')) {
+  if (rank >= 0 && ladder.length > 0 && reasoning.budgetTokens === undefined && takes('reasoning.budgetTokens')) {
     const budget =
       budgetForEffort(effort, ladder) ?? ladder.reduce((best, rung) => (distance(rung.effort) < distance(best.effort) ? rung : best)).upTo;
     delete reasoning.effort;
@@ -89,16 +98,16 @@ const OFFERED = '(a thinking setting offered, not required: the model answers as
  */
 function checkReasoningBudget(
   request: NeutralRequest,
-  { adapter, name }: Backend,
+  { name }: Backend,
   { efforts, ladder: configured }: ReasoningLimits,
+  takes: Takes,
   notes: PlanNotes,
 ): void {
   const reasoning = request.reasoning;
   const budget = reasoning?.budgetTokens;
   if (!reasoning || budget === undefined) return;
   const param = paramOf(request, 'reasoning.budgetTokens');
-  const { capabilities } = adapter;
-  if (supports(capabilities, 'reasoning.budgetTokens')) {
+  if (takes('reasoning.budgetTokens')) {
     const maxTokens = request.limits.maxTokens;
     if (maxTokens !== undefined && budget >= maxTokens) {
       throw invalidRequest(
@@ -109,7 +118,7 @@ function checkReasoningBudget(
     return;
   }
   const ladder = configured.filter((rung) => efforts.has(rung.effort));
-  if (ladder.length === 0 || !supports(capabilities, 'reasoning.effort')) {
+  if (ladder.length === 0 || !takes('reasoning.effort')) {
     if (reasoning.offered) {
       delete reasoning.budgetTokens;
       notes.notSent(param, `backend "${name}" takes no thinking budget ${OFFERED}`);
@@ -144,10 +153,9 @@ interface ReasoningLimits {
 }
 
 /** A route may narrow the efforts its model takes and set its own ladder; else the backend's apply. */
-function reasoningLimits({ backend, route }: RouteMatch): ReasoningLimits {
-  // A backend whose endpoints take no effort (a completions-only one) accepts none, whatever its kind's list.
-  if (!supports(backend.adapter.capabilities, 'reasoning.effort'))
-    return { efforts: new Set(), ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
+function reasoningLimits({ backend, route }: RouteMatch, takes: Takes): ReasoningLimits {
+  // An endpoint that takes no effort (a completions endpoint) accepts none, whatever its kind's list.
+  if (!takes('reasoning.effort')) return { efforts: new Set(), ladder: ladderOf(route?.effortLadder ?? backend.settings.effortLadder) };
   const efforts = route?.efforts
     ? new Set(route.efforts.filter((effort) => backend.adapter.capabilities.efforts.has(effort)))
     : backend.adapter.capabilities.efforts;

@@ -7,10 +7,11 @@
  * is never changed, so each fallback plans from it again.
  */
 import type { Adapter, BackendCapabilities } from '../../backend/adapter.js';
-import { choicesAreNative, handlingsOf, relays, supports } from '../../backend/capabilities.js';
+import { choicesAreNative, supports } from '../../backend/capabilities.js';
+import type { Decision, FieldPlan, PlannedField } from '../../backend/field-plan.js';
 import { handlingOf } from '../../backend/field-support.js';
 import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../../config/settings.js';
-import { invalidRequest } from '../../errors/proxy-error.js';
+import { invalidRequest, type ProxyError } from '../../errors/proxy-error.js';
 import {
   NEUTRAL_FIELD_NAMES,
   NEUTRAL_FIELDS,
@@ -49,6 +50,10 @@ export interface Plan {
   mode: TranslationMode;
   /** The endpoint the backend is sent (a chat request rendered into a prompt is a text completion there). */
   upstream: Endpoint;
+  /** Each field the caller sent and its fate on `upstream` (src/backend/field-plan.ts). */
+  fields: FieldPlan;
+  /** With `collectRefusals`: the first refusal, the error a caller gets (the others are in `notes` and `fields`). */
+  refusal?: ProxyError;
 }
 
 export type TranslationMode = 'native' | 'chatOverCompletions' | 'completionsOverChat';
@@ -56,6 +61,8 @@ export type TranslationMode = 'native' | 'chatOverCompletions' | 'completionsOve
 export interface PlanOptions {
   /** What a grammar built from tools may cost (`limits.grammarBytes`, `limits.grammarMs`); DEFAULT_LIMITS' by default. */
   limits?: Pick<ProxyLimits, 'grammarBytes' | 'grammarMs'>;
+  /** Note every refusal and plan on without the refused fields, throwing none (the translation report: all of them at once). */
+  collectRefusals?: boolean;
 }
 
 /** Fields the proxy itself provides when it translates between endpoints, whatever the backend. */
@@ -80,35 +87,35 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   const mode: TranslationMode = speaksCaller ? 'native' : parsed.endpoint === 'chat' ? 'chatOverCompletions' : 'completionsOverChat';
   const upstream: Endpoint = speaksCaller ? parsed.endpoint : parsed.endpoint === 'chat' ? 'text' : 'chat';
   const request = planCopy(parsed);
-  const notes = new PlanNotes(request.warnings, backend);
+  const notes = new PlanNotes(request.warnings, backend, options.collectRefusals);
 
   for (const field of NEUTRAL_FIELD_NAMES) {
-    if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field) || supports(capabilities, field)) continue;
+    if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field)) continue;
+    const handling = handlingOf(capabilities.fields, field, upstream);
+    if (handling.kind !== 'unsupported') continue;
     const spec = NEUTRAL_FIELDS[field];
     const param = paramOf(request, field);
     if ('soft' in spec && spec.soft) {
       notes.notSent(param, `backend "${name}" has no such field`);
       spec.drop(request);
     } else {
-      const reason = tableReason(capabilities, field, upstream);
       // A table reason that names its own fix (llama-server's `jinja: true`) is the caller's fix too.
-      const why =
-        reason && OWN_FIX.test(reason)
-          ? `${param} is not supported by this backend: ${reason}`
-          : `${param} is not supported by this backend`;
-      notes.refuse(param, why, () => spec.drop(request), reason ?? why);
+      const why = OWN_FIX.test(handling.why)
+        ? `${param} is not supported by this backend: ${handling.why}`
+        : `${param} is not supported by this backend`;
+      notes.refuse(param, why, () => spec.drop(request), handling.why);
     }
   }
   checkValues(request, capabilities, upstream, name, notes);
   const custom = planCustomTools(request, backend, mode, format, notes);
   const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
   if (mode === 'chatOverCompletions')
-    enforceToolChoice(request, backend, format, {
+    enforceToolChoice(request, backend, format, notes, {
       budget: { bytes: grammarBytes, ms: grammarMs },
       ...(custom ? { inputGrammars: custom.grammars } : {}),
     });
   for (const field of Object.keys(request.passthrough)) {
-    if (!relays(capabilities, field)) {
+    if (!capabilities.relayed[upstream].has(field)) {
       const param = relayedParamOf(request, field);
       if (request.offeredPassthrough?.includes(field)) {
         delete request.passthrough[field];
@@ -123,24 +130,98 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
       );
     }
   }
-  if (request.logprobs && request.logprobs.top > capabilities.maxTopLogprobs) {
-    const param = request.origins['logprobs.top'] ?? (request.logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
-    throw invalidRequest(
-      param,
-      `${param} ${request.logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`,
-      'unsupported_parameter',
+  const logprobs = request.logprobs;
+  if (logprobs && logprobs.top > capabilities.maxTopLogprobs) {
+    const param = request.origins['logprobs.top'] ?? (logprobs.shape === 'chat' ? 'top_logprobs' : 'logprobs');
+    notes.forbid(
+      invalidRequest(
+        param,
+        `${param} ${logprobs.top} is not supported by this backend, which returns at most ${capabilities.maxTopLogprobs} alternatives per token (backend "${name}", kind ${settings.kind}).`,
+        'unsupported_parameter',
+      ),
+      () => (logprobs.top = capabilities.maxTopLogprobs),
     );
   }
-  planReasoning(request, match, notes);
+  planReasoning(request, match, upstream, notes);
   if (mode === 'chatOverCompletions') noteGuessedTemplate(request, backend, format, notes);
 
   request.model = upstreamModel;
   let engine = composeEngine(adapter, format, request, mode);
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
+  const fields = fieldPlanOf(parsed, notes.notes, capabilities, upstream, mode, settings.dropUnsupported === true);
   // An upstream's refusal names the caller's field, or none (caller-errors.ts).
-  const rename = callerErrors(capabilities, upstream);
+  const rename = callerErrors(fields);
   engine = inCallerTerms(engine, (error) => rename(error, request));
-  return { engine, request, notes: notes.notes, warnings: notes.warnings, mode, upstream };
+  return {
+    engine,
+    request,
+    notes: notes.notes,
+    warnings: notes.warnings,
+    mode,
+    upstream,
+    fields,
+    ...(notes.refusal ? { refusal: notes.refusal } : {}),
+  };
+}
+
+/**
+ * The fate of each field the caller sent: what the plan noted for it (refused,
+ * dropped, approximated), else what the backend's table does with it on the
+ * upstream endpoint, else the proxy's own emulation.
+ */
+function fieldPlanOf(
+  parsed: NeutralRequest,
+  notes: readonly PlanNote[],
+  capabilities: BackendCapabilities,
+  upstream: Endpoint,
+  mode: TranslationMode,
+  dropping: boolean,
+): FieldPlan {
+  const noted = new Map<string, PlanNote>();
+  for (const note of notes) if (!noted.has(note.param)) noted.set(note.param, note);
+  const fields: PlannedField[] = [];
+  for (const field of NEUTRAL_FIELD_NAMES) {
+    if (!asksFor(parsed, field)) continue;
+    const param = paramOf(parsed, field);
+    const note = noted.get(param);
+    fields.push({ field, param, decision: note ? decisionOf(note, dropping) : tableDecision(capabilities, field, upstream, mode) });
+  }
+  const relayed = Object.keys(parsed.passthrough).map((key) => {
+    const param = relayedParamOf(parsed, key);
+    const note = noted.get(param);
+    return {
+      param,
+      decision: !note
+        ? ({ kind: 'copy', wire: key } as const)
+        : note.kind === 'refused' && !dropping
+          ? ({ kind: 'refuse', reason: note.reason } as const)
+          : ({ kind: 'drop', reason: note.reason } as const),
+    };
+  });
+  return { endpoint: upstream, fields, relayed };
+}
+
+function decisionOf(note: PlanNote, dropping: boolean): Decision {
+  if (note.kind === 'approximated') return { kind: 'approximate', wire: note.to ?? note.param, reason: note.reason };
+  if (note.kind === 'refused' && !dropping) return { kind: 'refuse', reason: note.reason };
+  return { kind: 'drop', reason: note.reason };
+}
+
+function tableDecision(capabilities: BackendCapabilities, field: NeutralField, upstream: Endpoint, mode: TranslationMode): Decision {
+  if (EMULATED[mode].has(field)) return { kind: 'emulate', how: 'the proxy renders the prompt' };
+  const handling = handlingOf(capabilities.fields, field, upstream);
+  switch (handling.kind) {
+    case 'copy':
+      return { kind: 'copy', wire: handling.wire };
+    case 'convert':
+      return { kind: 'convert', note: handling.note };
+    case 'native':
+      return { kind: 'native', note: handling.note };
+    case 'emulate':
+      return { kind: 'emulate', how: handling.how };
+    case 'unsupported':
+      return { kind: 'refuse', reason: handling.why };
+  }
 }
 
 /**
@@ -283,6 +364,7 @@ function enforceToolChoice(
   request: NeutralRequest,
   { adapter, name }: Backend,
   format: ModelFormat,
+  notes: PlanNotes,
   { budget, inputGrammars = new Map() }: { budget: GrammarBudget; inputGrammars?: ReadonlyMap<string, string> },
 ): void {
   const choice = request.toolChoice;
@@ -293,11 +375,15 @@ function enforceToolChoice(
     const why = request.responseFormat
       ? 'together with response_format'
       : `on backend "${name}", which renders tool calls through a prompt${hermes ? ' and takes no grammar' : ' in a format the proxy cannot constrain'}`;
-    throw invalidRequest(
-      param,
-      `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`,
-      'unsupported_parameter',
+    notes.forbid(
+      invalidRequest(
+        param,
+        `tool_choice ${JSON.stringify(choice)} is not supported by this backend: it cannot be enforced ${why}; use "auto".`,
+        'unsupported_parameter',
+      ),
+      () => delete request.toolChoice,
     );
+    return;
   }
   const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
   const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
@@ -309,13 +395,6 @@ function enforceToolChoice(
     type: 'grammar',
     grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }),
   };
-}
-
-/** The backend table's own reason for not taking a field: on the endpoint the request goes to, else the first it serves. */
-function tableReason(capabilities: Adapter['capabilities'], field: NeutralField, endpoint: Endpoint): string | undefined {
-  const handling = handlingOf(capabilities.fields, field, endpoint);
-  if (handling.kind === 'unsupported') return handling.why;
-  return handlingsOf(capabilities, field).find((other) => other.kind === 'unsupported')?.why;
 }
 
 /** The routed model's text format: the route's settings over the backend's. */

@@ -6,6 +6,8 @@
  * translate` and `audit`: translation-report.ts) and the fate table (`dialect-proxy fields`).
  */
 import type { Adapter, AdapterContext } from '../../backend/adapter.js';
+import type { FieldPlan } from '../../backend/field-plan.js';
+import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult } from '../../model/result.js';
 import type { StreamBatches } from '../../model/stream-event.js';
@@ -29,6 +31,10 @@ export interface DryRun {
   warnings: string[];
   /** The plan's notes (plan-notes.ts). */
   notes: readonly PlanNote[];
+  /** Each field the caller sent and its fate (src/backend/field-plan.ts). */
+  fields: FieldPlan;
+  /** With `collectRefusals`: the first refusal, as a caller meets it. */
+  refusal?: ProxyError;
 }
 
 /**
@@ -72,7 +78,7 @@ export async function dryRun(
   const plan = planRequest(
     request,
     { ...match, backend: { ...match.backend, settings, adapter } },
-    options.limits ? { limits: options.limits } : {},
+    { ...(options.limits ? { limits: options.limits } : {}), ...(options.collectRefusals ? { collectRefusals: true } : {}) },
   );
   const context: AdapterContext = { signal: new AbortController().signal, requestId: 'dry-run' };
   // As handle-request does: a stream when the caller asked for one.
@@ -81,7 +87,14 @@ export async function dryRun(
   } else {
     await plan.engine.complete(plan.request, context);
   }
-  return { received, sent, warnings: plan.warnings, notes: plan.notes };
+  return {
+    received,
+    sent,
+    warnings: plan.warnings,
+    notes: plan.notes,
+    fields: plan.fields,
+    ...(plan.refusal ? { refusal: plan.refusal } : {}),
+  };
 }
 
 function emptyResult(request: NeutralRequest): NeutralResult {

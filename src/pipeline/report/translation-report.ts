@@ -11,21 +11,17 @@
  *  - dropped:   not sent (dropUnsupported, fields the backend has no place for): lossy
  *  - rejected:  the backend would refuse the request (a 400)
  *
- * Every refusal is found in one pass: the plan runs on a copy with
- * `dropUnsupported` (each refusal is then a note, not a throw), and each field
- * the guard before the wire refuses is taken out in turn and the run repeated.
- * The rest comes from comparing the caller's body with the upstream body
- * (wire-changes.ts).
+ * Every refusal is found in one pass: the plan notes each one and plans on
+ * without it (`collectRefusals`). The rest comes from comparing the caller's
+ * body with the upstream body (wire-changes.ts).
  */
 import type { Dialect } from '../../dialects/dialect.js';
 import { ProxyError } from '../../errors/proxy-error.js';
-import { NEUTRAL_FIELDS, asksFor } from '../../model/neutral-fields.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { dryRun, type DryRun } from './dry-run.js';
-import type { PlanNote } from '../plan/plan-notes.js';
 import type { PlanOptions } from '../plan/plan.js';
 import type { RouteMatch } from '../plan/route-table.js';
-import { fieldsNamed, wireChanges } from './wire-changes.js';
+import { wireChanges } from './wire-changes.js';
 
 import type { Change } from './change.js';
 import { pushAll } from '../../model/push-all.js';
@@ -86,39 +82,20 @@ export interface AssessInput {
  * @example const report = await assessTranslation({ request, body, dialect, match }); report.verdict // 'lossy'
  */
 export async function assessTranslation({ request: pristine, body, dialect, match, limits }: AssessInput): Promise<TranslationReport> {
-  const attempt = async (working: NeutralRequest, dropUnsupported?: boolean) => {
-    const run = await dryRun(working, match, { ...(dropUnsupported ? { dropUnsupported } : {}), ...(limits ? { limits } : {}) });
-    return { run, notes: run.notes };
-  };
-
-  let outcome: { run: DryRun; notes: readonly PlanNote[] } | undefined;
+  // One plan notes every refusal and plans on without them; only a refusal of the wire builder's (a value a
+  // converter cannot send) or a request that is bad on any backend ends the run, and is the one refusal shown.
+  let run: DryRun | undefined;
   let refusal: ProxyError | undefined;
   const refusedOnTheWire: Change[] = [];
   try {
-    outcome = await attempt(pristine);
+    run = await dryRun(pristine, match, { collectRefusals: true, ...(limits ? { limits } : {}) });
+    refusal = run.refusal;
   } catch (error) {
     if (!(error instanceof ProxyError)) throw error;
     refusal = error;
-    // Every refusal at once: the plan drops instead of throwing, and each field the guard before
-    // the wire (or a converter, or a check of the plan that dropping does not silence) refuses is
-    // taken out in turn.
-    const working = structuredClone(pristine);
-    const seen = new Set<string>();
-    for (;;) {
-      try {
-        outcome = await attempt(working, true);
-        break;
-      } catch (next) {
-        if (!(next instanceof ProxyError)) throw next;
-        const param = next.param ?? '(request)';
-        if (!seen.has(param)) refusedOnTheWire.push({ field: param, action: 'rejected', lossy: true, reason: next.message });
-        if (seen.has(param) || !dropParam(working, param)) break;
-        seen.add(param);
-      }
-    }
+    refusedOnTheWire.push({ field: error.param ?? '(request)', action: 'rejected', lossy: true, reason: error.message });
   }
-  // The notes of the run that got through (none when a refusal could not be taken out).
-  const notes = outcome?.notes ?? [];
+  const notes = run?.notes ?? [];
 
   const dropping = match.backend.settings.dropUnsupported === true;
   const changes: Change[] = [];
@@ -144,11 +121,7 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
   }
   for (const rejection of refusedOnTheWire) if (!changes.some((change) => change.field === rejection.field)) changes.push(rejection);
 
-  const run = outcome?.run;
-  // Not the drops the plan made on the copy only: a real request never gets that far.
-  const warnings = (run?.warnings ?? pristine.warnings).filter(
-    (warning) => dropping || !notes.some((note) => note.kind === 'refused' && warning.startsWith(`${note.param} dropped: `)),
-  );
+  const warnings = run?.warnings ?? pristine.warnings;
   for (const warning of warnings) {
     const change = changeOfWarning(warning);
     if (!notes.some((note) => note.param === change.field)) changes.push(change);
@@ -206,20 +179,6 @@ function ordered(changes: Change[]): Change[] {
     .map((change, i) => ({ change, i }))
     .sort((a, b) => rank(a.change) - rank(b.change) || a.i - b.i)
     .map(({ change }) => change);
-}
-
-/**
- * Takes a refused field out of the request (for the next run of the search
- * for refusals). False when nothing can be dropped under that name.
- */
-function dropParam(request: NeutralRequest, param: string): boolean {
-  if (param in request.passthrough) {
-    delete request.passthrough[param];
-    return true;
-  }
-  const fields = fieldsNamed(request, param);
-  for (const field of fields) NEUTRAL_FIELDS[field].drop(request);
-  return fields.length > 0 && fields.every((field) => !asksFor(request, field));
 }
 
 /**

@@ -5,7 +5,7 @@
  * by the translation between endpoints. Part of the translation report
  * (translation-report.ts), which adds the refusals and drops the plan notes.
  */
-import { handlingOf, type FieldHandling } from '../../backend/field-support.js';
+import type { Decision } from '../../backend/field-plan.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { isRecord } from '../../model/is-record.js';
 import {
@@ -86,10 +86,12 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     changes.push(change);
     covered.add(topKey(change.field));
   };
+  // The plan's decision for each field the caller sent.
+  const decisions = new Map(run.fields.fields.map((planned) => [planned.field, planned]));
   const refused = new Map<NeutralField, Change>();
   for (const change of already) {
-    if (change.action === 'rejected' || change.action === 'dropped')
-      for (const field of fieldsNamed(pristine, change.field)) refused.set(field, change);
+    if (change.action !== 'rejected' && change.action !== 'dropped') continue;
+    for (const { field, param } of run.fields.fields) if (param === change.field) refused.set(field, change);
   }
   // The bundled worker has no URL: it runs in the proxy, and its request is no wire anyone sees.
   const internal = !('url' in match.backend.settings) && !('urls' in match.backend.settings);
@@ -256,7 +258,8 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
       };
       // Several neutral fields from one caller field (thinking) that fare alike read as one change.
       for (const field of fields) {
-        const change = explainField(field, handlingOf(capabilities.fields, field, upstreamEndpoint), context);
+        const planned = decisions.get(field);
+        const change = planned ? explainField(field, planned.decision, context) : null;
         if (change && !changes.some((known) => sameJson(known, change))) cover(change);
       }
       continue;
@@ -308,10 +311,10 @@ interface FieldContext {
   callerKeys: ReadonlySet<string>;
 }
 
-/** One neutral field of a caller's key, by the backend table's handling on the upstream endpoint; null when nothing changes. */
+/** One neutral field of a caller's key, by the plan's decision for it; null when nothing changes. */
 function explainField(
   field: NeutralField,
-  handling: FieldHandling,
+  handling: Decision,
   { key, value, upstream, label, internal, dropping, refused, callerKeys }: FieldContext,
 ): Change | null {
   switch (handling.kind) {
@@ -361,7 +364,8 @@ function explainField(
         : { field: key, action: 'converted', lossy: false, reason: key in upstream ? handling.note : `not sent: ${handling.note}` };
     case 'emulate':
       return { field: key, action: 'emulated', lossy: false, reason: handling.how };
-    case 'unsupported': {
+    case 'refuse':
+    case 'drop': {
       // A soft field the plan let go is named by its note; a part of a refused field fares as the field.
       const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
       if (spec.soft) return null;
@@ -370,9 +374,11 @@ function explainField(
         field: key,
         action: dropping ? 'dropped' : 'rejected',
         lossy: true,
-        reason: whole ? `goes with ${whole.field}: ${handling.why}` : handling.why,
+        reason: whole ? `goes with ${whole.field}: ${handling.reason}` : handling.reason,
       };
     }
+    case 'approximate':
+      return null;
   }
 }
 

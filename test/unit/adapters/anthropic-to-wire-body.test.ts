@@ -3,6 +3,13 @@ import { anthropicTable } from '../../../adapters/anthropic/fields.js';
 import { toWireBody } from '../../../adapters/anthropic/to-wire-body.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { plannedWire } from '../../helpers/planned-wire.js';
+
+/** As a caller's request reaches the wire: planned for a anthropic backend, then built. */
+let planned: Awaited<ReturnType<typeof plannedWire>>;
+beforeAll(async () => {
+  planned = await plannedWire('anthropic');
+});
 
 const budgetTable = anthropicTable({ defaultMaxTokens: 4096 });
 const adaptiveTable = anthropicTable({ adaptiveThinking: true, defaultMaxTokens: 4096 });
@@ -17,7 +24,8 @@ const wire = (request: NeutralRequest, table = budgetTable) => toWireBody(reques
 
 function rejection(request: NeutralRequest, table = budgetTable): { status: number; param: string | null; message: string } {
   try {
-    wire(request, table);
+    if (table === budgetTable) planned(request);
+    else wire(request, table);
   } catch (error) {
     if (error instanceof ProxyError) return { status: error.status, param: error.param, message: error.message };
     throw error;
@@ -288,7 +296,7 @@ describe('anthropic toWireBody', () => {
     expect(rejection(request)).toEqual({
       status: 400,
       param: 'seed',
-      message: 'seed is not supported by the Anthropic Messages API: Anthropic has no seed: its sampling cannot be made repeatable.',
+      message: expect.stringMatching(/^seed is not supported by this backend \(backend "b", kind anthropic;/),
     });
     expect(rejection(chat({ responseFormat: { type: 'json_object' } }))).toMatchObject({ status: 400, param: 'response_format' });
   });

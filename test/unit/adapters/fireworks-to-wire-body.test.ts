@@ -2,6 +2,13 @@
 import { toWireBody } from '../../../adapters/fireworks/to-wire-body.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { plannedWire } from '../../helpers/planned-wire.js';
+
+/** As a caller's request reaches the wire: planned for a fireworks backend, then built. */
+let planned: Awaited<ReturnType<typeof plannedWire>>;
+beforeAll(async () => {
+  planned = await plannedWire('fireworks');
+});
 
 const MODEL = 'accounts/fireworks/models/qwen3-8b';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
@@ -13,7 +20,7 @@ const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
 
 function paramOfRejection(request: NeutralRequest): string | null {
   try {
-    toWireBody(request);
+    planned(request);
   } catch (error) {
     if (error instanceof ProxyError) return error.param;
     throw error;

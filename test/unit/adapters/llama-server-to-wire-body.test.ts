@@ -2,6 +2,13 @@
 import { toWireBody } from '../../../adapters/llama-server/to-wire-body.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { rejection } from '../../helpers/rejection.js';
+import { plannedWire } from '../../helpers/planned-wire.js';
+
+/** As a caller's request reaches the wire: planned for a llama-server backend, then built. */
+let planned: Awaited<ReturnType<typeof plannedWire>>;
+beforeAll(async () => {
+  planned = await plannedWire('llama-server');
+});
 
 const MODEL = 'stories260K';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
@@ -116,14 +123,14 @@ describe('llama-server toWireBody: completions', () => {
 
   test('what llama-server cannot honour is a 400 naming the caller field, never a silent drop', () => {
     // echo is accepted and ignored by llama-server (capture cmpl_echo_logprobs2).
-    expect(rejection(() => toWireBody(text({ echo: { all: true }, origins: { echo: 'echo' } })))).toMatchObject({
+    expect(rejection(() => planned(text({ echo: { all: true }, origins: { echo: 'echo' } })))).toMatchObject({
       status: 400,
       param: 'echo',
       code: 'unsupported_parameter',
     });
     expect(
       rejection(() =>
-        toWireBody(
+        planned(
           text({
             limits: { stop: [], onContextOverflow: 'error' },
             origins: { 'limits.onContextOverflow': 'context_length_exceeded_behavior' },
@@ -131,12 +138,12 @@ describe('llama-server toWireBody: completions', () => {
         ),
       ),
     ).toMatchObject({ param: 'context_length_exceeded_behavior' });
-    expect(rejection(() => toWireBody(text({ returnTokenIds: true, origins: { returnTokenIds: 'return_token_ids' } })))).toMatchObject({
+    expect(rejection(() => planned(text({ returnTokenIds: true, origins: { returnTokenIds: 'return_token_ids' } })))).toMatchObject({
       param: 'return_token_ids',
     });
-    expect(rejection(() => toWireBody(text({ reasoning: { effort: 'low' } })))).toMatchObject({ param: 'reasoning_effort' });
-    expect(rejection(() => toWireBody(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
-    expect(rejection(() => toWireBody(text({ toolChoice: 'none', origins: { toolChoice: 'tool_choice' } })))).toMatchObject({
+    expect(rejection(() => planned(text({ reasoning: { effort: 'low' } })))).toMatchObject({ param: 'reasoning_effort' });
+    expect(rejection(() => planned(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
+    expect(rejection(() => planned(text({ toolChoice: 'none', origins: { toolChoice: 'tool_choice' } })))).toMatchObject({
       param: 'tool_choice',
     });
   });
@@ -144,7 +151,7 @@ describe('llama-server toWireBody: completions', () => {
   test('max_tokens is never sent below 0 (llama.cpp reads -1 as "until the context is full")', () => {
     expect(
       rejection(() =>
-        toWireBody(
+        planned(
           text({ limits: { maxTokens: -1, stop: [], onContextOverflow: 'truncate' }, origins: { 'limits.maxTokens': 'max_tokens' } }),
         ),
       ),
@@ -158,7 +165,7 @@ describe('llama-server toWireBody: completions', () => {
 
   test('a seed outside uint32, or its "random" value, is a 400 rather than a silently random seed', () => {
     for (const seed of [-1, 4294967295, 2 ** 40]) {
-      expect(rejection(() => toWireBody(text({ sampling: { seed } })))).toMatchObject({ status: 400, param: 'seed' });
+      expect(rejection(() => planned(text({ sampling: { seed } })))).toMatchObject({ status: 400, param: 'seed' });
     }
     expect(toWireBody(text({ sampling: { seed: 0 } }))).toEqual({ model: MODEL, prompt: 'Once', seed: 0 });
   });
@@ -225,12 +232,12 @@ describe('llama-server toWireBody: chat', () => {
 
   test('tools only with --jinja; without, tool_choice auto/none (nothing to choose) are not sent, anything else is a 400', () => {
     const tools = [{ name: 'get_weather', parameters: { type: 'object' } }];
-    expect(rejection(() => toWireBody(chat({ tools, origins: { tools: 'tools' } })))).toMatchObject({
+    expect(rejection(() => planned(chat({ tools, origins: { tools: 'tools' } })))).toMatchObject({
       status: 400,
       param: 'tools',
       message: expect.stringContaining('without --jinja'),
     });
-    expect(rejection(() => toWireBody(chat({ toolChoice: 'required', origins: { toolChoice: 'tool_choice' } })))).toMatchObject({
+    expect(rejection(() => planned(chat({ toolChoice: 'required', origins: { toolChoice: 'tool_choice' } })))).toMatchObject({
       param: 'tool_choice',
     });
     expect(toWireBody(chat({ toolChoice: 'auto', parallelToolCalls: false }))).toEqual({
@@ -248,6 +255,6 @@ describe('llama-server toWireBody: chat', () => {
 
   test('content parts llama-server does not take are a 400 naming the part', () => {
     const request = chat({ messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'f' } }] }] });
-    expect(rejection(() => toWireBody(request))).toMatchObject({ param: 'messages[0].content[0].type' });
+    expect(rejection(() => planned(request))).toMatchObject({ param: 'messages[0].content[0].type' });
   });
 });

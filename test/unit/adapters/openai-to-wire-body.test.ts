@@ -2,6 +2,13 @@
 import { toWireBody } from '../../../adapters/openai/to-wire-body.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
+import { plannedWire } from '../../helpers/planned-wire.js';
+
+/** As a caller's request reaches the wire: planned for a openai backend, then built. */
+let planned: Awaited<ReturnType<typeof plannedWire>>;
+beforeAll(async () => {
+  planned = await plannedWire('openai', { speaks: ['chat', 'completions'] });
+});
 
 const chat = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
   ...emptyRequest('chat', 'gpt-4o'),
@@ -16,7 +23,7 @@ const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({
 
 function rejection(request: NeutralRequest): { status: number; param: string | null; message: string } {
   try {
-    toWireBody(request);
+    planned(request);
   } catch (error) {
     if (error instanceof ProxyError) return { status: error.status, param: error.param, message: error.message };
     throw error;
@@ -194,14 +201,15 @@ describe('openai toWireBody: chat', () => {
     expect(rejection(chat({ sampling: { topK: 40 }, origins: { 'sampling.topK': 'top_k' } }))).toEqual({
       status: 400,
       param: 'top_k',
-      message: 'top_k is not supported by the OpenAI chat API: OpenAI has no top-k sampling.',
+      message: expect.stringMatching(/^top_k is not supported by this backend \(backend "b", kind openai;/),
     });
     expect(
       rejection(chat({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })).param,
     ).toBe('mirostat_target');
-    expect(rejection(chat({ reasoning: { budgetTokens: 2048 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } })).param).toBe(
-      'reasoning_effort',
-    );
+    // A budget is not refused: the plan sends the effort its ladder gives, in a warning.
+    expect(planned(chat({ reasoning: { budgetTokens: 2048 }, origins: { 'reasoning.budgetTokens': 'reasoning_effort' } }))).toMatchObject({
+      reasoning_effort: 'low',
+    });
     expect(rejection(chat({ prediction: [1, 2], origins: { prediction: 'speculation' } })).param).toBe('speculation');
     expect(rejection(chat({ echo: { all: true }, origins: { echo: 'echo' } })).param).toBe('echo');
     expect(
@@ -209,7 +217,7 @@ describe('openai toWireBody: chat', () => {
     ).toEqual({
       status: 400,
       param: 'response_format',
-      message: 'response_format is not supported by the OpenAI chat API: grammar-constrained output.',
+      message: expect.stringMatching(/^response_format is not supported by this backend \(backend "b", kind openai;/),
     });
     expect(rejection(chat({ responseFormat: { type: 'json_object', schema: {} } })).param).toBe('response_format');
     expect(rejection(chat({ passthrough: { prompt_truncate_len: 100 } })).param).toBe('prompt_truncate_len');
@@ -253,12 +261,14 @@ describe('openai toWireBody: legacy completions', () => {
     expect(rejection(text({ echo: { all: false, lastTokens: 3 }, origins: { echo: 'echo_last' } }))).toEqual({
       status: 400,
       param: 'echo_last',
-      message: 'echo_last is not supported by the OpenAI completions API: OpenAI echoes the whole prompt or nothing.',
+      message: expect.stringMatching(/^echo_last is not supported by this backend \(backend "b", kind openai;/),
     });
     expect(rejection(text({ responseFormat: { type: 'json_object' }, origins: { responseFormat: 'response_format' } })).param).toBe(
       'response_format',
     );
-    expect(rejection(text({ promptCacheKey: 'k', origins: { promptCacheKey: 'prompt_cache_key' } })).param).toBe('prompt_cache_key');
+    // A soft field the completions endpoint has no place for is not sent (the plan's warning), never a 400.
+    const cacheKey = text({ promptCacheKey: 'k', origins: { promptCacheKey: 'prompt_cache_key' } });
+    expect(planned(cacheKey)).not.toHaveProperty('prompt_cache_key');
     expect(toWireBody(text({ responseFormat: { type: 'text' } }))).toEqual({ model: 'gpt-3.5-turbo-instruct', prompt: 'Once' });
   });
 });

@@ -2,6 +2,13 @@
 import { toWireBody } from '../../../adapters/vllm/to-wire-body.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { rejection } from '../../helpers/rejection.js';
+import { plannedWire } from '../../helpers/planned-wire.js';
+
+/** As a caller's request reaches the wire: planned for a vllm backend, then built. */
+let planned: Awaited<ReturnType<typeof plannedWire>>;
+beforeAll(async () => {
+  planned = await plannedWire('vllm');
+});
 
 const MODEL = 'Qwen/Qwen3-8B';
 const text = (extra: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', MODEL), prompt: 'Once', ...extra });
@@ -109,24 +116,24 @@ describe('vllm toWireBody: completions', () => {
   });
 
   test('what vLLM has no field for is a 400 naming the caller field (vLLM would only log it)', () => {
-    expect(rejection(() => toWireBody(text({ sampling: { typicalP: 0.9 }, origins: { 'sampling.typicalP': 'typical_p' } })))).toMatchObject(
-      { status: 400, param: 'typical_p', code: 'unsupported_parameter' },
-    );
+    expect(rejection(() => planned(text({ sampling: { typicalP: 0.9 }, origins: { 'sampling.typicalP': 'typical_p' } })))).toMatchObject({
+      status: 400,
+      param: 'typical_p',
+      code: 'unsupported_parameter',
+    });
     expect(
-      rejection(() =>
-        toWireBody(text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } })),
-      ),
+      rejection(() => planned(text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } }))),
     ).toMatchObject({ param: 'mirostat_target' });
-    expect(rejection(() => toWireBody(text({ echo: { all: false, lastTokens: 2 }, origins: { echo: 'echo_last' } })))).toMatchObject({
+    expect(rejection(() => planned(text({ echo: { all: false, lastTokens: 2 }, origins: { echo: 'echo_last' } })))).toMatchObject({
       param: 'echo_last',
     });
     expect(
-      rejection(() => toWireBody(text({ reasoning: { effort: 'low' }, origins: { 'reasoning.effort': 'reasoning_effort' } }))),
+      rejection(() => planned(text({ reasoning: { effort: 'low' }, origins: { 'reasoning.effort': 'reasoning_effort' } }))),
     ).toMatchObject({ param: 'reasoning_effort' });
-    expect(rejection(() => toWireBody(text({ rawOutput: true, origins: { rawOutput: 'raw_output' } })))).toMatchObject({
+    expect(rejection(() => planned(text({ rawOutput: true, origins: { rawOutput: 'raw_output' } })))).toMatchObject({
       param: 'raw_output',
     });
-    expect(rejection(() => toWireBody(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
+    expect(rejection(() => planned(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });
   });
 });
 
@@ -173,7 +180,7 @@ describe('vllm toWireBody: chat', () => {
       ],
     });
     expect(request.warnings).toEqual(['messages[0].reasoning_content not sent: vLLM takes no reasoning on input messages']);
-    expect(rejection(() => toWireBody(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({
+    expect(rejection(() => planned(chat({ messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] })))).toMatchObject({
       param: 'messages[0].content[0].type',
     });
   });

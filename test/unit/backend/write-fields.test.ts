@@ -11,7 +11,6 @@ import {
   type FieldSupport,
 } from '../../../src/backend/field-support.js';
 import { writeFields } from '../../../src/backend/write-fields.js';
-import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 
@@ -31,16 +30,6 @@ const chat = (patch: Partial<NeutralRequest> = {}): NeutralRequest => ({
   messages: [{ role: 'user', content: 'Hi' }],
   ...patch,
 });
-
-function refusal(run: () => unknown): { param: string | null; message: string; code: string | null } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ProxyError) return { param: error.param, message: error.message, code: error.code };
-    throw error;
-  }
-  throw new Error('expected a 400');
-}
 
 describe('writeFields', () => {
   test('copies set values under their wire names and leaves absent ones out', () => {
@@ -74,21 +63,8 @@ describe('writeFields', () => {
     expect(body).toEqual({ thinking: { effort: 'high', budget: 100 } });
   });
 
-  test('an unsupported field is a 400 naming the caller field, with the reason', () => {
-    const request = text({ sampling: { topK: 40 }, origins: { 'sampling.topK': 'top_k' } });
-    expect(refusal(() => writeFields({}, request, table({ 'sampling.topK': unsupported('no top-k') })))).toEqual({
-      param: 'top_k',
-      message: 'top_k is not supported by Test completions: no top-k.',
-      code: 'unsupported_parameter',
-    });
-  });
-
-  test('without an origin, the field is named by its usual wire name (a part of a path counts: mirostat_target)', () => {
-    expect(
-      refusal(() => writeFields({}, text({ reasoning: { effort: 'low' } }), table({ 'reasoning.effort': unsupported('x') }))).param,
-    ).toBe('reasoning_effort');
-    const mirostat = text({ sampling: { mirostat: { target: 5 } }, origins: { 'sampling.mirostat.target': 'mirostat_target' } });
-    expect(refusal(() => writeFields({}, mirostat, table({ 'sampling.mirostat': unsupported('x') }))).param).toBe('mirostat_target');
+  test('an unsupported field writes nothing: the plan refused or dropped it on this endpoint (plan.test.ts)', () => {
+    expect(writeFields({}, text({ sampling: { topK: 40 } }), table({ 'sampling.topK': unsupported('no top-k') }))).toEqual({});
   });
 
   test('a value that asks for nothing passes an unsupported field without a word (store: false, ignore_eos: false)', () => {
@@ -113,23 +89,8 @@ describe('writeFields', () => {
     ).toEqual({});
   });
 
-  test('a soft field the backend has nowhere is left out (the plan warned); one its other endpoint takes is a 400', () => {
-    expect(writeFields({}, text({ user: 'u1' }), table({ user: unsupported('no such field') }))).toEqual({});
-    const chatOnly = table({ promptCacheKey: byEndpoint({ chat: copy('prompt_cache_key'), text: unsupported('chat only') }) });
-    expect(refusal(() => writeFields({}, text({ promptCacheKey: 'k' }), chatOnly)).param).toBe('prompt_cache_key');
-  });
-
-  test('relayed wire fields pass verbatim where the endpoint takes them, else a 400 naming them', () => {
+  test('relayed wire fields pass verbatim (the plan kept only those the endpoint takes)', () => {
     const relays = table({}, native('x'), ['web_search_options']);
     expect(writeFields({}, chat({ passthrough: { web_search_options: { a: 1 } } }), relays)).toEqual({ web_search_options: { a: 1 } });
-    expect(refusal(() => writeFields({}, chat({ passthrough: { verbosity: 'low' } }), relays))).toMatchObject({
-      param: 'verbosity',
-      message: 'verbosity is not supported by Test chat.',
-    });
-    expect(
-      refusal(() =>
-        writeFields({}, chat({ passthrough: { verbosity: 'low' }, origins: { 'passthrough.verbosity': 'text.verbosity' } }), relays),
-      ),
-    ).toMatchObject({ param: 'text.verbosity', message: 'text.verbosity is not supported by Test chat.' });
   });
 });

@@ -7,6 +7,7 @@ import type { NeutralResult } from '../../../src/model/result.js';
 import type { StreamBatches } from '../../../src/model/stream-event.js';
 import { parseResponsesRequest } from '../../../src/dialects/openai-responses/parse-request.js';
 import { planRequest } from '../../../src/pipeline/plan/plan.js';
+import { invalidRequest } from '../../../src/errors/proxy-error.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
 const BASE: readonly NeutralField[] = [
@@ -106,6 +107,53 @@ describe('planRequest', () => {
       'text.verbosity dropped: text.verbosity is not supported by this backend',
     ]);
     expect(dropped.passthrough).toEqual({ verbosity: 'low' });
+  });
+
+  test('a field only the other endpoint takes is refused on the endpoint the request goes to (there is no second guard at the wire)', () => {
+    const adapter = fakeAdapter({});
+    (adapter.capabilities.fields as Record<string, unknown>)['sampling.topK'] = { chat: copy('top_k'), text: unsupported('chat only') };
+    const text = { ...emptyRequest('text', 'm'), prompt: 'hi', sampling: { topK: 5 }, origins: { 'sampling.topK': 'top_k' } };
+    expect(() => planRequest(text, route(adapter))).toThrow(expect.objectContaining({ status: 400, param: 'top_k' }));
+    expect(planRequest(chat({ sampling: { topK: 5 } }), route(adapter)).fields.fields).toContainEqual({
+      field: 'sampling.topK',
+      param: 'top_k',
+      decision: { kind: 'copy', wire: 'top_k' },
+    });
+  });
+
+  test('the field plan: each field the caller sent, its decision on the upstream endpoint; collected, every refusal at once', () => {
+    const request = chat({
+      sampling: { topK: 5, minP: 0.1, temperature: 0.5 },
+      origins: { 'sampling.topK': 'top_k', 'sampling.minP': 'min_p', 'sampling.temperature': 'temperature' },
+    });
+    const plan = planRequest(request, route(fakeAdapter({})), { collectRefusals: true });
+    expect(plan.fields).toEqual({
+      endpoint: 'chat',
+      fields: [
+        { field: 'sampling.temperature', param: 'temperature', decision: { kind: 'copy', wire: 'sampling.temperature' } },
+        { field: 'sampling.topK', param: 'top_k', decision: { kind: 'refuse', reason: 'fake' } },
+        { field: 'sampling.minP', param: 'min_p', decision: { kind: 'refuse', reason: 'fake' } },
+      ],
+      relayed: [],
+    });
+    expect(plan.refusal).toMatchObject({ status: 400, param: 'top_k' });
+    expect(plan.request.sampling).toEqual({ temperature: 0.5 });
+    // Collecting is not dropping: no warning says they were dropped.
+    expect(plan.warnings).toEqual([]);
+  });
+
+  test("an upstream 400 naming a wire field names the caller's field it came from, by the field plan", async () => {
+    const adapter = fakeAdapter({ supported: ['sampling.topK'] });
+    (adapter.capabilities.fields as Record<string, unknown>)['limits.maxTokens'] = copy('max_completion_tokens');
+    adapter.complete = async () => {
+      throw invalidRequest('max_completion_tokens', 'too many');
+    };
+    const request = chat({
+      limits: { stop: [], maxTokens: 9, onContextOverflow: 'truncate' },
+      origins: { 'limits.maxTokens': 'max_tokens' },
+    });
+    const plan = planRequest(request, route(adapter));
+    await expect(plan.engine.complete(plan.request, context)).rejects.toMatchObject({ param: 'max_tokens' });
   });
 
   test('dropUnsupported drops it and records a warning', () => {

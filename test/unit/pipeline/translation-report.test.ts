@@ -60,23 +60,26 @@ describe('translation report', () => {
     expect(exitCodeOf(result.verdict)).toBe(2);
   });
 
-  test('refusals the wire guard makes are found too, one after the other', async () => {
-    // Both refused by the OpenAI chat table's converters and guard, not by the plan.
-    const result = await report(
+  test('every refusal of the plan is found in one plan; a value the wire builder cannot send is the refusal shown', async () => {
+    const planned = await report(
       { kind: 'openai' },
-      {
-        model: 'm',
-        messages: [{ role: 'user', content: 'Hi' }],
-        speculation: [1, 2, 3],
-        response_format: { type: 'json_object', schema: { type: 'object' } },
-      },
+      { model: 'm', messages: [{ role: 'user', content: 'Hi' }], top_k: 4, min_p: 0.1, repetition_penalty: 1.1 },
     );
-    expect(
-      result.changes
-        .filter((change) => change.action === 'rejected')
-        .map((change) => change.field)
-        .sort(),
-    ).toEqual(['response_format', 'speculation']);
+    expect(planned.changes.filter((change) => change.action === 'rejected').map((change) => change.field)).toEqual([
+      'top_k',
+      'min_p',
+      'repetition_penalty',
+    ]);
+    expect(planned.error?.body).toMatchObject({ error: { param: 'top_k' } });
+    expect(planned.upstream[0].body).not.toHaveProperty('top_k');
+    // Refused by the OpenAI chat table's converter (a schema on json_object), not by the plan: the wire is never built.
+    const converted = await report(
+      { kind: 'openai' },
+      { model: 'm', messages: [{ role: 'user', content: 'Hi' }], response_format: { type: 'json_object', schema: { type: 'object' } } },
+    );
+    expect(converted.verdict).toBe('rejected');
+    expect(converted.changes).toEqual([expect.objectContaining({ field: 'response_format', action: 'rejected' })]);
+    expect(converted.upstream).toEqual([]);
   });
 
   test('with dropUnsupported the same fields are dropped: lossy, not rejected', async () => {
