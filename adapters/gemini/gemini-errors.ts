@@ -9,8 +9,8 @@
  *    proxy's credentials that failed, which the caller cannot fix;
  *  - `exceeds the maximum number of tokens`: the caller's messages, code `context_length_exceeded`.
  */
-import { upstreamAuthFailed } from '../../src/errors/catalogue.js';
-import type { ProxyError } from '../../src/errors/proxy-error.js';
+import { upstreamAuthFailed, upstreamError } from '../../src/errors/catalogue.js';
+import { ProxyError } from '../../src/errors/proxy-error.js';
 import { isRecord } from '../../src/model/is-record.js';
 import type { NeutralRequest } from '../../src/model/request.js';
 import { mapUpstreamError } from '../map-upstream-error.js';
@@ -46,7 +46,11 @@ export function mapErrorBody(body: Record<string, unknown>, request: NeutralRequ
     (typeof error.code === 'number' && error.code >= 400 && error.code <= 599 && error.code) ||
     (typeof error.status === 'string' && STATUS_OF[error.status]) ||
     500;
-  return refineError(mapUpstreamError({ status, body, secrets, inAnswer: true }), request);
+  const mapped = mapUpstreamError({ status, body, secrets, inAnswer: true });
+  if (status !== 503) return refineError(mapped, request);
+  // The catalogue's 503 (overloaded: a caller may wait it out), with the words of an error inside an answer.
+  const like = upstreamError(503, '');
+  return new ProxyError({ status: like.status, type: like.type, code: like.code, message: mapped.message });
 }
 
 /**
