@@ -107,6 +107,8 @@ export class GeminiChunkReader implements ChunkReader {
       out.push(delta);
     }
     for (const call of parts.toolCalls) {
+      // parallel_tool_calls false: Gemini has no such switch, so the answer keeps its first call only.
+      if (this.request.parallelToolCalls === false && state.calls > 0) break;
       out.push({ type: 'tool-call-delta', choice, index: state.calls++, id: call.id, name: call.name, argumentsDelta: call.arguments });
     }
     const finish = readFinishReason(wire.finishReason, state.calls > 0);

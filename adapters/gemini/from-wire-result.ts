@@ -47,6 +47,8 @@ function readChoices(body: Record<string, unknown>, request: NeutralRequest): Re
   return (body.candidates as unknown[]).filter(isRecord).map((candidate, i) => {
     const parts = readParts(candidate.content, ids, calls);
     calls += parts.toolCalls.length;
+    // parallel_tool_calls false: Gemini has no such switch, so the answer keeps its first call only.
+    if (request.parallelToolCalls === false) parts.toolCalls.splice(1);
     const finish = readFinishReason(candidate.finishReason, parts.toolCalls.length > 0);
     if (finish?.warning) request.warnings.push(finish.warning);
     const choice: ResultChoice = {

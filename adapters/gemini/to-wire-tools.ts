@@ -4,7 +4,7 @@
  * `parametersJsonSchema`, or, with `toolSchemas: parameters`, as Google's Schema
  * subset (tool-schema.ts). Custom tools reach here as functions (the plan's emulation).
  */
-import { convert, type FieldHandling, type WireBody } from '../../src/backend/field-support.js';
+import { convert, emulate, type FieldHandling, type WireBody } from '../../src/backend/field-support.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
 import type { NeutralRequest, ToolChoice, ToolDefinition } from '../../src/model/request.js';
 import type { ToolSchemaField } from './settings.js';
@@ -46,10 +46,7 @@ export const toolChoiceField = convert('toolConfig.functionCallingConfig: AUTO, 
   if (request.toolChoice !== undefined) body.toolConfig = toWireToolConfig(request.toolChoice);
 });
 
-/** Gemini has no switch for parallel calls: `false` cannot be honoured, and is named in a warning (offered, not forced). */
-export const parallelToolCallsField = convert('none: Gemini decides itself how many functions to call at once', (_body, request) => {
-  if (request.parallelToolCalls === false)
-    request.warnings.push(
-      `${paramOf(request, 'parallelToolCalls')} false not sent: Gemini has no switch for parallel function calls, so the model may call several at once`,
-    );
-});
+/** Gemini has no switch for parallel calls: with `false`, the kind keeps an answer's first call only (from-wire-result.ts, from-wire-chunks.ts). */
+export const parallelToolCallsField = emulate(
+  'Gemini has no switch for parallel calls: when false, the proxy returns only the first function call of an answer (its signature is on that one)',
+);

@@ -47,6 +47,16 @@ describe('gemini fromWireResult', () => {
     expect(readSignature(result.choices[0].toolCalls![0].id)).toEqual({ id: 'fc1', signature: 'sig' });
   });
 
+  test('parallel_tool_calls false: Gemini has no switch, so only the first call of an answer is kept', () => {
+    const calls = [{ functionCall: { name: 'f', args: {} }, thoughtSignature: 's' }, { functionCall: { name: 'g', args: {} } }];
+    const single = { ...request(), parallelToolCalls: false };
+    const result = fromWireResult({ candidates: [{ content: { parts: calls }, finishReason: 'STOP' }], responseId: 'r' }, single);
+    expect(result.choices[0].toolCalls?.map((call) => call.name)).toEqual(['f']);
+    expect(
+      fromWireResult({ candidates: [{ content: { parts: calls }, finishReason: 'STOP' }] }, request()).choices[0].toolCalls,
+    ).toHaveLength(2);
+  });
+
   test('finish reasons: MAX_TOKENS is length; SAFETY a content filter and MALFORMED_FUNCTION_CALL an error, each named', () => {
     const finish = (reason: string) => {
       const asked = request();
