@@ -32,6 +32,8 @@ export interface WireCodec {
   chunkReader(request: NeutralRequest): ChunkReader;
   /** Headers of this request beyond the backend's own (Anthropic's betas the caller asked for); they replace those of the same name. */
   headers?(request: NeutralRequest): Record<string, string> | undefined;
+  /** Where this request is posted under the base URL, where the path depends on it (Gemini: the model and whether it streams); else `paths`. */
+  path?(request: NeutralRequest, stream: boolean): string;
 }
 
 export interface RemoteAdapterOptions {
@@ -82,7 +84,7 @@ export function createRemoteAdapter({
     if (!capabilities.speaks.includes(endpoint)) {
       throw internalError(`Backend "${name}" does not serve ${endpoint}; the request should have been translated first.`);
     }
-    const path = paths[endpoint];
+    const path = codec.path?.(request, stream) ?? paths[endpoint];
     return {
       url: (at) => at + path,
       body: codec.toWireBody(request, { stream }),

@@ -9,6 +9,7 @@ export type {
   LlamaServerSettings,
   LlamaCppSettings,
   AnthropicSettings,
+  GeminiSettings,
   RouteSettings,
   ServerSettings,
 } from './runtime/configuration.js';

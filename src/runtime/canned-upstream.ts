@@ -1,7 +1,7 @@
 /**
  * The warm-up's upstream (warm-up.ts): a loopback server that answers as the
  * remote kinds' servers do, in OpenAI's chat and completions shapes and in
- * Anthropic's Messages shape, as one JSON body or as a stream of a few tokens,
+ * Anthropic's Messages shape and Gemini's generateContent shape, as one JSON body or as a stream of a few tokens,
  * each its own write. It exists so that no synthetic request ever reaches a
  * real backend, which could cost its owner money.
  */
@@ -33,15 +33,20 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   } catch {
     // Answered below all the same: the warm-up only needs the proxy's side to run.
   }
-  const model = typeof body.model === 'string' ? body.model : 'warm-up';
   const path = req.url ?? '';
-  const shape = path.endsWith('/messages')
-    ? MESSAGES
-    : path.endsWith('/chat/completions')
-      ? CHAT
-      : path.endsWith('/completions')
-        ? COMPLETIONS
-        : undefined;
+  // Gemini names the model and the stream in the path, not the body.
+  const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)/.exec(path);
+  const model = gemini ? decodeURIComponent(gemini[1]) : typeof body.model === 'string' ? body.model : 'warm-up';
+  if (gemini) body.stream = gemini[2] === 'streamGenerateContent';
+  const shape = gemini
+    ? GEMINI
+    : path.endsWith('/messages')
+      ? MESSAGES
+      : path.endsWith('/chat/completions')
+        ? CHAT
+        : path.endsWith('/completions')
+          ? COMPLETIONS
+          : undefined;
   if (!shape) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
     return;
@@ -154,3 +159,26 @@ const MESSAGES: Shape = {
     named({ type: 'message_stop' }),
   ],
 };
+
+/** Gemini's GenerateContentResponse: one whole, or one per token (`alt=sse`), the last with the finish and the usage. */
+const GEMINI: Shape = {
+  result: (model) => gemini(model, TOKENS.join(''), true),
+  stream: (model) => TOKENS.map((token, i) => data(gemini(model, token, i === TOKENS.length - 1))),
+};
+
+function gemini(model: string, text: string, last: boolean): Record<string, unknown> {
+  return {
+    candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+    ...(last
+      ? {
+          usageMetadata: {
+            promptTokenCount: USAGE.prompt_tokens,
+            candidatesTokenCount: USAGE.completion_tokens,
+            totalTokenCount: USAGE.total_tokens,
+          },
+        }
+      : {}),
+    modelVersion: model,
+    responseId: 'warm-up',
+  };
+}

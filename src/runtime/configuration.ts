@@ -8,6 +8,7 @@ import {
   BACKEND_KINDS,
   findKind,
   type AnthropicSettings,
+  type GeminiSettings,
   type LlamaCppSettings,
   type LlamaServerSettings,
   type RemoteBackendSettings,
@@ -36,10 +37,16 @@ import {
 
 export { ConfigError } from '../config/config-checks.js';
 export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from '../config/settings.js';
-export type { AnthropicSettings, LlamaCppSettings, LlamaServerSettings, RemoteBackendSettings } from '../../adapters/registry.js';
+export type {
+  AnthropicSettings,
+  GeminiSettings,
+  LlamaCppSettings,
+  LlamaServerSettings,
+  RemoteBackendSettings,
+} from '../../adapters/registry.js';
 
 /** A backend of any kind the registry knows, as a config file sets it. */
-export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings | AnthropicSettings;
+export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings | AnthropicSettings | GeminiSettings;
 
 /** How `loadConfig` treats a `${NAME}` whose variable is unset and has no default. */
 export interface LoadConfigOptions {

@@ -45,6 +45,7 @@ export function operationOf(endpoint: Endpoint): 'chat' | 'text_completion' {
 const PROVIDERS: Readonly<Record<string, string>> = {
   openai: 'openai',
   anthropic: 'anthropic',
+  gemini: 'gcp.gemini',
   'llama-cpp': 'llama.cpp',
   'llama-server': 'llama.cpp',
 };

@@ -13,7 +13,7 @@ import { DIALECTS } from '../../src/dialects/registry.js';
 import { findKind } from '../../adapters/registry.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 
-const REMOTE_KINDS = ['openai', 'fireworks', 'vllm', 'llama-server', 'anthropic'];
+const REMOTE_KINDS = ['openai', 'fireworks', 'vllm', 'llama-server', 'anthropic', 'gemini'];
 
 let upstream: MockUpstream;
 beforeEach(async () => {

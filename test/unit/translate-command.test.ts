@@ -396,7 +396,7 @@ describe('dialect-proxy translate', () => {
     const unknownKind = await translate({ model: 'm', prompt: 'x' }, ['--to', 'nope']);
     expect(unknownKind).toMatchObject({ code: 2, output: {} });
     expect(unknownKind.err).toBe(
-      'dialect-proxy translate: no backend kind "nope" (one of llama-cpp, openai, fireworks, llama-server, vllm, anthropic)\n',
+      'dialect-proxy translate: no backend kind "nope" (one of llama-cpp, openai, fireworks, llama-server, vllm, anthropic, gemini)\n',
     );
     const both = await translate({ model: 'm', prompt: 'x' }, ['--to', 'openai', '--config', configPath]);
     expect(both.err).toMatch(/^dialect-proxy translate: --to and --config exclude each other/);
