@@ -6,6 +6,7 @@ import { DEFAULT_PROFILES, loadProfiles } from '../../../src/commands/fields/bac
 import { findKind } from '../../../adapters/registry.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
 import { anthropicMessage } from '../../helpers/mock-anthropic.js';
+import { geminiResponse } from '../../helpers/mock-gemini.js';
 import { startMockUpstream } from '../../helpers/mock-upstream.js';
 
 const answer = {
@@ -30,8 +31,11 @@ describe('backend profiles', () => {
   it.each(remote.map((profile) => [profile.name, profile] as const))(
     '%s: the table builds the body its adapter sends',
     async (_name, profile) => {
-      // Each kind reads its own wire: Anthropic answers a message, the others a chat completion.
-      const upstream = await startMockUpstream({ json: profile.settings.kind === 'anthropic' ? anthropicMessage() : answer });
+      // Each kind reads its own wire: Anthropic answers a message, Gemini a GenerateContentResponse, the others a chat completion.
+      const { kind } = profile.settings;
+      const upstream = await startMockUpstream({
+        json: kind === 'anthropic' ? anthropicMessage() : kind === 'gemini' ? geminiResponse() : answer,
+      });
       const settings = { ...profile.settings, url: upstream.url };
       const adapter = await findKind(profile.settings.kind)!.create(profile.name, settings);
       try {
