@@ -8,6 +8,7 @@ import { serializeResponsesResult } from './serialize-result.js';
 import { ResponsesStreamSerializer } from './serialize-stream.js';
 import { RESPONSES_STATE } from './state/responses-state.js';
 import { compactVariant } from './compact.js';
+import { responsesEventFrame } from './event-frame.js';
 
 const responses: Dialect = {
   name: 'openai-responses',
@@ -15,7 +16,7 @@ const responses: Dialect = {
   endpoint: 'chat',
   document: 'responses',
   // Every event is named (`event: response.output_text.delta`); the stream ends with response.completed, not [DONE].
-  sse: { frame: encodeSseEvent, end: '' },
+  sse: { frame: responsesEventFrame, end: '' },
   fields: responsesFields,
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
