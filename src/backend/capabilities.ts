@@ -12,9 +12,8 @@ export function handlingsOf(capabilities: BackendCapabilities, field: NeutralFie
 }
 
 /**
- * True when some endpoint the backend serves takes the field. The plan checks
- * this; what one endpoint alone lacks (tools on legacy completions) is caught
- * by the guard before the wire (write-fields.ts).
+ * True when some endpoint the backend serves takes the field (the fate table's
+ * question; the plan asks it of the endpoint the request goes to).
  */
 export function supports(capabilities: BackendCapabilities, field: NeutralField): boolean {
   return handlingsOf(capabilities, field).some((handling) => handling.kind !== 'unsupported');
@@ -23,9 +22,4 @@ export function supports(capabilities: BackendCapabilities, field: NeutralField)
 /** False when the proxy fans `n` out, one upstream request per choice. */
 export function choicesAreNative(capabilities: BackendCapabilities): boolean {
   return handlingsOf(capabilities, 'choices').every((handling) => handling.kind !== 'emulate');
-}
-
-/** True when some endpoint the backend serves takes the wire field verbatim. */
-export function relays(capabilities: BackendCapabilities, wireField: string): boolean {
-  return capabilities.speaks.some((spoken) => capabilities.relayed[endpointOf(spoken)].has(wireField));
 }
