@@ -41,7 +41,8 @@ export interface WarmUpOutcome {
 const HANG_MS = 5_000;
 
 /** A request of each dialect, as its callers commonly send one. */
-const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record<string, unknown>> = {
+/** None for a dialect whose URL carries the model (Gemini's): not warmed yet. */
+const BODIES: Record<Dialect['name'], ((model: string, stream: boolean) => Record<string, unknown>) | undefined> = {
   'openai-chat': (model, stream) => ({
     model,
     messages: [{ role: 'user', content: 'Say hello.' }],
@@ -52,6 +53,7 @@ const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record
   'fireworks-completions': (model, stream) => ({ model, prompt: 'Say hello.', max_tokens: 16, stream }),
   'openai-responses': (model, stream) => ({ model, input: 'Say hello.', max_output_tokens: 16, store: false, stream }),
   'anthropic-messages': (model, stream) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello.' }], stream }),
+  gemini: undefined,
 };
 
 /** Rounds of every request, until `budgetMs` has passed or `signal` aborts; nothing when no backend is remote. Never throws. */
@@ -88,9 +90,10 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
       },
     });
     const round = remote.flatMap(([name]) =>
-      DIALECTS.flatMap((dialect) =>
-        [false, true].map((stream) => ({ path: dialect.path, body: JSON.stringify(BODIES[dialect.name](warmModel(name), stream)) })),
-      ),
+      DIALECTS.flatMap((dialect) => {
+        const body = BODIES[dialect.name];
+        return body ? [false, true].map((stream) => ({ path: dialect.path, body: JSON.stringify(body(warmModel(name), stream)) })) : [];
+      }),
     );
     // At least one round, however long the set-up took (a loaded machine): the first round is the one that warms.
     while (!signal?.aborted && (outcome.requests === 0 || performance.now() - started < budgetMs)) {
