@@ -9,7 +9,7 @@ import { isRecord } from '../../model/is-record.js';
 import { isSet } from '../../model/is-set.js';
 import type { Effort, NeutralRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../model/request.js';
 import { requires, type CrossFieldRule } from '../cross-field-rules.js';
-import { copyTo, mapWith, reject, setPath, type FieldRule, type FieldTable } from '../field-table.js';
+import { copyTo, mapWith, offerTo, reject, setPath, type FieldRule, type FieldTable } from '../field-table.js';
 import { object, text } from '../wire-values.js';
 import { droppedGoogleTool, GOOGLE_TOOLS } from './google-tools.js';
 import { jsonSchemaOf } from './json-schema-of.js';
@@ -102,13 +102,14 @@ export const geminiFields: FieldTable<GeminiField> = {
     (field) => `${field}: no backend here runs Google's own tools, so there are no such calls to include`,
   ),
   'generationConfig.temperature': copyTo('sampling.temperature'),
-  'generationConfig.topP': copyTo('sampling.topP'),
-  'generationConfig.topK': copyTo('sampling.topK'),
+  // Sampling hints, offered (Gemini CLI sends topP and topK on every request): how tokens are drawn, not what the answer holds.
+  'generationConfig.topP': offerTo('sampling.topP'),
+  'generationConfig.topK': offerTo('sampling.topK'),
   'generationConfig.candidateCount': copyTo('choices'),
   'generationConfig.maxOutputTokens': copyTo('limits.maxTokens'),
   'generationConfig.stopSequences': copyTo('limits.stop'),
-  'generationConfig.presencePenalty': copyTo('sampling.presencePenalty'),
-  'generationConfig.frequencyPenalty': copyTo('sampling.frequencyPenalty'),
+  'generationConfig.presencePenalty': offerTo('sampling.presencePenalty'),
+  'generationConfig.frequencyPenalty': offerTo('sampling.frequencyPenalty'),
   'generationConfig.seed': copyTo('sampling.seed'),
   'generationConfig.responseMimeType': mapWith(
     'responseFormat: text/plain -> text, application/json -> json_object, or json_schema with responseSchema / responseJsonSchema',
