@@ -31,7 +31,7 @@ export const BASE_BODIES: Readonly<Record<DocumentName, Readonly<Record<string, 
   text: { model: 'model-a', prompt: 'Hi' },
   responses: { model: 'model-a', input: 'Hi' },
   messages: { model: 'model-a', max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] },
-  // The model is the URL's: the offline commands give it beside the body.
+  // The model is the URL's; the offline commands read the body's own `model` field.
   gemini: { model: 'model-a', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] },
 };
 
@@ -373,6 +373,7 @@ const geminiTools = [{ functionDeclarations: [fn] }];
 
 /** Gemini's option objects are opened into dotted fields (`generationConfig.temperature`), as its table has them. */
 export const GEMINI_SAMPLES: Readonly<Record<GeminiField, readonly FieldSample[]>> = {
+  model: one('model-b'),
   contents: [
     { label: 'text', value: [{ role: 'user', parts: [{ text: 'Hello' }] }] },
     {

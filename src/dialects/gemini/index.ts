@@ -22,11 +22,8 @@ export const geminiDialect: Dialect = {
   document: 'gemini',
   sse: geminiSseFraming,
   fields: geminiFields,
-  // Unbound (the offline commands): the model comes with the file, as `model` beside the body.
-  parseRequest: (body, headers, context) => {
-    const { model, ...rest } = body;
-    return parseGeminiRequest(rest, { model: typeof model === 'string' ? model : '', stream: false }, headers, context);
-  },
+  // Unbound (the offline commands): no URL, so the body's own `model` field names it.
+  parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: '', stream: false }, headers, context),
   serializeResult: serializeGeminiResult,
   streamSerializer: (request, context) => new GeminiStreamSerializer(request, context),
   errorBody: geminiErrorBody,

@@ -29,9 +29,11 @@ export function parseGeminiRequest(
   context?: DialectContext,
 ): NeutralRequest {
   const request = emptyRequest('chat', url.model);
-  request.origins.model = 'model';
-  // Google answers with the model as the caller named it (`modelVersion`).
-  (request.echoedParams ??= {}).model = url.model;
+  if (url.model !== '') {
+    request.origins.model = 'model';
+    // Google answers with the model as the caller named it (`modelVersion`).
+    (request.echoedParams ??= {}).model = url.model;
+  }
   if (url.stream) setPath(request, 'stream', { includeUsage: true, tokenIds: false }, 'streamGenerateContent');
   const flat = openedFields(body);
   applyCrossFieldRules(geminiCrossFieldRules, { body: flat, headers, request });

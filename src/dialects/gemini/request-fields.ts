@@ -16,6 +16,7 @@ import { jsonSchemaOf } from './json-schema-of.js';
 import { parseContents, parseSystemInstruction } from './parse-contents.js';
 
 export type GeminiField =
+  | 'model'
   | 'contents'
   | 'systemInstruction'
   | 'tools'
@@ -71,6 +72,12 @@ function readBy(note: string): FieldRule {
 }
 
 export const geminiFields: FieldTable<GeminiField> = {
+  model: mapWith("the model where no URL names one (the offline commands); the URL's wins, as Google's does", (value, { request, field }) => {
+    if (request.model !== '') return;
+    const model = text(value, field).replace(/^models\//, '');
+    setPath(request, 'model', model, field);
+    (request.echoedParams ??= {}).model = model;
+  }),
   contents: mapWith(
     'messages (model turns -> assistant: thought parts -> reasoning, functionCall -> tool calls, a sealed thoughtSignature -> signed reasoning; functionResponse parts -> tool messages)',
     (value, { request, field, dialect }) => {
