@@ -97,6 +97,8 @@ export interface DialectRoute {
   readonly prefixes: readonly string[];
   /** The call a `POST` to this URL (path and query) makes, or undefined when it is none of this dialect's. */
   match(url: string): RoutedDialect | undefined;
+  /** The URL that generates with `model` (streamed or not), for callers of its own (the warm-up). */
+  urlFor(model: string, stream: boolean): string;
 }
 
 export interface RoutedDialect {

@@ -9,7 +9,7 @@ import { geminiErrorBody, geminiStatusCode } from './error-body.js';
 import { geminiModel, geminiModelList } from './model-list.js';
 import { parseGeminiRequest } from './parse-request.js';
 import { geminiFields } from './request-fields.js';
-import { GEMINI_PREFIXES, geminiCallOf } from './route.js';
+import { GEMINI_PREFIXES, geminiCallOf, geminiUrl } from './route.js';
 import { serializeGeminiResult } from './serialize-result.js';
 import { GeminiStreamSerializer } from './serialize-stream.js';
 import { geminiSseFraming, JsonArrayFraming } from './stream-framing.js';
@@ -17,7 +17,7 @@ import { geminiSseFraming, JsonArrayFraming } from './stream-framing.js';
 export const geminiDialect: Dialect = {
   name: 'gemini',
   path: '/v1beta/models/{model}:generateContent',
-  route: { prefixes: GEMINI_PREFIXES, match: bindToUrl },
+  route: { prefixes: GEMINI_PREFIXES, match: bindToUrl, urlFor: geminiUrl },
   endpoint: 'chat',
   document: 'gemini',
   sse: geminiSseFraming,
