@@ -7,7 +7,8 @@
 import winston from 'winston';
 import { fittingPrefix } from '../text/fitting-prefix.js';
 
-const secretKey = /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|x-goog-api-key|password|secret|token|cookie|set-cookie)$/i;
+const secretKey =
+  /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|x-goog-api-key|password|secret|token|cookie|set-cookie)$/i;
 const bearer = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 /** A key in a URL's query (Gemini's callers may send `?key=`), wherever a URL is written. */
 const queryKey = /([?&](?:key|api[-_]?key)=)[^&#\s"']+/gi;

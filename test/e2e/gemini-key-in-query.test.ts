@@ -45,7 +45,15 @@ describe('a key in the query string', () => {
   test('never reaches a log line', async () => {
     const post = (path: string, sent = body) =>
       fetch(proxy.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sent });
-    upstream.reply({ json: { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }] } });
+    upstream.reply({
+      json: {
+        id: 'c1',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hi' }, finish_reason: 'stop' }],
+      },
+    });
     expect((await post(`/v1beta/models/gemini-x:generateContent?key=${KEY}`)).status).toBe(200);
     upstream.reply({ status: 500, json: { error: { message: 'upstream broke', type: 'server_error' } } });
     expect((await post(`/v1beta/models/gemini-x:streamGenerateContent?alt=sse&key=${KEY}`)).status).toBe(502);

@@ -112,7 +112,10 @@ describe('@google/genai -> dialect-proxy -> a chat backend', () => {
   test('a function-calling round trip: functionCall with args and id, then functionResponse as a tool message', async () => {
     upstream.reply({
       json: chatAnswer(
-        { content: null, tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          content: null,
+          tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         'tool_calls',
       ),
     });
@@ -139,7 +142,10 @@ describe('@google/genai -> dialect-proxy -> a chat backend', () => {
     expect(upstream.requests[1].body).toMatchObject({
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
-        { role: 'assistant', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        {
+          role: 'assistant',
+          tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_7', content: '{"temperature":21}' },
       ],
     });
@@ -176,10 +182,13 @@ describe('@google/genai -> dialect-proxy -> a chat backend', () => {
   });
 
   test('an upstream failure mid-stream is a final error chunk the SDK raises, never a silent end', async () => {
-    upstream.reply({ sse: [chunk({ role: 'assistant', content: 'Hel' }), 'data: {"error": {"message": "upstream broke", "type": "server_error"}}\n\n'] });
+    upstream.reply({
+      sse: [chunk({ role: 'assistant', content: 'Hel' }), 'data: {"error": {"message": "upstream broke", "type": "server_error"}}\n\n'],
+    });
     const texts: string[] = [];
     const reading = (async () => {
-      for await (const part of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' })) texts.push(part.text ?? '');
+      for await (const part of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' }))
+        texts.push(part.text ?? '');
     })();
     await expect(reading).rejects.toBeInstanceOf(ApiError);
     expect(texts).toEqual(['Hel']);

@@ -241,7 +241,8 @@ describe('golden cases', () => {
       }
       if (streamed) {
         // A Responses or Messages stream ends with its last typed event (response.completed, message_stop, error...), never [DONE].
-        if (endpoint === '/v1/responses' || endpoint === '/v1/messages' || dir.startsWith('gemini')) expect(text).not.toContain('data: [DONE]');
+        if (endpoint === '/v1/responses' || endpoint === '/v1/messages' || dir.startsWith('gemini'))
+          expect(text).not.toContain('data: [DONE]');
         else expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
         expect(normalize(sseTranscript(text), clock)).toEqual(normalize(sseTranscript(read(dir, 'response.sse')), clock));
       } else {

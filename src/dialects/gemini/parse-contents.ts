@@ -94,7 +94,8 @@ function parseUserTurn(parts: Record<string, unknown>[], at: string, state: Pars
       throw invalidRequest(`${where}.functionCall`, `${where}.functionCall: a function call belongs in a model turn.`);
   });
   // Tool results answer the model's calls: they come before the user's own words.
-  if (content.length > 0) results.push({ role: 'user', content: content.every((part) => part.type === 'text') ? joinTexts(content) : content });
+  if (content.length > 0)
+    results.push({ role: 'user', content: content.every((part) => part.type === 'text') ? joinTexts(content) : content });
   return results;
 }
 
@@ -113,13 +114,15 @@ function parseFunctionCall(call: Record<string, unknown>, at: string, index: num
 function parseFunctionResponse(response: Record<string, unknown>, at: string, state: ParseState): Message {
   const name = text(response.name, `${at}.name`);
   if (isSet(response.parts) && Array.isArray(response.parts) && response.parts.length > 0)
-    throw unsupportedParameter(`${at}.parts`, `${at}.parts (media in a function response) is not supported by this proxy: put it in a user part.`);
+    throw unsupportedParameter(
+      `${at}.parts`,
+      `${at}.parts (media in a function response) is not supported by this proxy: put it in a user part.`,
+    );
   if (response.willContinue === true || isSet(response.scheduling))
     state.warnings.push(`${at}: willContinue and scheduling (non-blocking calls) were left out: each response is taken as final`);
   const queue = state.pending.get(name) ?? [];
   const id = isSet(response.id) ? text(response.id, `${at}.id`) : queue[0];
-  if (id === undefined)
-    throw invalidRequest(`${at}.name`, `${at} answers '${name}', which the model turn before it did not call.`);
+  if (id === undefined) throw invalidRequest(`${at}.name`, `${at} answers '${name}', which the model turn before it did not call.`);
   const left = queue.filter((pending) => pending !== id);
   state.pending.set(name, left);
   const body = isSet(response.response) ? object(response.response, `${at}.response`) : {};

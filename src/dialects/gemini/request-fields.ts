@@ -72,22 +72,28 @@ function readBy(note: string): FieldRule {
 }
 
 export const geminiFields: FieldTable<GeminiField> = {
-  model: mapWith("the model where no URL names one (the offline commands); the URL's wins, as Google's does", (value, { request, field }) => {
-    if (request.model !== '') return;
-    const model = text(value, field).replace(/^models\//, '');
-    setPath(request, 'model', model, field);
-    (request.echoedParams ??= {}).model = model;
-  }),
+  model: mapWith(
+    "the model where no URL names one (the offline commands); the URL's wins, as Google's does",
+    (value, { request, field }) => {
+      if (request.model !== '') return;
+      const model = text(value, field).replace(/^models\//, '');
+      setPath(request, 'model', model, field);
+      (request.echoedParams ??= {}).model = model;
+    },
+  ),
   contents: mapWith(
     'messages (model turns -> assistant: thought parts -> reasoning, functionCall -> tool calls, a sealed thoughtSignature -> signed reasoning; functionResponse parts -> tool messages)',
     (value, { request, field, dialect }) => {
       setPath(request, 'messages', [...(request.messages ?? []), ...parseContents(value, field, request.warnings, dialect)], field);
     },
   ),
-  systemInstruction: mapWith('a system message before the conversation (its role ignored, as Google ignores it)', (value, { request, field }) => {
-    request.messages = [parseSystemInstruction(value, field), ...(request.messages ?? [])];
-    request.origins.messages ??= field;
-  }),
+  systemInstruction: mapWith(
+    'a system message before the conversation (its role ignored, as Google ignores it)',
+    (value, { request, field }) => {
+      request.messages = [parseSystemInstruction(value, field), ...(request.messages ?? [])];
+      request.origins.messages ??= field;
+    },
+  ),
   tools: mapWith(
     "tools (functionDeclarations with parameters or parametersJsonSchema); Google's own tools offered (googleSearch, codeExecution, urlContext...) are dropped with a warning",
     (value, { request, field }) => {
@@ -127,11 +133,14 @@ export const geminiFields: FieldTable<GeminiField> = {
   ),
   'generationConfig.responseSchema': readBy("the json_schema of responseFormat (Google's Schema as JSON Schema), with responseMimeType"),
   'generationConfig.responseJsonSchema': readBy('the json_schema of responseFormat, with responseMimeType'),
-  'generationConfig.responseLogprobs': mapWith('logprobs (the top logprobs from generationConfig.logprobs)', (value, { request, field, body }) => {
-    if (value !== true) return;
-    const top = body['generationConfig.logprobs'];
-    setPath(request, 'logprobs', { top: typeof top === 'number' ? top : 0, shape: 'chat' }, field);
-  }),
+  'generationConfig.responseLogprobs': mapWith(
+    'logprobs (the top logprobs from generationConfig.logprobs)',
+    (value, { request, field, body }) => {
+      if (value !== true) return;
+      const top = body['generationConfig.logprobs'];
+      setPath(request, 'logprobs', { top: typeof top === 'number' ? top : 0, shape: 'chat' }, field);
+    },
+  ),
   'generationConfig.logprobs': readBy('how many top logprobs each token lists, with responseLogprobs'),
   'generationConfig.responseModalities': mapWith('TEXT only: the answer is text (other modalities are a 400)', (value, { field }) => {
     const modalities = Array.isArray(value) ? value : [];
@@ -145,7 +154,7 @@ export const geminiFields: FieldTable<GeminiField> = {
   ),
   'generationConfig.speechConfig': reject('spoken answers: the proxy answers with text'),
   'generationConfig.enableEnhancedCivicAnswers': offered(
-    "a Google service option: dropped with a warning",
+    'a Google service option: dropped with a warning',
     (field) => `${field}: Google's civic answers are Google's service, which no backend here is: left out`,
   ),
   'generationConfig.thinkingConfig.includeThoughts': mapWith(
@@ -165,18 +174,24 @@ export const geminiFields: FieldTable<GeminiField> = {
       offer(request);
     },
   ),
-  'generationConfig.thinkingConfig.thinkingLevel': mapWith('reasoning.effort (offered): MINIMAL, LOW, MEDIUM, HIGH', (value, { request, field }) => {
-    const effort = THINKING_LEVELS[text(value, field)];
-    if (effort === undefined) return;
-    setPath(request, 'reasoning.effort', effort, field);
-    offer(request);
-  }),
+  'generationConfig.thinkingConfig.thinkingLevel': mapWith(
+    'reasoning.effort (offered): MINIMAL, LOW, MEDIUM, HIGH',
+    (value, { request, field }) => {
+      const effort = THINKING_LEVELS[text(value, field)];
+      if (effort === undefined) return;
+      setPath(request, 'reasoning.effort', effort, field);
+      offer(request);
+    },
+  ),
   safetySettings: offered(
     "Google's safety filters: dropped with a warning (the backend's own policies apply)",
     (field) => `${field}: no backend here has Google's safety filters: the settings were left out`,
   ),
   cachedContent: reject('the proxy keeps no cached contents (cachedContents/...): send the contents themselves'),
-  labels: offered('billing labels (metadata): dropped with a warning', (field) => `${field}: billing labels were left out: no backend here takes them`),
+  labels: offered(
+    'billing labels (metadata): dropped with a warning',
+    (field) => `${field}: billing labels were left out: no backend here takes them`,
+  ),
 };
 
 /**
@@ -209,7 +224,9 @@ function parseDeclaration(wire: Record<string, unknown>, at: string, warnings: s
 }
 
 function applyFunctionCalling(config: Record<string, unknown>, request: NeutralRequest, field: string): void {
-  const names = Array.isArray(config.allowedFunctionNames) ? config.allowedFunctionNames.map((name, i) => text(name, `${field}.allowedFunctionNames[${i}]`)) : [];
+  const names = Array.isArray(config.allowedFunctionNames)
+    ? config.allowedFunctionNames.map((name, i) => text(name, `${field}.allowedFunctionNames[${i}]`))
+    : [];
   if (config.streamFunctionCallArguments === true)
     request.warnings.push(`${field}.streamFunctionCallArguments: a call's arguments come whole, as without it`);
   const mode = config.mode ?? 'AUTO';
@@ -221,14 +238,23 @@ function applyFunctionCalling(config: Record<string, unknown>, request: NeutralR
   }
   for (const name of names)
     if (!request.tools.some((tool) => tool.name === name))
-      throw invalidRequest(`${field}.allowedFunctionNames`, `${field}.allowedFunctionNames names '${name}', which is not among the declared functions.`);
+      throw invalidRequest(
+        `${field}.allowedFunctionNames`,
+        `${field}.allowedFunctionNames names '${name}', which is not among the declared functions.`,
+      );
   let choice: ToolChoice = 'auto';
   if (mode === 'NONE') choice = 'none';
   else if (mode === 'ANY' && names.length === 1) choice = { name: names[0] };
   else if (mode === 'ANY') {
     choice = 'required';
     // The model must call one of these: the others are not offered.
-    if (names.length > 0) setPath(request, 'tools', request.tools.filter((tool) => names.includes(tool.name)), `${field}.allowedFunctionNames`);
+    if (names.length > 0)
+      setPath(
+        request,
+        'tools',
+        request.tools.filter((tool) => names.includes(tool.name)),
+        `${field}.allowedFunctionNames`,
+      );
   } else if (mode === 'VALIDATED') for (const tool of request.tools) if (tool.parameters) tool.strict = true;
   setPath(request, 'toolChoice', choice, field);
 }
@@ -265,7 +291,10 @@ export const geminiCrossFieldRules: readonly CrossFieldRule[] = [
     note: 'responseSchema and responseJsonSchema cannot both be set',
     apply: ({ body }) => {
       if (isSet(body['generationConfig.responseSchema']) && isSet(body['generationConfig.responseJsonSchema']))
-        throw invalidRequest('generationConfig.responseJsonSchema', 'generationConfig.responseJsonSchema cannot be set together with responseSchema.');
+        throw invalidRequest(
+          'generationConfig.responseJsonSchema',
+          'generationConfig.responseJsonSchema cannot be set together with responseSchema.',
+        );
     },
   },
   requires(

@@ -36,7 +36,6 @@ export function geminiCallOf(url: string): GeminiCall | undefined {
   return { model, method: match[2] as GeminiMethod, sse: params.get('alt') === 'sse' };
 }
 
-
 /** @example geminiUrl('gemini-2.5-pro', true) // '/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse' */
 export function geminiUrl(model: string, stream: boolean): string {
   return `/v1beta/models/${encodeURIComponent(model)}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;

@@ -108,7 +108,8 @@ export class GeminiStreamSerializer implements StreamSerializer {
 
   private reasoning(choice: number, delta: string, out: Chunk[]): void {
     this.candidate(choice).reasoning += delta;
-    if (this.thoughts && delta !== '') out.push(this.chunk([{ content: { parts: [{ text: delta, thought: true }], role: 'model' }, index: choice }]));
+    if (this.thoughts && delta !== '')
+      out.push(this.chunk([{ content: { parts: [{ text: delta, thought: true }], role: 'model' }, index: choice }]));
   }
 
   private toolCall(event: StreamEventOf<'tool-call-delta'>): void {

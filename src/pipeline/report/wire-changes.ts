@@ -126,7 +126,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
   if (mode === 'chatOverCompletions') {
     const template = templateOf(match);
     // A Responses caller's turns come from input and instructions: both are rendered.
-    for (const field of Object.keys(body).filter((key) => ['messages', 'input', 'instructions', 'contents', 'systemInstruction'].includes(key))) {
+    for (const field of Object.keys(body).filter((key) =>
+      ['messages', 'input', 'instructions', 'contents', 'systemInstruction'].includes(key),
+    )) {
       // Already a lossy change when the template is a guess (the plan's note: guessed-template.ts).
       if (already.some((change) => change.field === field && change.to === 'prompt')) continue;
       cover({

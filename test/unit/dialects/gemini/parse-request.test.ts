@@ -136,20 +136,27 @@ describe('parseGeminiRequest', () => {
     const several = choice({ mode: 'ANY', allowedFunctionNames: ['a', 'c'] });
     expect([several.toolChoice, several.tools?.map(({ name }) => name)]).toEqual(['required', ['a', 'c']]);
     expect(choice({ mode: 'VALIDATED' }).tools?.[0]).toMatchObject({ name: 'a', strict: true });
-    expect(refusal({ contents: [], tools, toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['zz'] } } }).param).toBe(
-      'toolConfig.functionCallingConfig.allowedFunctionNames',
-    );
+    expect(
+      refusal({ contents: [], tools, toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['zz'] } } }).param,
+    ).toBe('toolConfig.functionCallingConfig.allowedFunctionNames');
   });
 
   test('responseMimeType with a schema is json_schema; text/x.enum and cachedContent are refused by name', () => {
     const request = parse({
       contents: [user('Hi')],
-      generationConfig: { responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { a: { type: 'INTEGER' } } } },
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'INTEGER' } } },
+      },
     });
     expect(request.responseFormat).toEqual({ type: 'json_schema', schema: { type: 'object', properties: { a: { type: 'integer' } } } });
-    expect(refusal({ contents: [], generationConfig: { responseMimeType: 'text/x.enum' } }).param).toBe('generationConfig.responseMimeType');
+    expect(refusal({ contents: [], generationConfig: { responseMimeType: 'text/x.enum' } }).param).toBe(
+      'generationConfig.responseMimeType',
+    );
     expect(refusal({ contents: [], cachedContent: 'cachedContents/x' }).param).toBe('cachedContent');
-    expect(refusal({ contents: [], generationConfig: { responseSchema: { type: 'STRING' } } }).param).toBe('generationConfig.responseSchema');
+    expect(refusal({ contents: [], generationConfig: { responseSchema: { type: 'STRING' } } }).param).toBe(
+      'generationConfig.responseSchema',
+    );
     expect(refusal({ contents: [], generationConfig: { nope: 1 } }).param).toBe('generationConfig.nope');
   });
 
@@ -159,7 +166,11 @@ describe('parseGeminiRequest', () => {
       safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
       labels: { team: 'x' },
     });
-    expect(request.warnings.map((warning) => warning.split(':')[0])).toEqual(['contents[0].parts[0].partMetadata', 'safetySettings', 'labels']);
+    expect(request.warnings.map((warning) => warning.split(':')[0])).toEqual([
+      'contents[0].parts[0].partMetadata',
+      'safetySettings',
+      'labels',
+    ]);
   });
 
   describe('thoughtSignature', () => {
@@ -184,7 +195,9 @@ describe('parseGeminiRequest', () => {
       (body.contents[1].parts as object[]).push({ functionCall: { id: 'toolu_2', name: 'w', args: {} }, thoughtSignature: 'b3RoZXI=' });
       const request = parse(body, { sealer });
       expect(request.messages?.[1].reasoningSignature).toBeUndefined();
-      expect(request.warnings).toEqual([expect.stringMatching(/^contents\[1\]\.parts\[0\]\.thoughtSignature: a thoughtSignature this proxy did not make/)]);
+      expect(request.warnings).toEqual([
+        expect.stringMatching(/^contents\[1\]\.parts\[0\]\.thoughtSignature: a thoughtSignature this proxy did not make/),
+      ]);
     });
 
     test('one of the proxy altered, or sealed for another purpose, is a 400 naming it', () => {

@@ -33,12 +33,21 @@ describe('serializeGeminiResult', () => {
     expect(body).toEqual({
       candidates: [
         {
-          content: { parts: [{ text: 'Think.', thought: true }, { text: 'Hi.' }, { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }], role: 'model' },
+          content: {
+            parts: [{ text: 'Think.', thought: true }, { text: 'Hi.' }, { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } }],
+            role: 'model',
+          },
           finishReason: 'STOP',
           index: 0,
         },
       ],
-      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 3, cachedContentTokenCount: 4, totalTokenCount: 18 },
+      usageMetadata: {
+        promptTokenCount: 10,
+        candidatesTokenCount: 5,
+        thoughtsTokenCount: 3,
+        cachedContentTokenCount: 4,
+        totalTokenCount: 18,
+      },
       modelVersion: 'gemini-x',
       responseId: 'r1',
     });
@@ -49,14 +58,27 @@ describe('serializeGeminiResult', () => {
     expect(plain.candidates).toEqual([{ content: { parts: [{ text: 'a' }], role: 'model' }, finishReason: 'MAX_TOKENS', index: 0 }]);
     const filtered = serializeGeminiResult(result({ finishReason: 'content_filter' }), request());
     expect((filtered.candidates as object[])[0]).toMatchObject({ finishReason: 'SAFETY' });
-    const malformed = serializeGeminiResult(result({ toolCalls: [{ id: 'c', name: 'f', arguments: '{oops' }], finishReason: 'tool_calls' }), request());
-    expect((malformed.candidates as object[])[0]).toMatchObject({ finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 'Malformed function call: f({oops)' });
+    const malformed = serializeGeminiResult(
+      result({ toolCalls: [{ id: 'c', name: 'f', arguments: '{oops' }], finishReason: 'tool_calls' }),
+      request(),
+    );
+    expect((malformed.candidates as object[])[0]).toMatchObject({
+      finishReason: 'MALFORMED_FUNCTION_CALL',
+      finishMessage: 'Malformed function call: f({oops)',
+    });
   });
 
   test("a signed reasoning is sealed onto the first call's part, and opens again", () => {
     const sealer = Sealer.random();
     const body = serializeGeminiResult(
-      result({ reasoning: 'Think.', reasoningSignature: 'sig', toolCalls: [{ id: 'c1', name: 'f', arguments: '{}' }, { id: 'c2', name: 'g', arguments: '{}' }] }),
+      result({
+        reasoning: 'Think.',
+        reasoningSignature: 'sig',
+        toolCalls: [
+          { id: 'c1', name: 'f', arguments: '{}' },
+          { id: 'c2', name: 'g', arguments: '{}' },
+        ],
+      }),
       request(),
       { sealer },
     );
@@ -67,7 +89,10 @@ describe('serializeGeminiResult', () => {
   });
 
   test('several choices are several candidates', () => {
-    const body = serializeGeminiResult({ ...result({ text: 'a' }), choices: [0, 1].map((index) => ({ index, text: `t${index}`, finishReason: 'stop' as const })) }, request());
+    const body = serializeGeminiResult(
+      { ...result({ text: 'a' }), choices: [0, 1].map((index) => ({ index, text: `t${index}`, finishReason: 'stop' as const })) },
+      request(),
+    );
     expect((body.candidates as { index: number }[]).map(({ index }) => index)).toEqual([0, 1]);
   });
 });
@@ -101,7 +126,9 @@ describe('GeminiStreamSerializer', () => {
     const parts = chunks.map((chunk) => (chunk.candidates as { content?: { parts: Record<string, unknown>[] } }[])[0].content?.parts);
     expect(parts[0]).toEqual([{ text: 'Hmm.', thought: true }]);
     expect(parts[1]).toEqual([{ text: 'Ok' }]);
-    expect(parts[2]).toEqual([{ functionCall: { id: 'c1', name: 'f', args: { a: 1 } }, thoughtSignature: expect.stringMatching(/^dpx1\./) }]);
+    expect(parts[2]).toEqual([
+      { functionCall: { id: 'c1', name: 'f', args: { a: 1 } }, thoughtSignature: expect.stringMatching(/^dpx1\./) },
+    ]);
     expect(chunks[3]).toEqual({
       candidates: [{ finishReason: 'STOP', index: 0 }],
       usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4, totalTokenCount: 7 },
@@ -112,16 +139,33 @@ describe('GeminiStreamSerializer', () => {
 
   test('without includeThoughts no thought part; a signature no call carried goes on an empty last part', () => {
     const chunks = run(
-      [start, { type: 'reasoning-delta', choice: 0, delta: 'x' }, { type: 'reasoning-signature', choice: 0, signature: 's' }, { type: 'text-delta', choice: 0, delta: 'A' }, { type: 'choice-end', choice: 0, finishReason: 'stop' }],
+      [
+        start,
+        { type: 'reasoning-delta', choice: 0, delta: 'x' },
+        { type: 'reasoning-signature', choice: 0, signature: 's' },
+        { type: 'text-delta', choice: 0, delta: 'A' },
+        { type: 'choice-end', choice: 0, finishReason: 'stop' },
+      ],
       {},
       Sealer.random(),
     );
     expect(chunks).toHaveLength(2);
-    expect(chunks[1].candidates).toEqual([{ content: { parts: [{ text: '', thoughtSignature: expect.stringMatching(/^dpx1\./) }], role: 'model' }, finishReason: 'STOP', index: 0 }]);
+    expect(chunks[1].candidates).toEqual([
+      {
+        content: { parts: [{ text: '', thoughtSignature: expect.stringMatching(/^dpx1\./) }], role: 'model' },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ]);
   });
 
   test('a failure is a final error chunk in Google shape, and nothing after it', () => {
-    const chunks = run([start, { type: 'text-delta', choice: 0, delta: 'A' }, { type: 'error', error: new ProxyError({ status: 503, type: 'server_error', message: 'busy' }) }, { type: 'text-delta', choice: 0, delta: 'B' }]);
+    const chunks = run([
+      start,
+      { type: 'text-delta', choice: 0, delta: 'A' },
+      { type: 'error', error: new ProxyError({ status: 503, type: 'server_error', message: 'busy' }) },
+      { type: 'text-delta', choice: 0, delta: 'B' },
+    ]);
     expect(chunks.at(-1)).toEqual({ error: { code: 503, message: 'busy', status: 'UNAVAILABLE' } });
     expect(chunks).toHaveLength(2);
   });
@@ -134,16 +178,31 @@ describe('errors, URLs and framings', () => {
         code: 400,
         message: 'generationConfig.topK: must be an integer.',
         status: 'INVALID_ARGUMENT',
-        details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'generationConfig.topK', description: 'must be an integer.' }] }],
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field: 'generationConfig.topK', description: 'must be an integer.' }],
+          },
+        ],
       },
     });
-    const names = [401, 403, 404, 429, 500, 503].map((status) => (geminiErrorBody(new ProxyError({ status, type: 'server_error', message: 'm' })).error as { status: string }).status);
+    const names = [401, 403, 404, 429, 500, 503].map(
+      (status) => (geminiErrorBody(new ProxyError({ status, type: 'server_error', message: 'm' })).error as { status: string }).status,
+    );
     expect(names).toEqual(['UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND', 'RESOURCE_EXHAUSTED', 'INTERNAL', 'UNAVAILABLE']);
   });
 
   test('the URL: model, method and alt; /v1 too; anything else none', () => {
-    expect(geminiCallOf('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=k')).toEqual({ model: 'gemini-2.5-pro', method: 'streamGenerateContent', sse: true });
-    expect(geminiCallOf('/v1/models/accounts%2Ffw%2Fmodels%2Fx:generateContent')).toEqual({ model: 'accounts/fw/models/x', method: 'generateContent', sse: false });
+    expect(geminiCallOf('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse&key=k')).toEqual({
+      model: 'gemini-2.5-pro',
+      method: 'streamGenerateContent',
+      sse: true,
+    });
+    expect(geminiCallOf('/v1/models/accounts%2Ffw%2Fmodels%2Fx:generateContent')).toEqual({
+      model: 'accounts/fw/models/x',
+      method: 'generateContent',
+      sse: false,
+    });
     expect(geminiCallOf('/v1beta/models/x:embedContent')).toBeUndefined();
     expect(geminiCallOf('/v1beta/models/x')).toBeUndefined();
   });
@@ -158,6 +217,8 @@ describe('errors, URLs and framings', () => {
     expect(JSON.parse(text)).toEqual([{ a: 1 }, { b: 2 }]);
     expect(bound?.dialect.sse.headers?.['content-type']).toBe('application/json; charset=UTF-8');
     expect(geminiDialect.route?.match('/v1beta/models/m1:countTokens')?.countTokens).toBe(true);
-    expect(geminiDialect.route?.match('/v1beta/models/m1:streamGenerateContent?alt=sse')?.dialect.sse.frame({ a: 1 })).toBe('data: {"a":1}\r\n\r\n');
+    expect(geminiDialect.route?.match('/v1beta/models/m1:streamGenerateContent?alt=sse')?.dialect.sse.frame({ a: 1 })).toBe(
+      'data: {"a":1}\r\n\r\n',
+    );
   });
 });

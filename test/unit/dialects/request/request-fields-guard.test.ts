@@ -29,7 +29,9 @@ describe('the Gemini document (config/openapi/gemini.yaml)', () => {
     const document = loadOpenapiDocument('gemini');
     const schemas = (document.components as { schemas: Record<string, { properties?: Record<string, Record<string, unknown>> }> }).schemas;
     const resolve = (node: Record<string, unknown>) =>
-      typeof node.$ref === 'string' ? schemas[node.$ref.split('/').pop() as string] : (node as { properties?: Record<string, Record<string, unknown>> });
+      typeof node.$ref === 'string'
+        ? schemas[node.$ref.split('/').pop() as string]
+        : (node as { properties?: Record<string, Record<string, unknown>> });
     const fields: string[] = [];
     const walk = (node: { properties?: Record<string, Record<string, unknown>> }, prefix: string) => {
       for (const [name, property] of Object.entries(node.properties ?? {})) {
