@@ -4,20 +4,14 @@
  * unread on the model turn, as Gemini's clients hand back Google's own. One the proxy did not make
  * (Google's, a recorded one) means nothing to any backend here: it is left out, in a warning.
  */
-import { isRecord } from '../../model/is-record.js';
 import type { DialectContext } from '../dialect.js';
+import { sealedReasoningOf, type SealedReasoning } from '../sealed-reasoning.js';
 
 /** What the proxy's sealed values start with (sealer.ts). */
 const SEALED_PREFIX = 'dpx1.';
 
-export interface SignedReasoning {
-  text?: string;
-  signature?: string;
-  redacted?: string[];
-}
-
 /** The signature to send, when the backend signed its reasoning and the proxy has a sealer. */
-export function sealThoughtSignature(reasoning: SignedReasoning, context: DialectContext | undefined): string | undefined {
+export function sealThoughtSignature(reasoning: SealedReasoning, context: DialectContext | undefined): string | undefined {
   if (!context?.sealer || (reasoning.signature === undefined && !reasoning.redacted?.length)) return undefined;
   return context.sealer.seal('thought-signature', reasoning);
 }
@@ -26,16 +20,9 @@ export function sealThoughtSignature(reasoning: SignedReasoning, context: Dialec
  * A signature back: what it held; undefined for one the proxy did not make (or cannot read: no sealer).
  * One that looks like the proxy's but was altered is a 400 naming `param` (the sealer's).
  */
-export function openThoughtSignature(value: string, param: string, context: DialectContext | undefined): SignedReasoning | undefined {
+export function openThoughtSignature(value: string, param: string, context: DialectContext | undefined): SealedReasoning | undefined {
   if (!value.startsWith(SEALED_PREFIX) || !context?.sealer) return undefined;
-  const opened = context.sealer.open('thought-signature', value, param);
-  if (!isRecord(opened)) return {};
-  const { text, signature, redacted } = opened;
-  return {
-    ...(typeof text === 'string' ? { text } : {}),
-    ...(typeof signature === 'string' ? { signature } : {}),
-    ...(Array.isArray(redacted) ? { redacted: redacted.filter((data): data is string => typeof data === 'string') } : {}),
-  };
+  return sealedReasoningOf(context.sealer.open('thought-signature', value, param));
 }
 
 export function foreignSignatureWarning(param: string): string {
