@@ -13,6 +13,7 @@
  * Exit codes: 0 every request lossless on every target, 1 some lossy, 2 some
  * rejected, malformed, unreadable or unrouted (or the command cannot run).
  */
+import { geminiCallOf } from '../dialects/gemini/route.js';
 import { createReadStream, statSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
@@ -276,7 +277,7 @@ export async function audit(file: string, options: AuditOptions): Promise<AuditS
 const MAX_LINES_LISTED = 20;
 
 /** The keys of a request body: a line with one of them is the body itself, not a wrapper. */
-const BODY_KEYS = ['messages', 'prompt', 'input', 'instructions'];
+const BODY_KEYS = ['messages', 'prompt', 'input', 'instructions', 'contents'];
 
 /**
  * A line as a request: the body itself, or `{body, endpoint}` (or `{body, path}`):
@@ -296,7 +297,10 @@ export function readRecord(line: string): { body: Record<string, unknown>; endpo
   if (!wrapped) return { body: value };
   const where = [value.endpoint, value.path].find((named): named is string => typeof named === 'string');
   const endpoint = where === undefined ? undefined : endpointNamed(where);
-  return { body: value.body as Record<string, unknown>, ...(endpoint ? { endpoint } : {}) };
+  // A Gemini path names the model (`/v1beta/models/gemini-2.5-pro:generateContent`), which the body does not.
+  const model = where === undefined ? undefined : geminiCallOf(where.replace(/^[a-z]+:\/\/[^/]+/i, ''))?.model;
+  const body = value.body as Record<string, unknown>;
+  return { body: model !== undefined && body.model === undefined ? { ...body, model } : body, ...(endpoint ? { endpoint } : {}) };
 }
 
 /** `messages[3].reasoning_content` and `messages[0].reasoning_content` are one field in a tally. */

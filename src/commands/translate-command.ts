@@ -238,8 +238,10 @@ function conversionOf(from: CallerEndpoint, to: CallerEndpoint): Conversion | un
   if (from === 'responses' && to === 'chat') return async ({ body }) => responsesToChat(body);
   if (to === 'messages' && (from === 'chat' || from === 'responses'))
     return (parsed) => migrateThroughKind(parsedRequest(parsed), 'messages');
-  if (from === 'messages' && to === 'chat') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'chat');
-  if (from === 'messages' && to === 'responses')
+  // Gemini's requests, like Anthropic's, have no wire table to the others: through the neutral model.
+  if (from === 'gemini' && to === 'messages') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'messages');
+  if ((from === 'messages' || from === 'gemini') && to === 'chat') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'chat');
+  if ((from === 'messages' || from === 'gemini') && to === 'responses')
     return async (parsed) => {
       const chat = await migrateThroughKind(parsedRequest(parsed), 'chat');
       // The openai kind asks for usage on every stream; Messages and Responses streams always carry it.
@@ -256,7 +258,7 @@ function conversionOf(from: CallerEndpoint, to: CallerEndpoint): Conversion | un
 function sourceOf(endpoint: string | undefined, to: CallerEndpoint, body: unknown): CallerEndpoint {
   if (endpoint !== undefined) return endpointOf(endpoint) as CallerEndpoint;
   const looksLike = detectEndpoint(body);
-  if (looksLike === 'messages' || to === 'messages') return looksLike;
+  if (looksLike === 'messages' || looksLike === 'gemini' || to === 'messages') return looksLike;
   return to === 'responses' ? 'chat' : 'responses';
 }
 
@@ -308,7 +310,7 @@ async function migrateCommand(
   // A field the proxy refuses (previous_response_id without a response store, a hosted tool,
   // audio output) is still a field of the API: the exact tables say what becomes of it.
   const refusedByProxy = (parsed.error?.body.error as { code?: unknown } | undefined)?.code === 'unsupported_parameter';
-  const exact = source !== 'messages' && target !== 'messages';
+  const exact = source !== 'messages' && target !== 'messages' && source !== 'gemini';
   if (!parsed.request && !(refusedByProxy && exact)) {
     const looksLike = detectEndpoint(parsed.body);
     const hint = Object.keys(parsed.body).length > 0 && looksLike !== source ? looksLike : undefined;
@@ -358,4 +360,5 @@ const DIALECT_ARTICLES: Readonly<Record<CallerEndpoint, string>> = {
   completions: 'a Fireworks completions',
   responses: 'a Responses',
   messages: 'an Anthropic Messages',
+  gemini: 'a Gemini',
 };

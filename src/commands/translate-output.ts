@@ -26,6 +26,7 @@ export const DIALECT_NAMES: Record<string, string> = {
   'fireworks-completions': 'Fireworks completions',
   'openai-responses': 'OpenAI Responses',
   'anthropic-messages': 'Anthropic Messages',
+  gemini: 'Google Gemini',
 };
 
 const VERDICTS = {

@@ -27,15 +27,16 @@ export type { Change, ChangeAction, TranslationReport, Verdict } from '../pipeli
 export type TranslateTarget = { config: ProxyConfig } | { kind: string; speaks?: SpokenEndpoint[] };
 
 /** The caller's dialect: OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages. */
-export type CallerEndpoint = 'chat' | 'completions' | 'responses' | 'messages';
+export type CallerEndpoint = 'chat' | 'completions' | 'responses' | 'messages' | 'gemini';
 
-export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses', 'messages'];
+export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses', 'messages', 'gemini'];
 
 const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = {
   chat: 'openai-chat',
   completions: 'fireworks-completions',
   responses: 'openai-responses',
   messages: 'anthropic-messages',
+  gemini: 'gemini',
 };
 
 /** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
@@ -255,6 +256,7 @@ export function endpointNamed(value: string): CallerEndpoint | undefined {
   const name = value.trim().toLowerCase();
   if ((CALLER_ENDPOINTS as readonly string[]).includes(name)) return name as CallerEndpoint;
   if (/responses/.test(name)) return 'responses';
+  if (/gemini|generatecontent/.test(name)) return 'gemini';
   if (/messages/.test(name)) return 'messages';
   if (/chat/.test(name)) return 'chat';
   return /completions/.test(name) ? 'completions' : undefined;

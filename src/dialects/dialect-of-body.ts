@@ -11,19 +11,21 @@ export const DIALECT_TITLES: Readonly<Record<Dialect['name'], string>> = {
   'fireworks-completions': 'OpenAI/Fireworks Completions',
   'openai-responses': 'OpenAI Responses',
   'anthropic-messages': 'Anthropic Messages',
+  gemini: 'Google Gemini',
 };
 
 /**
  * Chat when the body has `messages` (Messages when it also has a field, block or tool shape only
  * Anthropic has: `system`, `stop_sequences`, `tool_use`, a tool's `input_schema`...), completions when
- * it has a `prompt` (a text, a list or token ids: a Responses `prompt` is a template object), Responses
- * when it has `input` or `instructions`; undefined when it has none of these.
+ * it has a `prompt` (a text, a list or token ids: a Responses `prompt` is a template object), Gemini when it
+ * has `contents`, Responses when it has `input` or `instructions`; undefined when it has none of these.
  * @example dialectNameOfBody({model: 'm', input: 'hi'}) // 'openai-responses'
  */
 export function dialectNameOfBody(body: unknown): Dialect['name'] | undefined {
   if (!isRecord(body)) return undefined;
   if ('messages' in body) return looksAnthropic(body) ? 'anthropic-messages' : 'openai-chat';
   if ('prompt' in body && !isRecord(body.prompt)) return 'fireworks-completions';
+  if ('contents' in body) return 'gemini';
   return 'input' in body || 'instructions' in body ? 'openai-responses' : undefined;
 }
 

@@ -13,13 +13,18 @@ import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
 export interface Dialect {
-  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses' | 'anthropic-messages';
-  /** The path it serves (`POST` only). */
+  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+  /** The path it serves (`POST` only); with `route`, the pattern shown to people (`/v1beta/models/{model}:generateContent`). */
   readonly path: string;
+  /**
+   * A dialect whose URL carries part of the request (Gemini's model and whether it streams): the
+   * dialect bound to one URL's call, instead of the fixed `path`.
+   */
+  readonly route?: DialectRoute;
   /** The neutral endpoint its requests become. */
   readonly endpoint: Endpoint;
   /** Its OpenAPI document (src/validation/load-openapi-document.ts). */
-  readonly document: Endpoint | 'responses' | 'messages';
+  readonly document: Endpoint | 'responses' | 'messages' | 'gemini';
   /** OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
   readonly sse: SseFraming;
   /** Every wire request field with its fate. */
@@ -45,10 +50,25 @@ export interface Dialect {
   /** Where this dialect's callers count a request's tokens without generating (`/v1/messages/count_tokens`). */
   readonly countTokensPath?: string;
   /**
+   * A token count in this dialect's shape, where it is not Anthropic's: the create body the count
+   * stands for (refusing what a count does not take), and the answer.
+   */
+  readonly countTokens?: {
+    createBody(body: Record<string, unknown>): Record<string, unknown>;
+    answer(tokens: number): Record<string, unknown>;
+  };
+  /** Where the caller's key may come besides `Authorization` and `x-api-key` (Gemini's `x-goog-api-key` and `?key=`). */
+  readonly apiKeyFrom?: ApiKeySources;
+  /**
    * `GET /v1/models` in this dialect's shape, for callers that send `header` (Anthropic's clients send
    * `anthropic-version`); others get OpenAI's list. Errors there are this dialect's too.
    */
-  readonly modelList?: { header: string; body(models: readonly ListedModel[]): Record<string, unknown> };
+  readonly modelList?: {
+    header: string;
+    body(models: readonly ListedModel[]): Record<string, unknown>;
+    /** One model described, for a dialect with a `route` (`GET /v1beta/models/{model}`, under its prefixes). */
+    model?(id: string): Record<string, unknown>;
+  };
   /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
@@ -63,6 +83,30 @@ export interface Dialect {
 }
 
 export type { DialectContext } from './dialect-context.js';
+
+/** Where a caller's key may come from, besides the headers every dialect takes. */
+export interface ApiKeySources {
+  header?: string;
+  /** A query parameter: never logged (the proxy logs paths without their query). */
+  query?: string;
+}
+
+/** The URLs a dialect with a `route` serves, and the dialect bound to each call. */
+export interface DialectRoute {
+  /** Path prefixes under which its URLs are (`/v1beta/models/`); a URL there it does not match goes on to the next handler. */
+  readonly prefixes: readonly string[];
+  /** The call a `POST` to this URL (path and query) makes, or undefined when it is none of this dialect's. */
+  match(url: string): RoutedDialect | undefined;
+  /** The URL that generates with `model` (streamed or not), for callers of its own (the warm-up). */
+  urlFor(model: string, stream: boolean): string;
+}
+
+export interface RoutedDialect {
+  /** The dialect bound to the URL: its parse takes the model (and stream) from the URL, its framing the URL's. */
+  dialect: Dialect;
+  /** The URL counts tokens (`:countTokens`) rather than generating. */
+  countTokens: boolean;
+}
 
 /** A model the routes serve, and the backend that serves it. */
 export interface ListedModel {

@@ -50,6 +50,21 @@ export function copyTo(path: NeutralPath): FieldRule {
   return { fate: 'map', note: path, apply: (value, { request, field }) => setPath(request, path, value, field) };
 }
 
+/**
+ * Copied like `copyTo`, but offered, not forced: a sampling hint the caller's dialect sends on every request
+ * (Gemini's topK), which a backend without it goes without, in a warning.
+ */
+export function offerTo(path: NeutralPath): FieldRule {
+  return {
+    fate: 'map',
+    note: `${path} (offered: a backend without it goes without, in a warning)`,
+    apply: (value, { request, field }) => {
+      setPath(request, path, value, field);
+      (request.offeredPaths ??= []).push(path);
+    },
+  };
+}
+
 /** A mapping with its own conversion. */
 export function mapWith(note: string, apply: NonNullable<FieldRule['apply']>): FieldRule {
   return { fate: 'map', note, apply };

@@ -13,7 +13,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** What a sealed value is for: one purpose's value is never read as another's. */
-export type SealPurpose = 'reasoning' | 'compaction';
+export type SealPurpose = 'reasoning' | 'compaction' | 'thought-signature';
 
 export class Sealer {
   private constructor(private readonly key: Buffer) {}

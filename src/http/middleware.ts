@@ -23,6 +23,7 @@ import { backendHealth } from '../pipeline/backend-health.js';
 import { serveInspector } from './inspector.js';
 import { sharedFor } from './shared-for.js';
 import { unknownUrlHandler } from './unknown-url.js';
+import { routedCall, serveRoutedModels } from './routed-dialects.js';
 import { INSPECTOR_KINDS_PATH, INSPECTOR_TRANSLATE_PATH, inspectorApi } from './inspector-api.js';
 
 export interface DialectProxy extends Router {
@@ -118,15 +119,36 @@ export function createDialectProxy(
       (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
     );
   };
-  const served = DIALECTS.flatMap((dialect) => [dialect, ...(dialect.variants ?? [])]);
+  const counted = (dialect: Dialect) => (req: IncomingMessage, res: ServerResponse) => {
+    starting.then(
+      (built) => countTokens(built, dialect, req, res),
+      (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
+    );
+  };
+  // Dialects on a fixed path; those whose URL carries the model (Gemini's) are bound per URL (routed-dialects.ts).
+  const fixed = DIALECTS.filter((dialect) => !dialect.route);
+  const served = fixed.flatMap((dialect) => [dialect, ...(dialect.variants ?? [])]);
   const byPath = new Map(served.map((dialect) => [dialect.path, translated(dialect)]));
-  const byDialectPath = new Map(DIALECTS.map((dialect) => [dialect.path, dialect]));
+  const byDialectPath = new Map(fixed.map((dialect) => [dialect.path, dialect]));
   for (const [path, handler] of byPath) router.post(path, handler);
+  /** A routed dialect's call: generated or counted. */
+  const serveRouted = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const call = req.method === 'POST' ? routedCall(req.url ?? '') : undefined;
+    if (!call) return false;
+    (call.countTokens ? counted : translated)(call.dialect)(req, res);
+    return true;
+  };
+  const runtimeWhenStarted = () => starting;
+  router.use((req, res, next) => {
+    if (serveRouted(req, res)) return;
+    if (req.method === 'GET' && serveRoutedModels(req, res, { runtime: runtimeWhenStarted, apiKeys: checked.server.apiKeys })) return;
+    next();
+  });
   // A WebSocket upgrade (Codex CLI's Responses transport where a provider offers one): a 426, and it falls back to
   // HTTP. Node hands an upgrade with no 'upgrade' listener to the request handler, so the standalone
   // server's requests reach this route too. Keyed like the endpoint itself.
   router.get(
-    DIALECTS.map(({ path }) => path),
+    fixed.map(({ path }) => path),
     (req, res, next) => {
       if (!isWebSocketUpgrade(req)) {
         next();
@@ -143,20 +165,12 @@ export function createDialectProxy(
     },
   );
   router.all(
-    DIALECTS.map(({ path }) => path),
+    fixed.map(({ path }) => path),
     (_req, res) => {
       sendError(res, undefined, methodNotAllowed());
     },
   );
-  for (const dialect of DIALECTS) {
-    if (!dialect.countTokensPath) continue;
-    router.post(dialect.countTokensPath, (req, res) => {
-      starting.then(
-        (built) => countTokens(built, dialect, req, res),
-        (error: unknown) => sendError(res, dialect, backendUnavailable(error)),
-      );
-    });
-  }
+  for (const dialect of DIALECTS) if (dialect.countTokensPath) router.post(dialect.countTokensPath, counted(dialect));
   // A stateful dialect's own routes (the Responses API's GET, DELETE and cancel), keyed like the rest.
   for (const route of DIALECTS.flatMap((dialect) => dialect.state?.routes ?? [])) {
     router[route.method](route.path, (req, res) => {
@@ -171,7 +185,7 @@ export function createDialectProxy(
     const own = DIALECTS.find(({ modelList }) => modelList && typeof req.headers[modelList.header] === 'string');
     // Keyed like the other /v1 routes (OpenAI's own is), before anything about the backends shows.
     try {
-      checkApiKey(req, checked.server.apiKeys);
+      checkApiKey(req, checked.server.apiKeys, own?.apiKeyFrom);
     } catch (error) {
       sendError(res, own, error as ProxyError);
       return;
@@ -226,7 +240,7 @@ export function createDialectProxy(
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const handler = byPath.get(query < 0 ? url : url.slice(0, query));
-    if (!handler) return false;
+    if (!handler) return serveRouted(req, res);
     handler(req, res);
     return true;
   };

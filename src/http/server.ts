@@ -16,6 +16,7 @@ import { checkOpenRelay } from './open-relay.js';
 import { settlesWithin } from '../pipeline/drain-requests.js';
 import { carriesApiKey } from '../pipeline/request/check-api-key.js';
 import { ConnectionGuard } from './connection-guard.js';
+import { routedCall } from './routed-dialects.js';
 
 export interface RunningServer {
   server: Server;
@@ -65,7 +66,13 @@ export async function startServer(
   // Node checks the header and body deadlines on this interval (30 s by default, longer than a deadline itself).
   const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     if (!guard.enter(req, res)) return;
-    if (apiKeys.length > 0 && !guard.isAuthenticated(req.socket) && carriesApiKey(req, apiKeys)) guard.markAuthenticated(req.socket);
+    // A Gemini caller's key may be in x-goog-api-key or ?key= (its dialect's apiKeyFrom).
+    if (
+      apiKeys.length > 0 &&
+      !guard.isAuthenticated(req.socket) &&
+      carriesApiKey(req, apiKeys, routedCall(req.url ?? '')?.dialect.apiKeyFrom)
+    )
+      guard.markAuthenticated(req.socket);
     // While draining, no connection stays open for another request: one that arrives says so in
     // its answer, one already running is closed once it has finished.
     if (draining) res.setHeader('connection', 'close');

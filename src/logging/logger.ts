@@ -1,14 +1,17 @@
 /**
  * winston logger: JSON lines when stdout is not a terminal, readable lines when
  * it is. Secrets never reach a transport: keys that look like credentials are
- * masked wherever they appear in a log entry. Nor does a caller's megabyte: every
+ * masked wherever they appear in a log entry, and so are bearer tokens and a URL's `key=`. Nor does a caller's megabyte: every
  * string of an entry is cut (a 9 MB `model` was a 9 MB line), every list too.
  */
 import winston from 'winston';
 import { fittingPrefix } from '../text/fitting-prefix.js';
 
-const secretKey = /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|password|secret|token|cookie|set-cookie)$/i;
+const secretKey =
+  /^(authorization|proxy-authorization|api[-_]?key|apikey|x-api-key|x-goog-api-key|password|secret|token|cookie|set-cookie)$/i;
 const bearer = /\b(Bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+/** A key in a URL's query (Gemini's callers may send `?key=`), wherever a URL is written. */
+const queryKey = /([?&](?:key|api[-_]?key)=)[^&#\s"']+/gi;
 
 /** The most one string of a log entry keeps, in bytes as written (escapes counted): a line has a few such strings at most. */
 const LOG_TEXT_BYTES = 4096;
@@ -22,7 +25,7 @@ const LOG_DEPTH = 6;
  */
 export function redact(value: unknown, depth = 0): unknown {
   // Cut first: a token cut in two is still masked (the marker is not a token character).
-  if (typeof value === 'string') return cutText(value).replace(bearer, '$1[redacted]');
+  if (typeof value === 'string') return cutText(value).replace(bearer, '$1[redacted]').replace(queryKey, '$1[redacted]');
   if (!value || typeof value !== 'object') return value;
   if (depth > LOG_DEPTH) return `[nested deeper than ${LOG_DEPTH} levels]`;
   if (Array.isArray(value)) {

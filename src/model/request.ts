@@ -183,6 +183,11 @@ export interface NeutralRequest {
   passthrough: Record<string, unknown>;
   /** Of those, the options the caller offers (chat's `web_search_options`): a backend without them goes without, in a warning. */
   offeredPassthrough?: string[];
+  /**
+   * Neutral fields the caller's dialect offers rather than asks for (Gemini's topK, which Gemini CLI sends on
+   * every request): a backend without one goes without it, named in a warning, never a 400.
+   */
+  offeredPaths?: NeutralPath[];
   /** Neutral path -> the wire field that set it, for error `param`s; `passthrough.<key>` for a relayed field the caller named otherwise. */
   origins: Partial<Record<NeutralPath | `passthrough.${string}`, string>>;
   /** Lossy changes made on the way, surfaced in `x-dialect-warnings`. */
@@ -208,7 +213,7 @@ export function emptyRequest(endpoint: Endpoint, model = ''): NeutralRequest {
  * `origins` and the backend tables reject a typo at compile time. Arrays and
  * open records (`metadata`, `logitBias`) are leaves.
  */
-type Bookkeeping = 'origins' | 'warnings' | 'passthrough' | 'offeredPassthrough';
+type Bookkeeping = 'origins' | 'warnings' | 'passthrough' | 'offeredPassthrough' | 'offeredPaths';
 
 type IsOpenRecord<T> = string extends keyof T ? true : false;
 

@@ -31,17 +31,18 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
   res.setHeader('x-request-id', requestId);
   if (dialect.requestIdHeader) res.setHeader(dialect.requestIdHeader, requestId);
   try {
-    checkApiKey(req, runtime.config.server.apiKeys);
+    checkApiKey(req, runtime.config.server.apiKeys, dialect.apiKeyFrom);
     const body = await readCallerBody(req, runtime.config);
     // The create request without the fields that shape only the answer, which are refused as Anthropic does;
     // max_tokens stands in for the create request's validator.
-    const counted = isRecord(body) ? { ...refuseAnswerFields(body), max_tokens: 1 } : body;
+    const counted = isRecord(body) ? (dialect.countTokens?.createBody ?? messagesCountBody)(body) : body;
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers, runtime.dialectContext);
     // A model no route serves is a 404 here too, as on /v1/messages.
     const match = runtime.routes.match(request.model);
     const byBackend = await countByBackend(runtime, request, match, res, requestId);
     res.setHeader('x-dialect-token-count', byBackend === undefined ? 'estimate' : 'backend');
-    sendJson(res, 200, { input_tokens: byBackend ?? estimateTokens(request) });
+    const tokens = byBackend ?? estimateTokens(request);
+    sendJson(res, 200, dialect.countTokens?.answer(tokens) ?? { input_tokens: tokens });
   } catch (error) {
     sendError(res, dialect, toProxyError(error));
   }
@@ -98,6 +99,11 @@ const ANSWER_FIELDS = [
   'diagnostics',
   'inference_geo',
 ];
+
+/** Anthropic's count body: the create body without max_tokens, which stands in for the create request's validator. */
+function messagesCountBody(body: Record<string, unknown>): Record<string, unknown> {
+  return { ...refuseAnswerFields(body), max_tokens: 1 };
+}
 
 function refuseAnswerFields(body: Record<string, unknown>): Record<string, unknown> {
   const field = ANSWER_FIELDS.find((name) => name in body);

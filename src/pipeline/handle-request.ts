@@ -38,7 +38,7 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
   let state: RequestState | undefined;
   try {
     // Whose request this is: the state it makes (stored responses, background runs) belongs to this owner.
-    const owner = checkApiKey(req, server.apiKeys);
+    const owner = checkApiKey(req, server.apiKeys, dialect.apiKeyFrom);
     const body = await readCallerBody(req, runtime.config);
     state = await dialect.state?.begin(body, stateServices(runtime, owner, record.requestId));
     const request = parseCallerRequest(runtime.validator, dialect, state ? state.body : body, req.headers, runtime.dialectContext);
@@ -103,7 +103,9 @@ function answerFailure(
     if (error.code === 'request_timeout' || error.code === 'request_too_large') res.setHeader('connection', 'close');
     sendError(res, dialect, error);
   } else if (!res.writableEnded) {
-    res.end(String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') ? dialect.streamFailure(error) : undefined);
+    const type = String(res.getHeader('content-type') ?? '');
+    const streamed = type.startsWith('text/event-stream') || type === dialect.sse.headers?.['content-type'];
+    res.end(streamed ? dialect.streamFailure(error) : undefined);
   }
 }
 

@@ -52,6 +52,8 @@ const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record
   'fireworks-completions': (model, stream) => ({ model, prompt: 'Say hello.', max_tokens: 16, stream }),
   'openai-responses': (model, stream) => ({ model, input: 'Say hello.', max_output_tokens: 16, store: false, stream }),
   'anthropic-messages': (model, stream) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello.' }], stream }),
+  // The model and whether to stream are in the URL (route.urlFor).
+  gemini: () => ({ contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }], generationConfig: { maxOutputTokens: 16 } }),
 };
 
 /** Rounds of every request, until `budgetMs` has passed or `signal` aborts; nothing when no backend is remote. Never throws. */
@@ -72,7 +74,8 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
     open.unshift(runtime);
     const byPath = new Map(DIALECTS.map((dialect) => [dialect.path, dialect]));
     const front = createServer((req, res) => {
-      const dialect = byPath.get(req.url ?? '');
+      const url = req.url ?? '';
+      const dialect = byPath.get(url) ?? DIALECTS.map(({ route }) => route?.match(url)).find(Boolean)?.dialect;
       if (dialect) void handleRequest(runtime, dialect, req, res);
       else res.writeHead(404).end();
     });
@@ -89,7 +92,10 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
     });
     const round = remote.flatMap(([name]) =>
       DIALECTS.flatMap((dialect) =>
-        [false, true].map((stream) => ({ path: dialect.path, body: JSON.stringify(BODIES[dialect.name](warmModel(name), stream)) })),
+        [false, true].map((stream) => ({
+          path: dialect.route?.urlFor(warmModel(name), stream) ?? dialect.path,
+          body: JSON.stringify(BODIES[dialect.name](warmModel(name), stream)),
+        })),
       ),
     );
     // At least one round, however long the set-up took (a loaded machine): the first round is the one that warms.

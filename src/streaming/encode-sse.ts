@@ -12,6 +12,8 @@ export interface SseFraming<Chunk = Record<string, unknown>> {
   readonly end: string;
   /** Written while the stream is silent: an SSE comment (sseKeepAliveComment) unless the dialect has its own (Anthropic's `ping` event). */
   readonly keepAlive?: string;
+  /** The answer's headers, where they are not SSE's (Gemini's stream as one JSON array). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A named event (`event: <type>`), as the Responses API sends every event. */

@@ -16,8 +16,8 @@ export interface OpenapiDocumentInfo {
   operationId: string;
 }
 
-/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`, or `messages` (Anthropic). */
-export type DocumentName = Endpoint | 'responses' | 'messages';
+/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`, `messages` (Anthropic), or `gemini`. */
+export type DocumentName = Endpoint | 'responses' | 'messages' | 'gemini';
 
 /** Which document, path and operation serve each caller dialect. */
 export const OPENAPI_DOCUMENTS: Readonly<Record<DocumentName, OpenapiDocumentInfo>> = Object.freeze({
@@ -25,6 +25,7 @@ export const OPENAPI_DOCUMENTS: Readonly<Record<DocumentName, OpenapiDocumentInf
   text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
   responses: { file: 'openai-responses.yaml', path: '/v1/responses', operationId: 'createResponse' },
   messages: { file: 'anthropic-messages.yaml', path: '/v1/messages', operationId: 'createMessage' },
+  gemini: { file: 'gemini.yaml', path: '/v1beta/models/{model}:generateContent', operationId: 'generateContent' },
 });
 
 /** `<package root>/config/openapi`. */

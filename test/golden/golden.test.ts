@@ -11,7 +11,9 @@
  *
  * The folder's dialect picks the endpoint: openai-chat/ -> /v1/chat/completions,
  * openai-responses/ -> /v1/responses and anthropic-messages/ -> /v1/messages (named
- * events, `event:` compared too; no [DONE]), fireworks-completions/ -> /v1/completions.
+ * events, `event:` compared too; no [DONE]), fireworks-completions/ -> /v1/completions, gemini/ ->
+ * /v1beta/models/golden-model:generateContent (a case.json `endpoint` names another method: streams are
+ * `:streamGenerateContent?alt=sse`, no [DONE]; without `alt=sse`, one JSON array, compared as JSON).
  *
  * UPDATE_GOLDEN=1 records the observed upstream request and response instead
  * of asserting them. A file is rewritten only when a normal run would fail on it
@@ -103,6 +105,7 @@ function endpointOf(dir: string): string {
   if (dir.startsWith('openai-chat')) return '/v1/chat/completions';
   if (dir.startsWith('openai-responses')) return '/v1/responses';
   if (dir.startsWith('anthropic-messages')) return '/v1/messages';
+  if (dir.startsWith('gemini')) return '/v1beta/models/golden-model:generateContent';
   return '/v1/completions';
 }
 
@@ -238,7 +241,8 @@ describe('golden cases', () => {
       }
       if (streamed) {
         // A Responses or Messages stream ends with its last typed event (response.completed, message_stop, error...), never [DONE].
-        if (endpoint === '/v1/responses' || endpoint === '/v1/messages') expect(text).not.toContain('data: [DONE]');
+        if (endpoint === '/v1/responses' || endpoint === '/v1/messages' || dir.startsWith('gemini'))
+          expect(text).not.toContain('data: [DONE]');
         else expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
         expect(normalize(sseTranscript(text), clock)).toEqual(normalize(sseTranscript(read(dir, 'response.sse')), clock));
       } else {

@@ -12,6 +12,7 @@ import type { ChatField } from '../../dialects/openai-chat/request-fields.js';
 import type { CompletionsField } from '../../dialects/fireworks-completions/request-fields.js';
 import type { ResponsesField } from '../../dialects/openai-responses/request-fields.js';
 import type { MessagesField } from '../../dialects/anthropic-messages/request-fields.js';
+import type { GeminiField } from '../../dialects/gemini/request-fields.js';
 import type { DocumentName } from '../../validation/load-openapi-document.js';
 
 export interface FieldSample {
@@ -30,6 +31,8 @@ export const BASE_BODIES: Readonly<Record<DocumentName, Readonly<Record<string, 
   text: { model: 'model-a', prompt: 'Hi' },
   responses: { model: 'model-a', input: 'Hi' },
   messages: { model: 'model-a', max_tokens: 256, messages: [{ role: 'user', content: 'Hi' }] },
+  // The model is the URL's; the offline commands read the body's own `model` field.
+  gemini: { model: 'model-a', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] },
 };
 
 const tool = {
@@ -366,11 +369,71 @@ export const MESSAGES_SAMPLES: Readonly<Record<MessagesField, readonly FieldSamp
   diagnostics: one({ previous_message_id: 'msg_1' }),
 };
 
+const geminiTools = [{ functionDeclarations: [fn] }];
+
+/** Gemini's option objects are opened into dotted fields (`generationConfig.temperature`), as its table has them. */
+export const GEMINI_SAMPLES: Readonly<Record<GeminiField, readonly FieldSample[]>> = {
+  model: one('model-b'),
+  contents: [
+    { label: 'text', value: [{ role: 'user', parts: [{ text: 'Hello' }] }] },
+    {
+      label: 'tool loop',
+      value: [
+        { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+        { role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'call_1', name: 'get_weather', response: { temperature: 21 } } }] },
+      ],
+    },
+  ],
+  systemInstruction: one({ role: 'user', parts: [{ text: 'Be brief.' }] }),
+  tools: [
+    { label: 'functionDeclarations', value: geminiTools },
+    { label: 'googleSearch', value: [{ googleSearch: {} }] },
+  ],
+  'toolConfig.functionCallingConfig': [
+    { label: 'ANY', value: { mode: 'ANY' }, with: { tools: geminiTools } },
+    { label: 'NONE', value: { mode: 'NONE' }, with: { tools: geminiTools } },
+  ],
+  'toolConfig.retrievalConfig': one({ latLng: { latitude: 48.85, longitude: 2.35 } }),
+  'toolConfig.includeServerSideToolInvocations': one(true),
+  'generationConfig.temperature': one(0.5),
+  'generationConfig.topP': one(0.9),
+  'generationConfig.topK': one(40),
+  'generationConfig.candidateCount': one(2),
+  'generationConfig.maxOutputTokens': one(64),
+  'generationConfig.stopSequences': one(['END']),
+  'generationConfig.presencePenalty': one(0.5),
+  'generationConfig.frequencyPenalty': one(0.5),
+  'generationConfig.seed': one(7),
+  'generationConfig.responseMimeType': one('application/json'),
+  'generationConfig.responseSchema': one(
+    { type: 'OBJECT', properties: { city: { type: 'STRING' } } },
+    { with: { 'generationConfig.responseMimeType': 'application/json' } },
+  ),
+  'generationConfig.responseJsonSchema': one(
+    { type: 'object', properties: { city: { type: 'string' } } },
+    { with: { 'generationConfig.responseMimeType': 'application/json' } },
+  ),
+  'generationConfig.responseLogprobs': one(true),
+  'generationConfig.logprobs': one(3, { with: { 'generationConfig.responseLogprobs': true } }),
+  'generationConfig.responseModalities': one(['TEXT']),
+  'generationConfig.mediaResolution': one('MEDIA_RESOLUTION_LOW'),
+  'generationConfig.speechConfig': one({ voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } }),
+  'generationConfig.enableEnhancedCivicAnswers': one(true),
+  'generationConfig.thinkingConfig.includeThoughts': one(true),
+  'generationConfig.thinkingConfig.thinkingBudget': one(2048),
+  'generationConfig.thinkingConfig.thinkingLevel': one('LOW'),
+  safetySettings: one([{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }]),
+  cachedContent: one('cachedContents/abc'),
+  labels: one({ team: 'search' }),
+};
+
 const SAMPLES_BY_DOCUMENT: Readonly<Record<DocumentName, Readonly<Record<string, readonly FieldSample[] | undefined>>>> = {
   chat: FIELD_SAMPLES,
   text: FIELD_SAMPLES,
   responses: RESPONSES_SAMPLES,
   messages: MESSAGES_SAMPLES,
+  gemini: GEMINI_SAMPLES,
 };
 
 /** The samples that apply to the dialect of one document. */

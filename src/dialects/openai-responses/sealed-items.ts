@@ -8,6 +8,7 @@ import type { NeutralRequest } from '../../model/request.js';
 import { isRecord } from '../../model/is-record.js';
 import type { DialectContext } from '../dialect.js';
 import type { Sealer } from '../sealer.js';
+import { sealedReasoningOf, type SealedReasoning } from '../sealed-reasoning.js';
 
 export const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -15,11 +16,7 @@ export const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 export const COMPACTION_PREFIX = 'A summary of the conversation so far, which it replaces:\n\n';
 
 /** What a reasoning item's `encrypted_content` holds. No `text`: the reasoning was longer than the proxy repeats (limits.repeatedOutputBytes). */
-export interface SealedReasoning {
-  text?: string;
-  signature?: string;
-  redacted?: string[];
-}
+export type { SealedReasoning };
 
 /** The sealer, when the caller asked for sealed reasoning and the proxy has one (the offline commands have none). */
 export function reasoningSealer(request: NeutralRequest, context: DialectContext | undefined): Sealer | undefined {
@@ -33,14 +30,7 @@ export function sealReasoning(sealer: Sealer, reasoning: SealedReasoning): strin
 
 /** A reasoning item's `encrypted_content` back: what it held, or a 400 naming `param` for anything the proxy did not seal. */
 export function openReasoning(sealer: Sealer, value: unknown, param: string): SealedReasoning {
-  const opened = sealer.open('reasoning', value, param);
-  if (!isRecord(opened)) return {};
-  const { text, signature, redacted } = opened;
-  return {
-    ...(typeof text === 'string' ? { text } : {}),
-    ...(typeof signature === 'string' ? { signature } : {}),
-    ...(Array.isArray(redacted) ? { redacted: redacted.filter((data): data is string => typeof data === 'string') } : {}),
-  };
+  return sealedReasoningOf(sealer.open('reasoning', value, param));
 }
 
 /** A compaction item's `encrypted_content` back: the summary it stands for. */

@@ -14,7 +14,7 @@ export async function answerStream(call: RoutedCall, res: ServerResponse, state?
   record.streaming();
   const { backend, plan, started } = await startOnRoute(call, (plan, context) => openStream(plan, context, sseKeepAliveMs));
   setAnswerHeaders(res, backend.name, record.tried, plan.warnings);
-  res.writeHead(200, sseHeaders);
+  res.writeHead(200, dialect.sse.headers ?? sseHeaders);
   // No flushHeaders: unless a keep-alive is due, the first event is already here and the headers leave with it.
   if (started.keepAliveFirst) res.write(dialect.sse.keepAlive ?? sseKeepAliveComment);
   const stream = new CallerStream(dialect.streamSerializer(plan.request, call.runtime.dialectContext), {

@@ -98,6 +98,9 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
     if ('soft' in spec && spec.soft) {
       notes.notSent(param, `backend "${name}" has no such field`);
       spec.drop(request);
+    } else if (request.offeredPaths?.includes(spec.path)) {
+      notes.notSent(param, `backend "${name}" has no ${param} (offered, not forced: the model answers without it)`);
+      spec.drop(request);
     } else {
       // A table reason that names its own fix (llama-server's `jinja: true`) is the caller's fix too.
       const why = OWN_FIX.test(handling.why)

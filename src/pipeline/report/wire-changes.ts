@@ -128,7 +128,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
   if (mode === 'chatOverCompletions') {
     const template = templateOf(match);
     // A Responses caller's turns come from input and instructions: both are rendered.
-    for (const field of Object.keys(body).filter((key) => key === 'messages' || key === 'input' || key === 'instructions')) {
+    for (const field of Object.keys(body).filter((key) =>
+      ['messages', 'input', 'instructions', 'contents', 'systemInstruction'].includes(key),
+    )) {
       // Already a lossy change when the template is a guess (the plan's note: guessed-template.ts).
       if (already.some((change) => change.field === field && change.to === 'prompt')) continue;
       cover({
@@ -271,9 +273,9 @@ export function wireChanges({ pristine, body, dialect, match, run }: WireInput, 
     }
     if (key in pristine.passthrough) continue; // relayed as it is (a differing value would be a bug of the relay)
     // A field that becomes another of the backend's (Responses' input and instructions -> messages).
-    // (`instructions` and Messages' `system` are the first message; `messages` records input as its origin.)
+    // (`instructions`, Messages' `system` and Gemini's `systemInstruction` are the first message; `messages` records input as its origin.)
     const becomes =
-      (key === 'instructions' || key === 'system') && 'messages' in upstream
+      (key === 'instructions' || key === 'system' || key === 'systemInstruction') && 'messages' in upstream
         ? 'messages'
         : paths.map((path) => path.split('.')[0]).find((path) => path !== key && path in upstream);
     if (becomes !== undefined) {

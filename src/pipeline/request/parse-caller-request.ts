@@ -30,7 +30,7 @@ export function parseCallerRequest(
  */
 function withEndpointHint(error: ProxyError, dialect: Dialect, body: unknown): ProxyError {
   const looksLike = DIALECTS.find(({ name }) => name === dialectNameOfBody(body));
-  if (!looksLike || looksLike === dialect) return error;
+  if (!looksLike || looksLike.name === dialect.name) return error;
   error.message =
     `This looks like an ${DIALECT_TITLES[looksLike.name]} request: send it to ${looksLike.path} ` +
     `(${dialect.path} takes ${DIALECT_TITLES[dialect.name]} requests). ${error.message}`;

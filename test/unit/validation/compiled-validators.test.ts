@@ -22,6 +22,7 @@ const minimal: Record<DocumentName, Record<string, unknown>> = {
   text: { model: 'm', prompt: 'Hi' },
   responses: { model: 'm', input: 'Hi' },
   messages: { model: 'm', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] },
+  gemini: { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] },
 };
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };

@@ -1,0 +1,52 @@
+/**
+ * Google's Gemini API: `POST /v1beta/models/{model}:generateContent`, `:streamGenerateContent` (SSE with
+ * `?alt=sse`, else one JSON array) and `:countTokens`, `/v1/` too; `GET /v1beta/models[/{model}]`. The URL
+ * carries the model and whether to stream, so the dialect is bound to each URL (`route`).
+ */
+import type { Dialect, RoutedDialect } from '../dialect.js';
+import { countTokensAnswer, countTokensCreateBody } from './count-tokens.js';
+import { geminiErrorBody, geminiStatusCode } from './error-body.js';
+import { geminiModel, geminiModelList } from './model-list.js';
+import { parseGeminiRequest } from './parse-request.js';
+import { geminiFields } from './request-fields.js';
+import { GEMINI_PREFIXES, geminiCallOf, geminiUrl } from './route.js';
+import { serializeGeminiResult } from './serialize-result.js';
+import { GeminiStreamSerializer } from './serialize-stream.js';
+import { geminiSseFraming, JsonArrayFraming } from './stream-framing.js';
+
+export const geminiDialect: Dialect = {
+  name: 'gemini',
+  path: '/v1beta/models/{model}:generateContent',
+  route: { prefixes: GEMINI_PREFIXES, match: bindToUrl, urlFor: geminiUrl },
+  endpoint: 'chat',
+  document: 'gemini',
+  sse: geminiSseFraming,
+  fields: geminiFields,
+  // Unbound (the offline commands): no URL, so the body's own `model` field names it.
+  parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: '', stream: false }, headers, context),
+  serializeResult: serializeGeminiResult,
+  streamSerializer: (request, context) => new GeminiStreamSerializer(request, context),
+  errorBody: geminiErrorBody,
+  errorStatus: geminiStatusCode,
+  countTokens: { createBody: countTokensCreateBody, answer: countTokensAnswer },
+  apiKeyFrom: { header: 'x-goog-api-key', query: 'key' },
+  // `GET /v1/models` with Google's key header (the SDK at apiVersion v1) lists in Google's shape; /v1beta/models always does.
+  modelList: { header: 'x-goog-api-key', body: geminiModelList, model: geminiModel },
+  streamFailure: (error) => geminiSseFraming.frame(geminiErrorBody(error)),
+  validationStatus: 400,
+};
+
+/** The dialect for one URL's call: the model and stream from the URL, the framing `alt` asks for. */
+function bindToUrl(url: string): RoutedDialect | undefined {
+  const call = geminiCallOf(url);
+  if (!call) return undefined;
+  const stream = call.method === 'streamGenerateContent';
+  const arrayFraming = stream && !call.sse ? new JsonArrayFraming() : undefined;
+  const dialect: Dialect = {
+    ...geminiDialect,
+    path: url.split('?', 1)[0],
+    parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: call.model, stream }, headers, context),
+    ...(arrayFraming ? { sse: arrayFraming, streamFailure: (error) => arrayFraming.failure(geminiErrorBody(error)) } : {}),
+  };
+  return { dialect, countTokens: call.method === 'countTokens' };
+}
