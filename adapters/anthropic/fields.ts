@@ -28,6 +28,7 @@ import {
   type FieldSupport,
   type WireBody,
 } from '../../src/backend/field-support.js';
+import type { ConversationWire } from '../../src/model/wire-form.js';
 import { unsendable } from '../../src/backend/write-fields.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
 import { budgetForEffort, MIN_THINKING_BUDGET } from '../../src/model/reasoning.js';
@@ -35,6 +36,9 @@ import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js'
 import { toolChoiceField, toolsField } from './to-wire-tools.js';
 
 export const LABEL = { chat: 'the Anthropic Messages API', text: 'the Anthropic Messages API' } as const;
+
+/** The turns under `messages`, the system turn under `system`. */
+const CONVERSATION: ConversationWire = { form: 'anthropic-messages', turns: 'messages', system: 'system' };
 
 export interface AnthropicTableOptions {
   /** The models think adaptively (`adaptiveThinking`): efforts go as they are, budgets are the plan's to turn into efforts. */
@@ -71,23 +75,27 @@ const user = convert('metadata.user_id', (body, request) => {
  * `standard_only`, the neutral `default`. `priority` goes as `auto`, with a warning; a
  * tier it has nothing like (`flex`, `scale`) is a 400 naming the caller's field.
  */
-const serviceTier = convert('service_tier: auto, or standard_only for default; priority as auto', (body, request) => {
-  const tier = request.serviceTier as string;
-  if (tier === 'auto' || tier === 'standard_only') body.service_tier = tier;
-  else if (tier === 'default') body.service_tier = 'standard_only';
-  else if (tier === 'priority' || tier === 'fast') {
-    body.service_tier = 'auto';
-    request.warnings.push(
-      `${paramOf(request, 'serviceTier')} "${tier}" was sent as "auto": Anthropic serves from priority capacity under auto when the organisation has it`,
-    );
-  } else
-    throw unsendable(
-      request,
-      'serviceTier',
-      LABEL.chat,
-      `its tiers are auto, standard_only (default) and priority (as auto), not "${tier}"`,
-    );
-});
+const serviceTier = convert(
+  'service_tier: auto, or standard_only for default; priority as auto',
+  (body, request) => {
+    const tier = request.serviceTier as string;
+    if (tier === 'auto' || tier === 'standard_only') body.service_tier = tier;
+    else if (tier === 'default') body.service_tier = 'standard_only';
+    else if (tier === 'priority' || tier === 'fast') {
+      body.service_tier = 'auto';
+      request.warnings.push(
+        `${paramOf(request, 'serviceTier')} "${tier}" was sent as "auto": Anthropic serves from priority capacity under auto when the organisation has it`,
+      );
+    } else
+      throw unsendable(
+        request,
+        'serviceTier',
+        LABEL.chat,
+        `its tiers are auto, standard_only (default) and priority (as auto), not "${tier}"`,
+      );
+  },
+  'service_tier',
+);
 
 const cacheControl = convert('cache_control, on the request, its tools and its content parts', (body, request) => {
   if (request.cacheControl) body.cache_control = { ...request.cacheControl };
@@ -210,7 +218,7 @@ export function anthropicTable(options: AnthropicTableOptions): BackendTable {
     contextManagement: copy('context_management'),
     toolError: native('is_error on the tool_result block'),
   };
-  return { fields, relayed: { chat: RELAYED, text: new Set() }, label: LABEL };
+  return { fields, relayed: { chat: RELAYED, text: new Set() }, label: LABEL, conversation: { chat: CONVERSATION, text: CONVERSATION } };
 }
 
 /**

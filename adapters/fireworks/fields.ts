@@ -25,6 +25,7 @@ import {
   type BackendTable,
   type FieldSupport,
   type WireBody,
+  OPENAI_CONVERSATION,
 } from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
@@ -43,14 +44,19 @@ const logprobs = convert(
     if (endpoint === 'text' && asked.shape === 'legacy') body.logprobs = asked.top;
     else Object.assign(body, { logprobs: true, top_logprobs: asked.top });
   },
+  'logprobs',
 );
 
 // Without logprobs, an echo of token ids or of the last N tokens cannot be told from the generated text.
-const echo = convert('echo: true, or echo_last: N (the echoed tokens need logprobs)', (body, request) => {
-  if (request.echo?.all) body.echo = true;
-  else if (request.echo?.lastTokens !== undefined) body.echo_last = request.echo.lastTokens;
-  if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
-});
+const echo = convert(
+  'echo: true, or echo_last: N (the echoed tokens need logprobs)',
+  (body, request) => {
+    if (request.echo?.all) body.echo = true;
+    else if (request.echo?.lastTokens !== undefined) body.echo_last = request.echo.lastTokens;
+    if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
+  },
+  'echo',
+);
 
 const responseFormat = convert('response_format (json_object may carry a schema; grammar)', (body, request) => {
   body.response_format = formatOf(request.responseFormat as ResponseFormat);
@@ -140,6 +146,7 @@ export const FIREWORKS_TABLE: BackendTable = {
   fields: FIELDS,
   relayed: { chat: RELAYED, text: new Set() },
   label: { chat: 'Fireworks chat completions', text: 'Fireworks completions' },
+  conversation: OPENAI_CONVERSATION,
 };
 
 export const FIREWORKS_EFFORTS: readonly string[] = ['low', 'medium', 'high', 'xhigh', 'max', 'none', 'adaptive'];

@@ -24,12 +24,16 @@ import {
   type FieldSupport,
   type WireBody,
 } from '../../src/backend/field-support.js';
+import type { ConversationWire } from '../../src/model/wire-form.js';
 import { NEUTRAL_FIELDS, type NeutralField } from '../../src/model/neutral-fields.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import type { ToolSchemaField } from './settings.js';
 import { parallelToolCallsField, toolChoiceField, toolsField } from './to-wire-tools.js';
 
 export const LABEL = { chat: 'the Gemini API', text: 'the Gemini API' } as const;
+
+/** The turns under `contents`, the system turn under `systemInstruction`. */
+const CONVERSATION: ConversationWire = { form: 'gemini', turns: 'contents', system: 'systemInstruction' };
 
 export interface GeminiTableOptions {
   toolSchemas: ToolSchemaField;
@@ -152,5 +156,5 @@ export function geminiTable(options: GeminiTableOptions): BackendTable {
     contextManagement: unsupported('Gemini does not trim the conversation itself'),
     toolError: native('a failed tool result goes as functionResponse.response {error}'),
   };
-  return { fields, relayed: { chat: new Set(), text: new Set() }, label: LABEL };
+  return { fields, relayed: { chat: new Set(), text: new Set() }, label: LABEL, conversation: { chat: CONVERSATION, text: CONVERSATION } };
 }

@@ -4,7 +4,16 @@
  * template and fans out `n` and prompt batches. The "wire" is the worker's
  * generate request (types.ts), in the engine's own names.
  */
-import { convert, copy, emulate, native, NOTHING_RELAYED, unsupported, type BackendTable } from '../../src/backend/field-support.js';
+import {
+  convert,
+  copy,
+  emulate,
+  native,
+  NOTHING_RELAYED,
+  unsupported,
+  type BackendTable,
+  OPENAI_CONVERSATION,
+} from '../../src/backend/field-support.js';
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
 import type { ResponseFormat } from '../../src/model/request.js';
@@ -113,6 +122,7 @@ export function llamaCppTable({ templateThinks = false, thinkTags = defaultThink
     },
     relayed: NOTHING_RELAYED,
     label: { chat: 'the local model', text: 'the local model' },
+    conversation: OPENAI_CONVERSATION,
   };
 }
 

@@ -32,6 +32,7 @@ import {
   type BackendTable,
   type FieldHandling,
   type WireBody,
+  OPENAI_CONVERSATION,
 } from '../../src/backend/field-support.js';
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import { paramOf } from '../../src/model/neutral-fields.js';
@@ -84,15 +85,24 @@ const maxTokens = convert('max_tokens, at least 0', (body, request) => {
   body.max_tokens = value;
 });
 
-const logprobs = convert('n_probs: at least 1 (at 0 it returns none)', (body, { logprobs: asked, endpoint }) => {
-  if (!asked) return;
-  const top = Math.max(asked.top, 1);
-  Object.assign(body, endpoint === 'chat' ? { logprobs: true, top_logprobs: top } : { logprobs: top });
-});
+const logprobs = convert(
+  'n_probs: at least 1 (at 0 it returns none)',
+  (body, { logprobs: asked, endpoint }) => {
+    if (!asked) return;
+    const top = Math.max(asked.top, 1);
+    Object.assign(body, endpoint === 'chat' ? { logprobs: true, top_logprobs: top } : { logprobs: top });
+  },
+  'n_probs',
+);
 
-const responseFormat = convert('chat: response_format; completions: json_schema; grammar: grammar', (body, request) => {
-  Object.assign(body, formatFields(request.responseFormat as ResponseFormat, request.endpoint));
-});
+const responseFormat = convert(
+  'chat: response_format; completions: json_schema; grammar: grammar',
+  (body, request) => {
+    Object.assign(body, formatFields(request.responseFormat as ResponseFormat, request.endpoint));
+  },
+  // Chat's; on completions the value's own field (json_schema, grammar).
+  'response_format',
+);
 
 const customAsFunction = emulate(
   'each custom tool goes as a function with one string parameter, `input`, and its calls come back unwrapped; a grammar on the input is refused (a function argument takes none)',
@@ -193,6 +203,7 @@ export function llamaServerTable({ jinja = false, templateTools = true }: LlamaS
     },
     relayed: NOTHING_RELAYED,
     label: { chat: 'llama-server', text: 'llama-server completions' },
+    conversation: OPENAI_CONVERSATION,
   };
 }
 

@@ -23,6 +23,7 @@ import {
   type BackendTable,
   type FieldSupport,
   type WireBody,
+  OPENAI_CONVERSATION,
 } from '../../src/backend/field-support.js';
 import type { NeutralRequest, ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from './split-echo.js';
@@ -31,17 +32,25 @@ import { toolChoiceField, toolsField } from './to-wire-tools.js';
 
 const LABEL = { chat: 'the OpenAI chat API', text: 'the OpenAI completions API' } as const;
 
-const logprobs = convert('chat: logprobs true + top_logprobs; legacy: logprobs N', (body, { logprobs: asked, endpoint }) => {
-  if (!asked) return;
-  if (endpoint === 'chat') Object.assign(body, { logprobs: true, top_logprobs: asked.top });
-  else body.logprobs = asked.top;
-});
+const logprobs = convert(
+  'chat: logprobs true + top_logprobs; legacy: logprobs N',
+  (body, { logprobs: asked, endpoint }) => {
+    if (!asked) return;
+    if (endpoint === 'chat') Object.assign(body, { logprobs: true, top_logprobs: asked.top });
+    else body.logprobs = asked.top;
+  },
+  'logprobs',
+);
 
 // Without logprobs, an echo of token ids cannot be told from the generated text: ask for 0 alternatives.
-const echo = convert('echo: true (the echoed tokens need logprobs)', (body, request) => {
-  if (request.echo?.all) body.echo = true;
-  if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
-});
+const echo = convert(
+  'echo: true (the echoed tokens need logprobs)',
+  (body, request) => {
+    if (request.echo?.all) body.echo = true;
+    if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
+  },
+  'echo',
+);
 
 const responseFormat = convert('response_format (text, json_object, json_schema)', (body, request) => {
   body.response_format = formatOf(request, request.responseFormat as ResponseFormat);
@@ -120,7 +129,12 @@ const RELAYED: ReadonlySet<string> = new Set([
   'moderation',
 ]);
 
-export const OPENAI_TABLE: BackendTable = { fields: FIELDS, relayed: { chat: RELAYED, text: new Set() }, label: LABEL };
+export const OPENAI_TABLE: BackendTable = {
+  fields: FIELDS,
+  relayed: { chat: RELAYED, text: new Set() },
+  label: LABEL,
+  conversation: OPENAI_CONVERSATION,
+};
 
 export const OPENAI_EFFORTS: readonly string[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 

@@ -29,22 +29,31 @@ import {
   unsupported,
   type BackendTable,
   type WireBody,
+  OPENAI_CONVERSATION,
 } from '../../src/backend/field-support.js';
 import type { ResponseFormat } from '../../src/model/request.js';
 import { echoNeedsTokens } from '../openai/split-echo.js';
 import { toolChoiceField, toolsField } from '../openai/to-wire-tools.js';
 import { jsonSchemaFormat } from '../openai/wire-formats.js';
 
-const logprobs = convert('chat: logprobs true + top_logprobs; completions: logprobs N', (body, { logprobs: asked, endpoint }) => {
-  if (!asked) return;
-  Object.assign(body, endpoint === 'chat' ? { logprobs: true, top_logprobs: asked.top } : { logprobs: asked.top });
-});
+const logprobs = convert(
+  'chat: logprobs true + top_logprobs; completions: logprobs N',
+  (body, { logprobs: asked, endpoint }) => {
+    if (!asked) return;
+    Object.assign(body, endpoint === 'chat' ? { logprobs: true, top_logprobs: asked.top } : { logprobs: asked.top });
+  },
+  'logprobs',
+);
 
 // Without logprobs, an echo of token ids cannot be told from the generated text: ask for the sampled token's only.
-const echo = convert('echo: true (prompt logprobs included)', (body, request) => {
-  if (request.echo?.all) body.echo = true;
-  if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
-});
+const echo = convert(
+  'echo: true (prompt logprobs included)',
+  (body, request) => {
+    if (request.echo?.all) body.echo = true;
+    if (!request.logprobs && echoNeedsTokens(request)) body.logprobs = 0;
+  },
+  'echo',
+);
 
 const responseFormat = convert('response_format, or structured_outputs for a grammar or a schema on json_object', (body, request) => {
   Object.assign(body, formatFields(request.responseFormat as ResponseFormat));
@@ -113,6 +122,7 @@ export const VLLM_TABLE: BackendTable = {
   },
   relayed: NOTHING_RELAYED,
   label: { chat: 'vLLM', text: 'vLLM completions' },
+  conversation: OPENAI_CONVERSATION,
 };
 
 export const VLLM_EFFORTS: readonly string[] = ['low', 'medium', 'high'];

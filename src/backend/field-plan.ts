@@ -18,8 +18,8 @@ import type { Endpoint } from '../model/request.js';
 export type Decision =
   /** Sent under this wire name, value unchanged. */
   | { kind: 'copy'; wire: string }
-  /** Sent through the kind's converter (`note` says into what). */
-  | { kind: 'convert'; note: string }
+  /** Sent through the kind's converter (`note` says into what; `wire`: the field it writes, when it names one). */
+  | { kind: 'convert'; note: string; wire?: string }
   /** Taken as it is by the body's fixed part, or the backend's own behaviour. */
   | { kind: 'native'; note: string }
   /** The proxy does it itself; nothing is sent. */

@@ -15,6 +15,7 @@
  */
 import type { NeutralField } from '../model/neutral-fields.js';
 import type { Endpoint, NeutralRequest } from '../model/request.js';
+import type { ConversationWire } from '../model/wire-form.js';
 
 export type WireBody = Record<string, unknown>;
 
@@ -34,8 +35,8 @@ export interface FieldValues {
 export type FieldHandling =
   /** Sent under this wire name, value unchanged (with `values`: only those, checked by the plan). */
   | { kind: 'copy'; wire: string; values?: FieldValues }
-  /** Sent through a converter. Fields that share one converter object run it once. */
-  | { kind: 'convert'; note: string; write: WriteField }
+  /** Sent through a converter. Fields that share one converter object run it once. `wire`: the field it writes, when its note starts with one. */
+  | { kind: 'convert'; note: string; write: WriteField; wire?: string }
   /** Taken as it is: the body builder's fixed part carries it (the prompt), or it is the backend's own behaviour. */
   | { kind: 'native'; note: string }
   /** The proxy does it (fan-out, its own timings); nothing is sent. */
@@ -54,7 +55,15 @@ export interface BackendTable {
   relayed: PerEndpoint<ReadonlySet<string>>;
   /** The backend as the guard before the wire names it: "top_k is not supported by <the OpenAI chat API>: ...". */
   label: PerEndpoint<string>;
+  /** Where each endpoint's wire carries the conversation, and in which family's form (the translation report reads it). */
+  conversation: PerEndpoint<ConversationWire>;
 }
+
+/** The OpenAI wire's conversation: chat's messages (the system turn among them), the completions prompt. */
+export const OPENAI_CONVERSATION: PerEndpoint<ConversationWire> = {
+  chat: { form: 'openai', turns: 'messages', system: 'messages' },
+  text: { form: 'openai', turns: 'prompt', system: 'prompt' },
+};
 
 /** Nothing relayed on either endpoint. */
 export const NOTHING_RELAYED: PerEndpoint<ReadonlySet<string>> = { chat: new Set(), text: new Set() };
@@ -62,7 +71,19 @@ export const NOTHING_RELAYED: PerEndpoint<ReadonlySet<string>> = { chat: new Set
 export const copy = (wire: string): FieldHandling => ({ kind: 'copy', wire });
 /** A copy of a field whose values the backend knows: `oneOf('service_tier', {accepted: ['auto', 'flex']})`. */
 export const oneOf = (wire: string, values: FieldValues): FieldHandling => ({ kind: 'copy', wire, values });
-export const convert = (note: string, write: WriteField): FieldHandling => ({ kind: 'convert', note, write });
+/** `wire`: the field it writes, where its note does not start with it (`convert('chat: logprobs true + ...', write, 'logprobs')`). */
+export const convert = (note: string, write: WriteField, wire = leadingWireField(note)): FieldHandling => {
+  return { kind: 'convert', note, write, ...(wire ? { wire } : {}) };
+};
+
+/**
+ * A converter's note names first the wire field it writes, when it writes one
+ * (`response_format (text, json_object, json_schema)`, `output_config.format {...}`,
+ * `generationConfig.temperature`): its top-level key. Prose (`a thinking budget`, `chat: ...`) names none.
+ */
+function leadingWireField(note: string): string | undefined {
+  return /^([a-z][A-Za-z]*(?:_[a-z]+)*)(?=$|[.,]| [({])/.exec(note)?.[1];
+}
 export const native = (note: string): FieldHandling => ({ kind: 'native', note });
 export const emulate = (how: string): FieldHandling => ({ kind: 'emulate', how });
 export const unsupported = (why: string): FieldHandling => ({ kind: 'unsupported', why });

@@ -9,6 +9,7 @@ import type { NeutralResult } from '../model/result.js';
 import type { SseFraming } from '../streaming/encode-sse.js';
 import type { DialectState } from './dialect-state.js';
 import type { DialectContext } from './dialect-context.js';
+import type { DialectWire } from './dialect-wire.js';
 import type { FieldTable } from './field-table.js';
 import type { StreamSerializer } from './stream-serializer.js';
 
@@ -29,6 +30,8 @@ export interface Dialect {
   readonly sse: SseFraming;
   /** Every wire request field with its fate. */
   readonly fields: FieldTable<string>;
+  /** What its own fields (the conversation, stream options) become upstream, for the translation report. */
+  readonly wire: DialectWire;
   /**
    * Body (already validated against our OpenAPI document) -> neutral request.
    * Headers carry the session-affinity keys (`x-session-affinity`, `x-multi-turn-session-id`).

@@ -16,6 +16,7 @@ export const anthropicMessagesDialect: Dialect = {
   // Every event is named (`event: content_block_delta`); the stream ends with message_stop; a silent stream gets `ping` events.
   sse: { frame: encodeMessagesEventFrame, end: '', keepAlive: encodeSseEvent({ type: 'ping' }) },
   fields: messagesFields,
+  wire: { form: 'anthropic-messages', conversation: { messages: 'turns', system: 'system' } },
   parseRequest: parseMessagesRequest,
   serializeResult: serializeMessagesResult,
   streamSerializer: (request) => new MessagesStreamSerializer(request),

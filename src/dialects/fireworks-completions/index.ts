@@ -2,6 +2,7 @@
 import { encodeCompletionChunkFrame } from './chunk-frame.js';
 import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
+import { OPENAI_STREAM_OPTIONS } from '../dialect-wire.js';
 import { completionErrorBody } from './error-body.js';
 import { parseCompletionsRequest } from './parse-request.js';
 import { completionsFields } from './request-fields.js';
@@ -16,6 +17,7 @@ export const fireworksCompletionsDialect: Dialect = {
   // `data:` frames (a text delta written without stringifying the whole chunk), then `[DONE]`.
   sse: { frame: encodeCompletionChunkFrame, end: sseDone },
   fields: completionsFields,
+  wire: { form: 'openai', conversation: { prompt: 'turns' }, streamOptions: OPENAI_STREAM_OPTIONS },
   parseRequest: parseCompletionsRequest,
   serializeResult: serializeCompletionResult,
   streamSerializer: (request) => new CompletionStreamSerializer(request),

@@ -22,6 +22,8 @@ export const geminiDialect: Dialect = {
   document: 'gemini',
   sse: geminiSseFraming,
   fields: geminiFields,
+  // Its turns in contents, the system turn apart (the model is in the URL, not a field).
+  wire: { form: 'gemini', conversation: { contents: 'turns', systemInstruction: 'system' } },
   // Unbound (the offline commands): no URL, so the body's own `model` field names it.
   parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: '', stream: false }, headers, context),
   serializeResult: serializeGeminiResult,

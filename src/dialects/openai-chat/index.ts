@@ -2,6 +2,7 @@
 import { encodeChatChunkFrame } from './chunk-frame.js';
 import { encodeSseData, sseDone } from '../../streaming/encode-sse.js';
 import type { Dialect } from '../dialect.js';
+import { OPENAI_STREAM_OPTIONS } from '../dialect-wire.js';
 import { chatErrorBody } from './error-body.js';
 import { parseChatRequest } from './parse-request.js';
 import { chatFields } from './request-fields.js';
@@ -16,6 +17,7 @@ export const openaiChatDialect: Dialect = {
   // `data:` frames (a text delta written without stringifying the whole chunk), then `[DONE]`.
   sse: { frame: encodeChatChunkFrame, end: sseDone },
   fields: chatFields,
+  wire: { form: 'openai', conversation: { messages: 'turns' }, streamOptions: OPENAI_STREAM_OPTIONS },
   parseRequest: parseChatRequest,
   serializeResult: serializeChatResult,
   streamSerializer: (request) => new ChatStreamSerializer(request),

@@ -18,6 +18,12 @@ const responses: Dialect = {
   // Every event is named (`event: response.output_text.delta`); the stream ends with response.completed, not [DONE].
   sse: { frame: responsesEventFrame, end: '' },
   fields: responsesFields,
+  wire: {
+    form: 'openai-responses',
+    conversation: { input: 'turns', instructions: 'system' },
+    // Repeated in the Response object (include: its reasoning items), not sent upstream.
+    keptByTheProxy: ['include', 'max_tool_calls', 'metadata', 'reasoning', 'text'],
+  },
   parseRequest: parseResponsesRequest,
   serializeResult: serializeResponsesResult,
   streamSerializer: (request, context) => new ResponsesStreamSerializer(request, context),

@@ -27,7 +27,7 @@ import { callerErrors, inCallerTerms } from './caller-errors.js';
 import { OWN_FIX, PlanNotes, type PlanNote } from './plan-notes.js';
 import { planReasoning } from './plan-reasoning.js';
 import { noteGuessedTemplate } from './guessed-template.js';
-import { chatOverText } from './emulate/chat-over-text.js';
+import { chatOverText, endOfTurnStops, type ChatOverTextOptions } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
 import type { Engine } from './emulate/engine.js';
 import { fanOutChoices } from './emulate/fan-out-choices.js';
@@ -52,8 +52,24 @@ export interface Plan {
   upstream: Endpoint;
   /** Each field the caller sent and its fate on `upstream` (src/backend/field-plan.ts). */
   fields: FieldPlan;
+  /** The upstream requests one request becomes: one per choice (`n` where the backend has none), one per prompt of a batch. */
+  fanOut: FanOut;
+  /** Where the proxy renders chat into a prompt (chatOverCompletions): what the rendering adds. */
+  rendering?: Rendering;
   /** With `collectRefusals`: the first refusal, the error a caller gets (the others are in `notes` and `fields`). */
   refusal?: ProxyError;
+}
+
+export interface FanOut {
+  choices: boolean;
+  prompts: boolean;
+}
+
+export interface Rendering {
+  /** The stops the chat template's end of turn adds to the caller's. */
+  addedStops: readonly string[];
+  /** tool_choice is enforced by a grammar that admits only tool calls. */
+  toolChoiceGrammar: boolean;
 }
 
 export type TranslationMode = 'native' | 'chatOverCompletions' | 'completionsOverChat';
@@ -112,7 +128,8 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   checkValues(request, capabilities, upstream, name, notes);
   const custom = planCustomTools(request, backend, mode, format, notes);
   const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
-  if (mode === 'chatOverCompletions')
+  const toolChoiceGrammar =
+    mode === 'chatOverCompletions' &&
     enforceToolChoice(request, backend, format, notes, {
       budget: { bytes: grammarBytes, ms: grammarMs },
       ...(custom ? { inputGrammars: custom.grammars } : {}),
@@ -149,7 +166,8 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   if (mode === 'chatOverCompletions') noteGuessedTemplate(request, backend, format, notes);
 
   request.model = upstreamModel;
-  let engine = composeEngine(adapter, format, request, mode);
+  const composed = composeEngine(adapter, format, request, mode);
+  let engine = composed.engine;
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
   const fields = fieldPlanOf(parsed, notes.notes, capabilities, upstream, mode, settings.dropUnsupported === true);
   // An upstream's refusal names the caller's field, or none (caller-errors.ts).
@@ -163,6 +181,8 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
     mode,
     upstream,
     fields,
+    fanOut: composed.fanOut,
+    ...(composed.addedStops ? { rendering: { addedStops: composed.addedStops, toolChoiceGrammar } } : {}),
     ...(notes.refusal ? { refusal: notes.refusal } : {}),
   };
 }
@@ -217,7 +237,7 @@ function tableDecision(capabilities: BackendCapabilities, field: NeutralField, u
     case 'copy':
       return { kind: 'copy', wire: handling.wire };
     case 'convert':
-      return { kind: 'convert', note: handling.note };
+      return { kind: 'convert', note: handling.note, ...(handling.wire ? { wire: handling.wire } : {}) };
     case 'native':
       return { kind: 'native', note: handling.note };
     case 'emulate':
@@ -369,9 +389,9 @@ function enforceToolChoice(
   format: ModelFormat,
   notes: PlanNotes,
   { budget, inputGrammars = new Map() }: { budget: GrammarBudget; inputGrammars?: ReadonlyMap<string, string> },
-): void {
+): boolean {
   const choice = request.toolChoice;
-  if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return;
+  if (!request.tools?.length || (choice !== 'required' && typeof choice !== 'object')) return false;
   const param = request.origins.toolChoice ?? 'tool_choice';
   const hermes = (format.toolCallFormat ?? 'hermes') === 'hermes';
   if (!hermes || request.responseFormat || !supports(adapter.capabilities, 'responseFormat:grammar')) {
@@ -386,7 +406,7 @@ function enforceToolChoice(
       ),
       () => delete request.toolChoice,
     );
-    return;
+    return false;
   }
   const named = typeof choice === 'object' ? request.tools.filter((tool) => tool.name === choice.name) : [];
   const chosen: GrammarTool[] = typeof choice !== 'object' ? request.tools : named.length > 0 ? named : [{ name: choice.name }];
@@ -398,6 +418,7 @@ function enforceToolChoice(
     type: 'grammar',
     grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }),
   };
+  return true;
 }
 
 /** The routed model's text format: the route's settings over the backend's. */
@@ -406,11 +427,19 @@ function formatOf({ backend, route }: RouteMatch): ModelFormat {
   return { ...(chatTemplate ? { chatTemplate } : {}), ...(thinkTags ? { thinkTags } : {}), ...(toolCallFormat ? { toolCallFormat } : {}) };
 }
 
-function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRequest, mode: keyof typeof EMULATED): Engine {
+/** The adapter wrapped in the emulations the request needs, and the facts of them the translation report names. */
+function composeEngine(
+  adapter: Adapter,
+  format: ModelFormat,
+  request: NeutralRequest,
+  mode: keyof typeof EMULATED,
+): { engine: Engine; fanOut: FanOut; addedStops?: readonly string[] } {
   const { capabilities } = adapter;
   let engine: Engine = adapter;
+  let addedStops: readonly string[] | undefined;
   const nativeChoices = choicesAreNative(capabilities);
-  if (request.choices > 1 && !nativeChoices) engine = fanOutChoices(engine);
+  const choices = request.choices > 1 && !nativeChoices;
+  if (choices) engine = fanOutChoices(engine);
   if (mode === 'completionsOverChat') engine = textOverChat(engine, format.thinkTags);
   if (mode === 'chatOverCompletions') {
     // The configured template wins over the model's own (e.g. GGUF metadata).
@@ -423,14 +452,17 @@ function composeEngine(adapter: Adapter, format: ModelFormat, request: NeutralRe
             ...(adapter.chatTemplate.eosToken ? { eosToken: adapter.chatTemplate.eosToken } : {}),
           }
         : {};
-    engine = chatOverText(engine, {
+    const options: ChatOverTextOptions = {
       ...own,
       ...(format.thinkTags ? { thinkTags: format.thinkTags } : {}),
       ...(format.toolCallFormat ? { toolCallFormat: format.toolCallFormat } : {}),
-    });
+    };
+    engine = chatOverText(engine, options);
+    addedStops = endOfTurnStops(request, options);
   }
   const batchNeedsSplit =
     mode === 'completionsOverChat' || handlingOf(capabilities.fields, 'prompt:batch', 'text').kind === 'emulate' || !nativeChoices;
-  if (isPromptBatch(request.prompt) && batchNeedsSplit) engine = fanOutPrompts(engine);
-  return engine;
+  const prompts = isPromptBatch(request.prompt) && batchNeedsSplit;
+  if (prompts) engine = fanOutPrompts(engine);
+  return { engine, fanOut: { choices, prompts }, ...(addedStops ? { addedStops } : {}) };
 }

@@ -1,4 +1,4 @@
-/** One change a translation makes to a caller's field (translation-report.ts lists them; wire-changes.ts finds those on the wire). */
+/** One change a translation makes to a caller's field (translation-report.ts lists them; plan-changes.ts reads most of them from the plan). */
 export type ChangeAction = 'renamed' | 'converted' | 'emulated' | 'dropped' | 'rejected';
 
 export interface Change {

@@ -13,7 +13,7 @@ import type { NeutralResult } from '../../model/result.js';
 import type { StreamBatches } from '../../model/stream-event.js';
 import { eachEvent } from '../../streaming/stream-batches.js';
 import type { PlanNote } from '../plan/plan-notes.js';
-import { planRequest, type PlanOptions } from '../plan/plan.js';
+import { planRequest, type Plan, type PlanOptions } from '../plan/plan.js';
 import type { RouteMatch } from '../plan/route-table.js';
 
 /** One upstream call: `stream` or `complete`, the endpoint, and the body the adapter builds. */
@@ -33,6 +33,8 @@ export interface DryRun {
   notes: readonly PlanNote[];
   /** Each field the caller sent and its fate (src/backend/field-plan.ts). */
   fields: FieldPlan;
+  /** What else the plan decided: the translation between endpoints, the fan-out, what rendering a prompt adds. */
+  plan: Pick<Plan, 'mode' | 'fanOut' | 'rendering'>;
   /** With `collectRefusals`: the first refusal, as a caller meets it. */
   refusal?: ProxyError;
 }
@@ -93,6 +95,7 @@ export async function dryRun(
     warnings: plan.warnings,
     notes: plan.notes,
     fields: plan.fields,
+    plan: { mode: plan.mode, fanOut: plan.fanOut, ...(plan.rendering ? { rendering: plan.rendering } : {}) },
     ...(plan.refusal ? { refusal: plan.refusal } : {}),
   };
 }

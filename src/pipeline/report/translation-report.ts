@@ -12,8 +12,9 @@
  *  - rejected:  the backend would refuse the request (a 400)
  *
  * Every refusal is found in one pass: the plan notes each one and plans on
- * without it (`collectRefusals`). The rest comes from comparing the caller's
- * body with the upstream body (wire-changes.ts).
+ * without it (`collectRefusals`). The rest is read from the plan: its decision
+ * for each field, its mode and fan-out, and the dialect's word on its own
+ * fields (plan-changes.ts).
  */
 import type { Dialect } from '../../dialects/dialect.js';
 import { ProxyError } from '../../errors/proxy-error.js';
@@ -21,7 +22,7 @@ import type { NeutralRequest } from '../../model/request.js';
 import { dryRun, type DryRun } from './dry-run.js';
 import type { PlanOptions } from '../plan/plan.js';
 import type { RouteMatch } from '../plan/route-table.js';
-import { wireChanges } from './wire-changes.js';
+import { planChanges } from './plan-changes.js';
 
 import type { Change } from './change.js';
 import { pushAll } from '../../model/push-all.js';
@@ -133,7 +134,7 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
         change,
       );
   }
-  if (run && run.sent.length > 0) pushAll(changes, wireChanges({ pristine, body, dialect, match, run }, changes));
+  if (run && run.sent.length > 0) pushAll(changes, planChanges({ pristine, body, dialect, match, run }, changes));
 
   const verdict: Verdict =
     refusal || changes.some((change) => change.action === 'rejected')

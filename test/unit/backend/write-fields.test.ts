@@ -5,6 +5,7 @@ import {
   copy,
   emulate,
   native,
+  OPENAI_CONVERSATION,
   unsupported,
   type BackendTable,
   type FieldHandling,
@@ -21,7 +22,12 @@ function table(
   relayed: string[] = [],
 ): BackendTable {
   const all = Object.fromEntries(NEUTRAL_FIELD_NAMES.map((field) => [field, fields[field] ?? rest])) as FieldSupport;
-  return { fields: all, relayed: { chat: new Set(relayed), text: new Set() }, label: { chat: 'Test chat', text: 'Test completions' } };
+  return {
+    fields: all,
+    relayed: { chat: new Set(relayed), text: new Set() },
+    label: { chat: 'Test chat', text: 'Test completions' },
+    conversation: OPENAI_CONVERSATION,
+  };
 }
 
 const text = (patch: Partial<NeutralRequest> = {}): NeutralRequest => ({ ...emptyRequest('text', 'm'), prompt: 'Hi', ...patch });

@@ -1,5 +1,5 @@
 import type { Adapter, BackendCapabilities } from '../../../src/backend/adapter.js';
-import { copy, emulate, NOTHING_RELAYED, unsupported, type FieldSupport } from '../../../src/backend/field-support.js';
+import { copy, emulate, NOTHING_RELAYED, OPENAI_CONVERSATION, unsupported, type FieldSupport } from '../../../src/backend/field-support.js';
 import type { BackendSettings } from '../../../src/runtime/configuration.js';
 import { NEUTRAL_FIELD_NAMES, type NeutralField } from '../../../src/model/neutral-fields.js';
 import { emptyRequest, type NeutralRequest } from '../../../src/model/request.js';
@@ -46,6 +46,7 @@ function fakeAdapter({ supported = [], nativeChoices = true, ...capabilities }: 
     efforts: new Set(['low', 'medium', 'high']),
     relayed: NOTHING_RELAYED,
     label: { chat: 'fake', text: 'fake' },
+    conversation: OPENAI_CONVERSATION,
     ...capabilities,
   };
   const choicesOf = (request: NeutralRequest) => (nativeChoices ? request.choices : 1);

@@ -40,8 +40,13 @@ export function chatOverText(inner: Engine, options: ChatOverTextOptions = {}): 
   };
 }
 
-export function toTextRequest(request: NeutralRequest, options: ChatOverTextOptions): NeutralRequest {
+/** The stops the template's end of turn adds to the caller's, so generation ends with the assistant's turn (ChatML's `<|im_end|>`). */
+export function endOfTurnStops(request: NeutralRequest, options: ChatOverTextOptions): string[] {
   const usesChatml = !options.template || options.template === 'chatml';
+  return usesChatml && !request.limits.stop.includes(chatmlStop) ? [chatmlStop] : [];
+}
+
+export function toTextRequest(request: NeutralRequest, options: ChatOverTextOptions): NeutralRequest {
   const tools = request.toolChoice === 'none' ? undefined : request.tools;
   // Templates commonly drop earlier turns' reasoning, so `interleaved` is the default here.
   const messages = applyReasoningHistory(request.messages ?? [], request.reasoning?.history ?? 'interleaved');
@@ -63,7 +68,7 @@ export function toTextRequest(request: NeutralRequest, options: ChatOverTextOpti
     prompt,
     limits: {
       ...request.limits,
-      stop: usesChatml && !request.limits.stop.includes(chatmlStop) ? [...request.limits.stop, chatmlStop] : request.limits.stop,
+      stop: [...request.limits.stop, ...endOfTurnStops(request, options)],
     },
   };
 }
