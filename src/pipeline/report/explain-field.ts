@@ -50,33 +50,32 @@ export function explainField(field: NeutralField, decision: Decision, key: strin
   const takesItAs = (wire: string): Change => ({
     field: key,
     action: 'converted',
-    to: wire,
+    ...(wire !== key ? { to: wire } : {}),
     lossy: false,
     reason: `${label} takes it as ${wire}: ${short(sent[wire])}`,
   });
+  // The value that went out under the wire name the plan names: the caller's as it is (renamed), or in another form.
+  const asSent = (wire: string): Change =>
+    sameJson(sent[wire], context.body[key])
+      ? { field: key, action: 'renamed', to: wire, lossy: false, reason: `${label} calls it ${wire}` }
+      : takesItAs(wire);
   switch (decision.kind) {
     case 'copy':
-      if (inProcess || sameName(decision.wire, key)) return null;
-      // The same value under another name, unless the caller's dialect gave it another form (Responses' text.format).
-      return keptAsIs(field, key, context)
-        ? { field: key, action: 'renamed', to: decision.wire, lossy: false, reason: `${label} calls it ${decision.wire}` }
-        : takesItAs(decision.wire);
+      return inProcess || sameName(decision.wire, key) ? null : asSent(decision.wire);
     case 'convert': {
       if (inProcess) return null;
       const { wire, note } = decision;
-      // A converter that names no one field it writes (Mirostat 2.0 as three of llama-server's) is its note.
-      if (wire === undefined) return { field: key, action: 'converted', lossy: false, reason: note };
+      // A converter that names no one field it writes (Mirostat 2.0 as three of llama-server's), or wrote none here, is its note.
+      if (wire === undefined || !(wire in sent))
+        return wire !== undefined && sameJson(sent[key], context.body[key]) ? null : noteOf(key, note);
       // Written under another field (functions -> tools; Fireworks' thinking as reasoning_effort).
       if (wire !== key) {
         // A converter named after its one field converts (functions, as tools, in the tool's shape).
         if (note === wire) return { field: key, action: 'converted', to: wire, lossy: false, reason: `${label} takes it as ${wire}` };
-        return keptAsIs(field, key, context)
-          ? { field: key, action: 'renamed', to: wire, lossy: false, reason: `${label} calls it ${wire}` }
-          : takesItAs(wire);
+        return asSent(wire);
       }
-      // The same field: a change of form only between two forms of wire body, or between endpoints.
-      if (context.sameForm || keptAsIs(field, key, context)) return null;
-      return { field: key, action: 'converted', lossy: false, reason: `${label} takes it as ${wire}: ${short(sent[wire])}` };
+      // The same field: no change where it went out as the caller sent it.
+      return sameJson(sent[wire], context.body[key]) ? null : takesItAs(wire);
     }
     case 'native':
       // The body's fixed part carries the conversation's own (a prompt of token ids); anything else is the backend's behaviour.
@@ -103,8 +102,6 @@ export function explainField(field: NeutralField, decision: Decision, key: strin
   }
 }
 
-/** The dialect took the caller's value as it is (max_tokens), not in another form (a stop string as a list). */
-function keptAsIs(field: NeutralField, key: string, { pristine, body }: FieldContext): boolean {
-  const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
-  return JSON.stringify(spec.value(pristine)) === JSON.stringify(body[key]);
-}
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+const noteOf = (key: string, note: string): Change => ({ field: key, action: 'converted', lossy: false, reason: note });

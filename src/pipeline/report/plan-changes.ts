@@ -158,6 +158,8 @@ export function planChanges({ pristine, body, dialect, match, run }: PlanInput, 
   else if (inProcess)
     cover({ field: 'model', action: 'emulated', lossy: false, reason: 'picks the route; the backend serves the one model it has loaded' });
   covered.add('model');
+  // Whether to stream is the request's own; what the proxy does with a stream is its options'.
+  covered.add('stream');
 
   const context: FieldContext = {
     pristine,
@@ -178,6 +180,8 @@ export function planChanges({ pristine, body, dialect, match, run }: PlanInput, 
     if (part !== undefined) {
       if (context.sameForm || inProcess) continue;
       const to = upstream[part];
+      // Another form of wire body that happens to write these turns alike (plain user text) changes nothing.
+      if (to === key && JSON.stringify(context.sent[to]) === JSON.stringify(value)) continue;
       cover({
         field: key,
         action: 'converted',

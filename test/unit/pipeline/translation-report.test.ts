@@ -205,4 +205,26 @@ describe('translation report', () => {
     const result = await report({ kind: 'openai' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ignore_eos: false, n: 1 });
     expect(result.changes).toEqual([]);
   });
+
+  test('read from the plan, with the value the plan names: a converter that changes the form is a conversion, not a rename', async () => {
+    // speculation went out as prediction {type: content, content}, not as it came.
+    const predicted = await report({ kind: 'openai' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], speculation: 'Hello' });
+    expect(predicted.changes).toContainEqual(expect.objectContaining({ field: 'speculation', action: 'converted', to: 'prediction' }));
+    // user became Anthropic's metadata.user_id.
+    const user = await report({ kind: 'anthropic' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], user: 'u1' });
+    expect(user.changes).toContainEqual(expect.objectContaining({ field: 'user', action: 'converted', to: 'metadata' }));
+    // The same field in the same form of body, another value: logprobs true went out as 0.
+    const logprobs = await report({ kind: 'vllm', speaks: ['completions'] }, { model: 'm', prompt: 'Hi', logprobs: true });
+    expect(logprobs.changes).toContainEqual(
+      expect.objectContaining({ field: 'logprobs', action: 'converted', reason: 'vLLM completions takes it as logprobs: 0' }),
+    );
+    // Whether to stream is never a change; plain user text in another form of body is none either.
+    const streamed = await report(
+      { kind: 'openai' },
+      { model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_internal_content: true } },
+    );
+    expect(streamed.changes.map((change) => change.field)).not.toContain('stream');
+    const plain = await report({ kind: 'openai' }, { model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(brief(plain.changes)).toEqual(['renamed max_tokens -> max_completion_tokens']);
+  });
 });
