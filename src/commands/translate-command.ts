@@ -52,7 +52,7 @@ import { escapingWriter } from './escaping-writer.js';
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
 
 export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--speaks chat|completions|both] | --config FILE) [options] [REQUEST.json]
-       dialect-proxy translate --as chat|responses|anthropic [--model NAME] [--json] [REQUEST.json]
+       dialect-proxy translate --as chat|responses|anthropic|gemini [--model NAME] [--json] [REQUEST.json]
 
 Prints what a backend would receive for one request body in any caller dialect
 (OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages; read
@@ -70,7 +70,7 @@ converted, emulated, dropped or rejected, and why. Nothing is sent.
   --responses REPLY  translate a recorded backend reply (a JSON body or an SSE stream file) into
                      the caller's dialect, as the request would get it
   --as API           no backend: the request as it would be written in another caller API, with
-                     every change: chat, responses or anthropic (Messages), from any other of the three
+                     every change: chat, responses, anthropic (Messages) or gemini, from any other
   --json             one JSON document on stdout, for scripts
   --help, -h         this text
 
@@ -221,6 +221,7 @@ const AS_TARGETS: Readonly<Record<string, CallerEndpoint>> = {
   responses: 'responses',
   anthropic: 'messages',
   messages: 'messages',
+  gemini: 'gemini',
 };
 
 type Conversion = (parsed: ParsedBody) => Promise<Migration>;
@@ -238,6 +239,8 @@ function conversionOf(from: CallerEndpoint, to: CallerEndpoint): Conversion | un
   if (from === 'responses' && to === 'chat') return async ({ body }) => responsesToChat(body);
   if (to === 'messages' && (from === 'chat' || from === 'responses'))
     return (parsed) => migrateThroughKind(parsedRequest(parsed), 'messages');
+  // To Gemini from any other: written by the gemini kind (the model goes in the URL, not the body).
+  if (to === 'gemini' && from !== 'gemini') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'gemini');
   // Gemini's requests, like Anthropic's, have no wire table to the others: through the neutral model.
   if (from === 'gemini' && to === 'messages') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'messages');
   if ((from === 'messages' || from === 'gemini') && to === 'chat') return (parsed) => migrateThroughKind(parsedRequest(parsed), 'chat');
@@ -258,7 +261,7 @@ function conversionOf(from: CallerEndpoint, to: CallerEndpoint): Conversion | un
 function sourceOf(endpoint: string | undefined, to: CallerEndpoint, body: unknown): CallerEndpoint {
   if (endpoint !== undefined) return endpointOf(endpoint) as CallerEndpoint;
   const looksLike = detectEndpoint(body);
-  if (looksLike === 'messages' || looksLike === 'gemini' || to === 'messages') return looksLike;
+  if (looksLike === 'messages' || looksLike === 'gemini' || to === 'messages' || to === 'gemini') return looksLike;
   return to === 'responses' ? 'chat' : 'responses';
 }
 
@@ -299,7 +302,7 @@ async function migrateCommand(
   const conversion = conversionOf(source, target);
   if (!conversion)
     throw new UsageError(
-      `--as converts between Chat Completions, Responses and Anthropic Messages requests; this is ${DIALECT_ARTICLES[source]} request`,
+      `--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is ${DIALECT_ARTICLES[source]} request`,
     );
 
   const validator = await createRequestValidator();
@@ -310,7 +313,7 @@ async function migrateCommand(
   // A field the proxy refuses (previous_response_id without a response store, a hosted tool,
   // audio output) is still a field of the API: the exact tables say what becomes of it.
   const refusedByProxy = (parsed.error?.body.error as { code?: unknown } | undefined)?.code === 'unsupported_parameter';
-  const exact = source !== 'messages' && target !== 'messages' && source !== 'gemini';
+  const exact = ![source, target].some((api) => api === 'messages' || api === 'gemini');
   if (!parsed.request && !(refusedByProxy && exact)) {
     const looksLike = detectEndpoint(parsed.body);
     const hint = Object.keys(parsed.body).length > 0 && looksLike !== source ? looksLike : undefined;

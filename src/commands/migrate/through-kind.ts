@@ -1,8 +1,9 @@
 /**
- * A request moved to or from Anthropic's Messages API, where no wire-to-wire
- * table exists: the request is read into the neutral model, as the proxy reads
- * it, and written by the backend kind that speaks the other API (`anthropic`
- * for Messages, `openai` for chat), exactly as `translate --to KIND` shows it.
+ * A request moved to or from Anthropic's Messages API or Google's Gemini API,
+ * where no wire-to-wire table exists: the request is read into the neutral
+ * model, as the proxy reads it, and written by the backend kind that speaks the
+ * other API (`anthropic` for Messages, `gemini` for Gemini, `openai` for chat),
+ * exactly as `translate --to KIND` shows it.
  * The report's changes become the migration's: a field the kind would refuse,
  * or that the proxy would do itself (n fanned out), has no counterpart in the
  * other API, so a client moving there loses it.
@@ -13,10 +14,10 @@ import { createTranslator, type ParsedBody } from '../translate.js';
 import type { Migration } from './migration.js';
 
 /** The kind whose wire body is a request in each API this module writes. */
-const KIND_OF = { messages: 'anthropic', chat: 'openai' } as const;
+const KIND_OF = { messages: 'anthropic', chat: 'openai', gemini: 'gemini' } as const;
 
 /** Names for the reasons: "Anthropic Messages has no counterpart". */
-const API_NAMES = { messages: 'the Anthropic Messages API', chat: 'Chat Completions' } as const;
+const API_NAMES = { messages: 'the Anthropic Messages API', chat: 'Chat Completions', gemini: "Google's Gemini API" } as const;
 
 /** Thrown when the other API's kind refuses the request outright (nothing could be written). */
 export class MigrationRefused extends Error {
