@@ -55,8 +55,8 @@ export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--spea
        dialect-proxy translate --as chat|responses|anthropic|gemini [--model NAME] [--json] [REQUEST.json]
 
 Prints what a backend would receive for one request body in any caller dialect
-(OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages; read
-from REQUEST.json, or stdin), and every change on the way: each field renamed,
+(OpenAI chat, Fireworks completions, OpenAI Responses, Anthropic Messages or Gemini;
+read from REQUEST.json, or stdin), and every change on the way: each field renamed,
 converted, emulated, dropped or rejected, and why. Nothing is sent.
 
   --to KIND          a default backend of this kind (${KINDS}), as docs/fields.md assumes it

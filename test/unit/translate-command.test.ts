@@ -383,7 +383,7 @@ describe('dialect-proxy translate', () => {
       /^dialect-proxy translate: the request is a Chat Completions request already; --as chat writes one/,
     );
     expect((await translate({ model: 'm', prompt: 'Hi' }, ['--as', 'anthropic'])).err).toMatch(
-      /--as converts between Chat Completions, Responses and Anthropic Messages requests; this is a Fireworks completions request/,
+      /--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is a Fireworks completions request/,
     );
     expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(
       /^dialect-proxy translate: --as and --to exclude each other/,
