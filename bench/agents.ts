@@ -1,6 +1,6 @@
 /**
- * The requests coding agents send on every turn, from ../shared/captures (what Claude Code and Codex CLI
- * sent in a tool loop: 50-55 KB bodies with a dozen large tool schemas), replayed with the answer streamed.
+ * The requests coding agents send on every turn, from ../shared/captures (what Claude Code, Codex CLI and
+ * Gemini CLI sent in a tool loop: 48-55 KB bodies with a dozen large tool schemas), replayed with the answer streamed.
  * Empty where ../shared is absent: the bench says so and measures the rest.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ const AGENTS = [
     streamEnd: '}',
     tokenMark: '"type":"response.output_text.delta"',
   },
+  { name: 'Gemini CLI turn (Gemini, 48 KB)', file: 'gemini-cli/tool-loop-1-request.json', streamEnd: '}' },
 ];
 
 export function agentScenarios(): Scenario[] {

@@ -86,6 +86,8 @@ const chatBody = (stream: boolean, tokens: number) =>
   JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'Tell me a story.' }], max_tokens: tokens, stream });
 const messagesBody = (stream: boolean, tokens: number) =>
   JSON.stringify({ model: 'bench', max_tokens: tokens, messages: [{ role: 'user', content: 'Tell me a story.' }], stream });
+const geminiBody = (tokens: number) =>
+  JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Tell me a story.' }] }], generationConfig: { maxOutputTokens: tokens } });
 const completionsBody = (stream: boolean, tokens: number) =>
   JSON.stringify({ model: 'bench', prompt: 'Once upon a time', max_tokens: tokens, stream });
 
@@ -116,6 +118,22 @@ export function messagesScenarios(tokens: number): { chat: Scenario; messages: S
         path: '/v1/messages',
         body: messagesBody(chat.stream, tokens),
         streamEnd: 'data: {"type":"message_stop"}',
+      },
+    }));
+}
+
+/** The chat scenarios again, their bodies in Google's Gemini API (the model and the stream in the URL): the same upstream call. */
+export function geminiScenarios(tokens: number): { chat: Scenario; gemini: Scenario }[] {
+  return scenarios(tokens)
+    .filter((scenario) => scenario.dialect === 'chat')
+    .map((chat) => ({
+      chat,
+      gemini: {
+        ...chat,
+        name: chat.name.replace('chat', 'Gemini'),
+        path: chat.stream ? '/v1beta/models/bench:streamGenerateContent?alt=sse' : '/v1beta/models/bench:generateContent',
+        body: geminiBody(tokens),
+        streamEnd: '}',
       },
     }));
 }

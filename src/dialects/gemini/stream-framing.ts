@@ -4,9 +4,10 @@
  * as they are made, as Google answers a plain `:streamGenerateContent`.
  */
 import type { SseFraming } from '../../streaming/encode-sse.js';
+import { chunkJson } from './chunk-json.js';
 
 export const geminiSseFraming: SseFraming = {
-  frame: (chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`,
+  frame: (chunk) => `data: ${chunkJson(chunk)}\r\n\r\n`,
   end: '',
 };
 
@@ -28,7 +29,7 @@ export class JsonArrayFraming implements SseFraming {
   frame = (chunk: Record<string, unknown>): string => {
     const head = this.opened ? '\n,\r\n' : '[';
     this.opened = true;
-    return head + JSON.stringify(chunk);
+    return head + chunkJson(chunk);
   };
 
   /** The closing text for a failure the serializer did not write (the proxy's own, after the headers). */
