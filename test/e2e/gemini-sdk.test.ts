@@ -1,12 +1,14 @@
 /**
  * The official `@google/genai` SDK against the running proxy's Gemini front: a chat backend (a mock
  * OpenAI upstream that records what it gets), a completions-only backend (the chat template renders
- * the conversation) and the bundled llama.cpp worker on the built-in model.
+ * the conversation), an Anthropic backend (thinking and its signature carried through the proxy's
+ * sealed thoughtSignature) and the bundled llama.cpp worker on the built-in model.
  */
 import { ApiError, FinishReason, FunctionCallingConfigMode, GoogleGenAI, type Content } from '@google/genai';
 import type { RunningServer } from '../../src/http/server.js';
 import { startMockUpstream, type MockUpstream } from '../helpers/mock-upstream.js';
 import { startBuiltinProxy, startProxyFor } from '../helpers/start-proxy.js';
+import { anthropicMessage, startMockAnthropic, textStream, type MockAnthropic } from '../helpers/mock-anthropic.js';
 
 const created = 1700000000;
 const chatAnswer = (message: Record<string, unknown>, finish = 'stop') => ({
@@ -275,5 +277,88 @@ describe('@google/genai -> dialect-proxy -> the bundled llama.cpp worker (built-
 
     const counted = await ai.models.countTokens({ model: 'gemini-x', contents: 'Hello there' });
     expect(counted.totalTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('@google/genai -> dialect-proxy -> an Anthropic backend', () => {
+  let anthropic: MockAnthropic;
+  let proxy: RunningServer;
+  let ai: GoogleGenAI;
+  const THOUGHT = 'Paris is in France; look it up.';
+  const SIGNATURE = 'EqQBCkYIBxgC-signed-by-anthropic';
+
+  beforeAll(async () => {
+    anthropic = await startMockAnthropic();
+    proxy = await startProxyFor(anthropic.url, { kind: 'anthropic', apiKey: 'sk-ant-upstream' });
+    ai = client(proxy.url, 'unused');
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await anthropic.close();
+  });
+
+  test('generateContent and generateContentStream: the system instruction as system, the answer in Google shape', async () => {
+    anthropic.reply({ message: anthropicMessage({ content: [{ type: 'text', text: 'Bonjour.' }] }) });
+    const response = await ai.models.generateContent({
+      model: 'claude-sonnet-4-5',
+      contents: 'Say hello in French.',
+      config: { systemInstruction: 'Be brief.', maxOutputTokens: 32 },
+    });
+    expect(response.text).toBe('Bonjour.');
+    expect(response.candidates?.[0].finishReason).toBe(FinishReason.STOP);
+    expect(anthropic.requests[0].body).toMatchObject({
+      system: [{ type: 'text', text: 'Be brief.' }],
+      max_tokens: 32,
+      messages: [{ role: 'user' }],
+    });
+
+    anthropic.reply({ events: textStream(['Bon', 'jour.']) });
+    let text = '';
+    for await (const chunk of await ai.models.generateContentStream({ model: 'claude-sonnet-4-5', contents: 'Again.' }))
+      text += chunk.text ?? '';
+    expect(text).toBe('Bonjour.');
+  });
+
+  test("a function-calling round trip with thinking: the thought comes back to the caller, and Anthropic's signature reaches the backend on the next turn", async () => {
+    anthropic.reply({
+      message: anthropicMessage({
+        content: [
+          { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+        ],
+        stop_reason: 'tool_use',
+      }),
+    });
+    const config = { tools: [{ functionDeclarations: [weather] }], thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } };
+    const first = await ai.models.generateContent({ model: 'claude-sonnet-4-5', contents: 'Weather in Paris?', config });
+    const parts = first.candidates?.[0].content?.parts ?? [];
+    expect(parts).toContainEqual({ text: THOUGHT, thought: true });
+    expect(first.functionCalls).toEqual([{ id: 'toolu_1', name: 'get_weather', args: { city: 'Paris' } }]);
+    // The signature travels to the caller sealed by the proxy, on the call's part.
+    expect(parts.find((part) => part.functionCall)?.thoughtSignature).toMatch(/^dpx1\./);
+
+    anthropic.reply({ message: anthropicMessage({ content: [{ type: 'text', text: 'It is 21 degrees.' }] }) });
+    const history: Content[] = [
+      { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+      first.candidates?.[0].content as Content,
+      { role: 'user', parts: [{ functionResponse: { id: 'toolu_1', name: 'get_weather', response: { temperature: 21 } } }] },
+    ];
+    const second = await ai.models.generateContent({ model: 'claude-sonnet-4-5', contents: history, config });
+    expect(second.text).toBe('It is 21 degrees.');
+    const [, assistant] = (anthropic.requests.at(-1)?.body as { messages: Record<string, unknown>[] }).messages;
+    expect(assistant).toMatchObject({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: THOUGHT, signature: SIGNATURE },
+        { type: 'tool_use', id: 'toolu_1' },
+      ],
+    });
+  });
+
+  test("an overloaded Anthropic backend is the SDK's ApiError 503", async () => {
+    anthropic.reply({ status: 529, error: { type: 'overloaded_error', message: 'Overloaded' } });
+    const failure = await ai.models.generateContent({ model: 'claude-sonnet-4-5', contents: 'Hi' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect({ status: (failure as ApiError).status, message: (failure as ApiError).message }).toMatchObject({ status: 503 });
   });
 });

@@ -28,8 +28,12 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
 
 const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
 
+/** A backend too busy now (Anthropic's 529, a full queue): Google's overloaded answer, 503 UNAVAILABLE, which its clients retry. */
+const BUSY = new Set(['backend_busy', 'upstream_overloaded']);
+
 /** The HTTP status of an error as sent (a client that went away, 499, is answered as Google would: 400). */
 export function geminiStatusCode(error: ProxyError): number {
+  if (error.code !== null && BUSY.has(error.code)) return 503;
   return error.status === 499 ? 400 : error.status;
 }
 
