@@ -28,6 +28,11 @@ export interface Dialect {
   readonly document: Endpoint | 'responses' | 'messages' | 'gemini';
   /** OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
   readonly sse: SseFraming;
+  /**
+   * The body with the field names its document is written in, before it is validated (Gemini's proto
+   * names, `system_instruction`, as `systemInstruction`: Google takes both); absent where a body has one form.
+   */
+  normalizeBody?(body: Record<string, unknown>): Record<string, unknown>;
   /** Every wire request field with its fate. */
   readonly fields: FieldTable<string>;
   /** What its own fields (the conversation, stream options) become upstream, for the translation report. */

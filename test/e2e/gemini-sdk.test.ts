@@ -153,6 +153,30 @@ describe('@google/genai -> dialect-proxy -> a chat backend', () => {
     });
   });
 
+  test("a body as Google's curl examples write it (proto names: system_instruction, generation_config, inline_data.mime_type) is taken", async () => {
+    upstream.reply({ json: chatAnswer({ content: 'A red pixel.' }) });
+    const response = await fetch(`${proxy.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': 'caller-key' },
+      body: JSON.stringify({
+        system_instruction: { parts: [{ text: 'Be brief.' }] },
+        contents: [{ parts: [{ text: 'What is this?' }, { inline_data: { mime_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+        generation_config: { max_output_tokens: 16 },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(
+      ((await response.json()) as { candidates: { content: { parts: { text: string }[] } }[] }).candidates[0].content.parts[0].text,
+    ).toBe('A red pixel.');
+    expect(upstream.requests[0].body).toMatchObject({
+      max_completion_tokens: 16,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+      ],
+    });
+  });
+
   test('countTokens: an estimate in Google shape, nothing sent upstream', async () => {
     const counted = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'Hello there, how are you today?' });
     expect(counted.totalTokens).toBeGreaterThan(0);

@@ -4,6 +4,7 @@
  * carries the model and whether to stream, so the dialect is bound to each URL (`route`).
  */
 import type { Dialect, RoutedDialect } from '../dialect.js';
+import { camelCaseNames } from './camel-case-names.js';
 import { countTokensAnswer, countTokensCreateBody } from './count-tokens.js';
 import { geminiErrorBody, geminiStatusCode } from './error-body.js';
 import { geminiModel, geminiModelList } from './model-list.js';
@@ -21,6 +22,8 @@ export const geminiDialect: Dialect = {
   endpoint: 'chat',
   document: 'gemini',
   sse: geminiSseFraming,
+  // Google takes proto names too (system_instruction, inline_data.mime_type), as its curl examples send them.
+  normalizeBody: camelCaseNames,
   fields: geminiFields,
   // Its turns in contents, the system turn apart (the model is in the URL, not a field).
   wire: { form: 'gemini', conversation: { contents: 'turns', systemInstruction: 'system' } },

@@ -19,9 +19,10 @@ export function parseCallerRequest(
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw bodyNotAnObject(dialect.validationStatus);
   }
-  const issues = validator.validate(dialect.document, body);
-  if (issues.length > 0) throw withEndpointHint(failedValidation(dialect.validationStatus, issues), dialect, body);
-  return dialect.parseRequest(body as Record<string, unknown>, headers, context);
+  const named = dialect.normalizeBody ? dialect.normalizeBody(body as Record<string, unknown>) : (body as Record<string, unknown>);
+  const issues = validator.validate(dialect.document, named);
+  if (issues.length > 0) throw withEndpointHint(failedValidation(dialect.validationStatus, issues), dialect, named);
+  return dialect.parseRequest(named, headers, context);
 }
 
 /**
