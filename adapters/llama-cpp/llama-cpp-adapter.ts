@@ -83,7 +83,13 @@ export class LlamaCppAdapter implements Adapter {
   }
 
   private generateRequest(request: NeutralRequest) {
-    return toGenerateRequest(request, this.capabilities);
+    const generate = toGenerateRequest(request, this.capabilities);
+    const cap = this.settings.defaultMaxTokens;
+    if (generate.maxTokens === undefined && cap !== undefined) {
+      generate.maxTokens = cap;
+      request.warnings.push(`max_tokens was sent as ${cap} (the backend's defaultMaxTokens): the request set none`);
+    }
+    return generate;
   }
 
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult> {

@@ -10,10 +10,15 @@ export interface LlamaCppSettings extends BackendCommon, ConfigurableLlamaOption
    * memory, N x `threads`). Default false: one copy, in one engine all the processes share.
    */
   perWorker?: boolean;
+  /**
+   * The most a request that sets no max_tokens may generate, named in a warning (without it: until the
+   * context is full, which on a context sized for coding agents is minutes of text nobody asked for).
+   */
+  defaultMaxTokens?: number;
 }
 
 /** The keys `checkLlamaCppSettings` reads. */
-export const LLAMA_CPP_KEYS: readonly string[] = [...configurableLlamaOptions, 'perWorker'];
+export const LLAMA_CPP_KEYS: readonly string[] = [...configurableLlamaOptions, 'perWorker', 'defaultMaxTokens'];
 
 export function checkLlamaCppSettings(backend: Record<string, unknown>, key: string): LlamaCppSettings {
   if (typeof backend.model !== 'string' || backend.model === '')
@@ -23,6 +28,7 @@ export function checkLlamaCppSettings(backend: Record<string, unknown>, key: str
   integerField(backend, 'queueLimit', key, 0);
   integerField(backend, 'threads', key, 1, 256);
   integerField(backend, 'streamBatchMs', key, 0, 1000);
+  integerField(backend, 'defaultMaxTokens', key, 1);
   optionalBoolean(backend.perWorker, `${key}.perWorker`);
   return backend as unknown as LlamaCppSettings;
 }
