@@ -8,7 +8,7 @@
  */
 import type { Adapter, BackendCapabilities } from '../../backend/adapter.js';
 import { choicesAreNative, supports } from '../../backend/capabilities.js';
-import type { Decision, FieldPlan, PlannedField } from '../../backend/field-plan.js';
+import type { FieldPlan } from '../../backend/field-plan.js';
 import { handlingOf } from '../../backend/field-support.js';
 import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../../config/settings.js';
 import { invalidRequest, type ProxyError } from '../../errors/proxy-error.js';
@@ -26,6 +26,7 @@ import type { Endpoint, NeutralRequest } from '../../model/request.js';
 import { callerErrors, inCallerTerms } from './caller-errors.js';
 import { OWN_FIX, PlanNotes, type PlanNote } from './plan-notes.js';
 import { planReasoning } from './plan-reasoning.js';
+import { fieldPlanOf } from './field-plan-of.js';
 import { noteGuessedTemplate } from './guessed-template.js';
 import { chatOverText, endOfTurnStops, type ChatOverTextOptions } from './emulate/chat-over-text.js';
 import { customToolsAsFunctions, unwrapCustomCalls } from './emulate/custom-tools.js';
@@ -169,7 +170,12 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   const composed = composeEngine(adapter, format, request, mode);
   let engine = composed.engine;
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
-  const fields = fieldPlanOf(parsed, notes.notes, capabilities, upstream, mode, settings.dropUnsupported === true);
+  const fields = fieldPlanOf(parsed, notes.notes, {
+    capabilities,
+    upstream,
+    emulated: EMULATED[mode],
+    dropping: settings.dropUnsupported === true,
+  });
   // An upstream's refusal names the caller's field, or none (caller-errors.ts).
   const rename = callerErrors(fields);
   engine = inCallerTerms(engine, (error) => rename(error, request));
@@ -185,66 +191,6 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
     ...(composed.addedStops ? { rendering: { addedStops: composed.addedStops, toolChoiceGrammar } } : {}),
     ...(notes.refusal ? { refusal: notes.refusal } : {}),
   };
-}
-
-/**
- * The fate of each field the caller sent: what the plan noted for it (refused,
- * dropped, approximated), else what the backend's table does with it on the
- * upstream endpoint, else the proxy's own emulation.
- */
-function fieldPlanOf(
-  parsed: NeutralRequest,
-  notes: readonly PlanNote[],
-  capabilities: BackendCapabilities,
-  upstream: Endpoint,
-  mode: TranslationMode,
-  dropping: boolean,
-): FieldPlan {
-  const noted = new Map<string, PlanNote>();
-  for (const note of notes) if (!noted.has(note.param)) noted.set(note.param, note);
-  const fields: PlannedField[] = [];
-  for (const field of NEUTRAL_FIELD_NAMES) {
-    if (!asksFor(parsed, field)) continue;
-    const param = paramOf(parsed, field);
-    const note = noted.get(param);
-    fields.push({ field, param, decision: note ? decisionOf(note, dropping) : tableDecision(capabilities, field, upstream, mode) });
-  }
-  const relayed = Object.keys(parsed.passthrough).map((key) => {
-    const param = relayedParamOf(parsed, key);
-    const note = noted.get(param);
-    return {
-      param,
-      decision: !note
-        ? ({ kind: 'copy', wire: key } as const)
-        : note.kind === 'refused' && !dropping
-          ? ({ kind: 'refuse', reason: note.reason } as const)
-          : ({ kind: 'drop', reason: note.reason } as const),
-    };
-  });
-  return { endpoint: upstream, fields, relayed };
-}
-
-function decisionOf(note: PlanNote, dropping: boolean): Decision {
-  if (note.kind === 'approximated') return { kind: 'approximate', wire: note.to ?? note.param, reason: note.reason };
-  if (note.kind === 'refused' && !dropping) return { kind: 'refuse', reason: note.reason };
-  return { kind: 'drop', reason: note.reason };
-}
-
-function tableDecision(capabilities: BackendCapabilities, field: NeutralField, upstream: Endpoint, mode: TranslationMode): Decision {
-  if (EMULATED[mode].has(field)) return { kind: 'emulate', how: 'the proxy renders the prompt' };
-  const handling = handlingOf(capabilities.fields, field, upstream);
-  switch (handling.kind) {
-    case 'copy':
-      return { kind: 'copy', wire: handling.wire };
-    case 'convert':
-      return { kind: 'convert', note: handling.note, ...(handling.wire ? { wire: handling.wire } : {}) };
-    case 'native':
-      return { kind: 'native', note: handling.note };
-    case 'emulate':
-      return { kind: 'emulate', how: handling.how };
-    case 'unsupported':
-      return { kind: 'refuse', reason: handling.why };
-  }
 }
 
 /**
