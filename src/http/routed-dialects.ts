@@ -81,6 +81,19 @@ function modelOf(rest: string): string | undefined {
   }
 }
 
+/**
+ * The routed dialect whose callers a URL under its prefixes comes from, for an answer in its shape (a 404):
+ * under `/v1/`, shared with OpenAI's paths, only a caller that sends the dialect's own key.
+ */
+export function routedDialectOf(req: IncomingMessage): Dialect | undefined {
+  const path = (req.url ?? '').split('?', 1)[0];
+  return ROUTED.find(
+    (dialect) =>
+      dialect.route?.prefixes.some((prefix) => path.startsWith(prefix)) &&
+      (!path.startsWith('/v1/') || ownKeyIn(req, dialect)),
+  );
+}
+
 function ownKeyIn(req: IncomingMessage, dialect: Dialect): boolean {
   const { header, query } = dialect.apiKeyFrom ?? {};
   if (header !== undefined && req.headers[header] !== undefined) return true;

@@ -9,6 +9,7 @@ import { DIALECTS } from '../dialects/registry.js';
 import { unknownUrl } from '../errors/catalogue.js';
 import type { Logger } from '../logging/logger.js';
 import { sendError } from '../pipeline/answer/send-json.js';
+import { routedDialectOf } from './routed-dialects.js';
 
 /** The paths the proxy answers, longest first (so `/v1/messages/count_tokens` wins over `/v1/messages`). */
 const KNOWN_PATHS = [
@@ -43,6 +44,7 @@ export function unknownUrlHandler(logger: () => Logger | undefined): (req: Incom
       logger()?.info('unknown url', { method: req.method, path, ...(meant ? { meant } : {}), ...(unlogged ? { unlogged } : {}) });
       unlogged = 0;
     } else unlogged += 1;
-    sendError(res, undefined, unknownUrl(req.method ?? 'GET', path, meant));
+    // Under a routed dialect's prefix (Gemini's /v1beta/models/), its callers read its error shape.
+    sendError(res, routedDialectOf(req), unknownUrl(req.method ?? 'GET', path, meant));
   };
 }

@@ -177,6 +177,17 @@ describe('@google/genai -> dialect-proxy -> a chat backend', () => {
     });
   });
 
+  test("an unknown method under Google's prefix is a 404 in Google's shape; under /v1/ only for a caller with Google's key", async () => {
+    const post = (path: string, headers: Record<string, string>) =>
+      fetch(`${proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' }).then(
+        async (response) => ({ status: response.status, body: (await response.json()) as { error: Record<string, unknown> } }),
+      );
+    const google = await post('/v1beta/models/gemini-2.5-flash:embedContent', { 'x-goog-api-key': 'caller-key' });
+    expect(google).toMatchObject({ status: 404, body: { error: { code: 404, status: 'NOT_FOUND' } } });
+    const openai = await post('/v1/models/gpt-4o:embed', { authorization: 'Bearer caller-key' });
+    expect(openai).toMatchObject({ status: 404, body: { error: { type: 'invalid_request_error', code: 'unknown_url' } } });
+  });
+
   test('countTokens: an estimate in Google shape, nothing sent upstream', async () => {
     const counted = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'Hello there, how are you today?' });
     expect(counted.totalTokens).toBeGreaterThan(0);
