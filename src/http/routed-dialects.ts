@@ -88,9 +88,7 @@ function modelOf(rest: string): string | undefined {
 export function routedDialectOf(req: IncomingMessage): Dialect | undefined {
   const path = (req.url ?? '').split('?', 1)[0];
   return ROUTED.find(
-    (dialect) =>
-      dialect.route?.prefixes.some((prefix) => path.startsWith(prefix)) &&
-      (!path.startsWith('/v1/') || ownKeyIn(req, dialect)),
+    (dialect) => dialect.route?.prefixes.some((prefix) => path.startsWith(prefix)) && (!path.startsWith('/v1/') || ownKeyIn(req, dialect)),
   );
 }
 
