@@ -45,6 +45,10 @@ export interface RemoteAdapterOptions {
   paths?: Readonly<Record<'chat' | 'completions', string>>;
   /** Where the backend counts a prompt's tokens, where it can (token-count-endpoint.ts). */
   tokenCount?: TokenCountEndpoint;
+  /** The kind's reading of its backend's errors (Anthropic's, Google's), applied to every error the adapter gives. */
+  refineError?(error: ProxyError, request: NeutralRequest): ProxyError;
+  /** Keys the kind sends in headers of its own (`x-api-key`, `x-goog-api-key`): masked in errors whatever their length. */
+  secrets?: readonly string[];
 }
 
 /** What one request posts: its URL from a base URL (the backend's, or each replica's), its body, what it accepts back. */
@@ -61,10 +65,12 @@ export function createRemoteAdapter({
   codec,
   paths = OPENAI_PATHS,
   tokenCount,
+  refineError,
+  secrets: ownSecrets = [],
 }: RemoteAdapterOptions): Adapter {
   const timeouts = { ...REMOTE_DEFAULTS.timeouts, ...config.timeouts };
   const retries = { ...REMOTE_DEFAULTS.retries, ...config.retries };
-  const secrets = secretsOf(config);
+  const secrets = [...new Set([...secretsOf(config), ...ownSecrets])];
   const client = createHttpClient({ timeouts, retries, secrets, backend: name });
   const limit =
     config.maxConcurrent === undefined
@@ -129,8 +135,10 @@ export function createRemoteAdapter({
     }
   }
 
-  /** An error from the backend, its secrets masked. */
-  const masked = (error: unknown) => (error instanceof ProxyError ? withoutSecrets(error, secrets) : error);
+  /** An error as the adapter gives it: read as the kind reads its backend's, its secrets masked. */
+  const failure = (error: ProxyError, request: NeutralRequest) =>
+    withoutSecrets(refineError ? refineError(error, request) : error, secrets);
+  const masked = (error: unknown, request: NeutralRequest) => (error instanceof ProxyError ? failure(error, request) : error);
 
   /**
    * One exchange with the backend, under `timeouts.totalMs` and a `maxConcurrent` slot: `end()` frees
@@ -140,7 +148,7 @@ export function createRemoteAdapter({
     const deadline = withDeadline(context.signal, timeouts.totalMs);
     const release = await slot(deadline.signal).catch((error: unknown) => {
       deadline.clear();
-      throw masked(error);
+      throw masked(error, request);
     });
     let done: () => void = () => undefined;
     return {
@@ -197,7 +205,7 @@ export function createRemoteAdapter({
           const { response, url } = await exchange.send({ url: (at) => tokenCount.url(at, request), body, accept: 'application/json' });
           return tokenCount.read(await readJson(response, url, exchange.signal));
         } catch (error) {
-          throw masked(error);
+          throw masked(error, request);
         } finally {
           exchange.end();
         }
@@ -209,7 +217,7 @@ export function createRemoteAdapter({
         const { response, url } = await exchange.send(generation(request, false));
         return codec.fromWireResult(await readJson(response, url, exchange.signal), request);
       } catch (error) {
-        throw masked(error);
+        throw masked(error, request);
       } finally {
         exchange.end();
       }
@@ -224,7 +232,9 @@ export function createRemoteAdapter({
           if (/application\/json/i.test(String(response.headers['content-type'] ?? ''))) {
             // A JSON answer to a stream request is an error report (or a server that cannot stream).
             const body = await readJson(response, url, signal);
-            yield [{ type: 'error', error: isRecord(body) && body.error ? mapErrorFrame(body, secrets) : notAStream(name) }];
+            yield [
+              { type: 'error', error: failure(isRecord(body) && body.error ? mapErrorFrame(body, secrets) : notAStream(name), request) },
+            ];
             return;
           }
           // Each packet is decoded and read in one synchronous step, and its events leave together.
@@ -236,9 +246,9 @@ export function createRemoteAdapter({
               reader.push(message, events);
               if (reader.ended) break;
             }
-            // An error ends the stream, so only the last event can be one: the upstream's words in it are masked.
+            // An error ends the stream, so only the last event can be one: read as the kind reads it, the upstream's words masked.
             const last = events[events.length - 1];
-            if (last?.type === 'error') events[events.length - 1] = { type: 'error', error: withoutSecrets(last.error, secrets) };
+            if (last?.type === 'error') events[events.length - 1] = { type: 'error', error: failure(last.error, request) };
             return events;
           };
           for await (const bytes of response.body) {
@@ -251,11 +261,13 @@ export function createRemoteAdapter({
           if (!reader.ended) reader.finish(events);
           if (events.length > 0) yield events;
         } catch (error) {
-          yield [{ type: 'error', error: interrupted(error, url, signal) }];
+          yield [{ type: 'error', error: failure(interrupted(error, url, signal), request) }];
         } finally {
           // The consumer stopped early (client gone): close the upstream request now (a no-op once the body was read whole).
           response.body.destroy();
         }
+      } catch (error) {
+        throw masked(error, request);
       } finally {
         exchange.end();
       }

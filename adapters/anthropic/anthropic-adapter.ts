@@ -6,10 +6,6 @@
  * backend's: merge-betas.ts) and reads its errors (anthropic-errors.ts).
  */
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
-import { ProxyError } from '../../src/errors/proxy-error.js';
-import type { NeutralRequest } from '../../src/model/request.js';
-import type { StreamBatches } from '../../src/model/stream-event.js';
-import { withoutSecrets } from '../mask-secrets.js';
 import { createRemoteAdapter, type WireCodec } from '../remote-adapter.js';
 import type { AdapterSettings } from '../remote-settings.js';
 import { refineError } from './anthropic-errors.js';
@@ -71,36 +67,14 @@ export function createAnthropicAdapter(settings: AdapterSettings<AnthropicSettin
   } = settings;
   const headers = anthropicHeaders(settings);
   const capabilities = anthropicCapabilities(settings);
-  const inner = createRemoteAdapter({
+  return createRemoteAdapter({
     name: options.name ?? 'anthropic',
     settings: { ...remote, headers },
     capabilities,
     codec: anthropicCodec(capabilities, settings.defaultMaxTokens ?? ANTHROPIC_DEFAULTS.defaultMaxTokens, headers['anthropic-beta']),
     paths: { chat: '/messages', completions: '/messages' },
+    refineError,
+    // The key goes in a header of Anthropic's own: masked whatever its length.
+    secrets: apiKey ? [apiKey] : [],
   });
-  // The key goes as a header, so the shared masking only knows it when it is long; it is masked here whatever its length.
-  const secrets = apiKey ? [apiKey] : [];
-  const refine = (error: ProxyError, request: NeutralRequest): ProxyError => withoutSecrets(refineError(error, request), secrets);
-
-  async function* stream(request: NeutralRequest, context: Parameters<Adapter['stream']>[1]): StreamBatches {
-    try {
-      for await (const batch of inner.stream(request, context)) {
-        const last = batch[batch.length - 1];
-        // An error ends the stream: only a batch's last event can be one.
-        if (last?.type === 'error') batch[batch.length - 1] = { type: 'error', error: refine(last.error, request) };
-        yield batch;
-      }
-    } catch (error) {
-      throw error instanceof ProxyError ? refine(error, request) : error;
-    }
-  }
-
-  return {
-    ...inner,
-    complete: (request, context) =>
-      inner.complete(request, context).catch((error: unknown) => {
-        throw error instanceof ProxyError ? refine(error, request) : error;
-      }),
-    stream,
-  };
 }

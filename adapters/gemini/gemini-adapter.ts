@@ -6,10 +6,6 @@
  * URL, and reads Gemini's errors (gemini-errors.ts).
  */
 import type { Adapter, BackendCapabilities } from '../../src/backend/adapter.js';
-import { ProxyError } from '../../src/errors/proxy-error.js';
-import type { NeutralRequest } from '../../src/model/request.js';
-import type { StreamBatches } from '../../src/model/stream-event.js';
-import { withoutSecrets } from '../mask-secrets.js';
 import { createRemoteAdapter, type WireCodec } from '../remote-adapter.js';
 import type { AdapterSettings } from '../remote-settings.js';
 import { BUDGET_EFFORTS, geminiTable, LEVEL_EFFORTS } from './fields.js';
@@ -58,7 +54,7 @@ export function geminiHeaders(settings: Partial<GeminiSettings>): Record<string,
 export function createGeminiAdapter(settings: AdapterSettings<GeminiSettings>, options: { name?: string } = {}): Adapter {
   const { apiKey, toolSchemas: _schemas, thinkingLevels: _levels, ...remote } = settings;
   const capabilities = geminiCapabilities(settings);
-  const inner = createRemoteAdapter({
+  return createRemoteAdapter({
     name: options.name ?? 'gemini',
     settings: { ...remote, headers: geminiHeaders(settings) },
     capabilities,
@@ -66,30 +62,8 @@ export function createGeminiAdapter(settings: AdapterSettings<GeminiSettings>, o
     // What reports show; each request's own path is the codec's (the model is in it).
     paths: { chat: '/models/{model}:generateContent', completions: '/models/{model}:generateContent' },
     tokenCount: GEMINI_TOKEN_COUNT,
+    refineError,
+    // The key goes in a header of Google's own: masked whatever its length.
+    secrets: apiKey ? [apiKey] : [],
   });
-  // The key goes as a header, so the shared masking only knows it when it is long; it is masked here whatever its length.
-  const secrets = apiKey ? [apiKey] : [];
-  const refine = (error: ProxyError, request: NeutralRequest): ProxyError => withoutSecrets(refineError(error, request), secrets);
-
-  async function* stream(request: NeutralRequest, context: Parameters<Adapter['stream']>[1]): StreamBatches {
-    try {
-      for await (const batch of inner.stream(request, context)) {
-        const last = batch[batch.length - 1];
-        // An error ends the stream: only a batch's last event can be one.
-        if (last?.type === 'error') batch[batch.length - 1] = { type: 'error', error: refine(last.error, request) };
-        yield batch;
-      }
-    } catch (error) {
-      throw error instanceof ProxyError ? refine(error, request) : error;
-    }
-  }
-
-  return {
-    ...inner,
-    complete: (request, context) =>
-      inner.complete(request, context).catch((error: unknown) => {
-        throw error instanceof ProxyError ? refine(error, request) : error;
-      }),
-    stream,
-  };
 }
