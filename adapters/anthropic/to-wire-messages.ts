@@ -10,8 +10,8 @@
  *    the next user turn, first);
  *  - images: data URLs as base64 sources, http(s) URLs as url sources; PDF files as documents.
  */
+import { argumentsObject } from '../../src/model/tool-arguments.js';
 import { invalidRequest } from '../../src/errors/proxy-error.js';
-import { isRecord } from '../../src/model/is-record.js';
 import type { ContentPart, Message, ToolCall } from '../../src/model/request.js';
 import type { WireBody } from '../../src/backend/field-support.js';
 import { cacheControlOf } from './to-wire-tools.js';
@@ -113,15 +113,9 @@ function toolUse(call: ToolCall, path: string): WireBody {
 
 /** A call's JSON arguments as the object Anthropic's `input` is; none is `{}`. */
 function toolInput(text: string, path: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalidRequest(path, `${path} is not JSON: Anthropic takes a tool call's input as a JSON object.`);
-  }
-  if (!isRecord(value)) throw invalidRequest(path, `${path} is not a JSON object: Anthropic takes a tool call's input as one.`);
-  return value;
+  const input = argumentsObject(text);
+  if (!input) throw invalidRequest(path, `${path} is not a JSON object: Anthropic takes a tool call's input as one.`);
+  return input;
 }
 
 function toolResult(message: Message, path: string): WireBody {

@@ -14,6 +14,7 @@
  *  - images: data URLs -> `inlineData`, other URLs -> `fileData`; audio -> `inlineData`.
  */
 import type { WireBody } from '../../src/backend/field-support.js';
+import { argumentsObject } from '../../src/model/tool-arguments.js';
 import { invalidRequest } from '../../src/errors/proxy-error.js';
 import { isRecord } from '../../src/model/is-record.js';
 import { pushAll } from '../../src/model/push-all.js';
@@ -120,15 +121,9 @@ function functionCall(call: ToolCall, path: string): WireBody {
 
 /** A call's JSON arguments as the object Gemini's `args` is; none is `{}`. */
 function argsOf(text: string, path: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalidRequest(path, `${path} is not JSON: Gemini takes a function call's args as a JSON object.`);
-  }
-  if (!isRecord(value)) throw invalidRequest(path, `${path} is not a JSON object: Gemini takes a function call's args as one.`);
-  return value;
+  const args = argumentsObject(text);
+  if (!args) throw invalidRequest(path, `${path} is not a JSON object: Gemini takes a function call's args as one.`);
+  return args;
 }
 
 function functionResponse(message: Message, path: string, names: ReadonlyMap<string, string>): WireBody {

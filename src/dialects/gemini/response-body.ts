@@ -1,8 +1,8 @@
 /** The pieces every Gemini answer shares, whole or streamed: finish reasons, usage, parts, logprobs. */
+import { argumentsObject } from '../../model/tool-arguments.js';
 import type { TokenLogprob } from '../../model/logprobs.js';
 import type { NeutralRequest, ToolCall } from '../../model/request.js';
 import type { FinishReason, Usage } from '../../model/result.js';
-import { isRecord } from '../../model/is-record.js';
 
 /** Google says STOP for an answer that ends in function calls too. */
 const FINISH_REASONS: Readonly<Record<FinishReason, string>> = {
@@ -44,14 +44,8 @@ export function includesThoughts(request: NeutralRequest): boolean {
 
 /** A call as a part: `args` an object (Google's is never text); undefined when the model's arguments are not a JSON object. */
 export function functionCallPart(call: Pick<ToolCall, 'id' | 'name' | 'arguments'>): Record<string, unknown> | undefined {
-  let args: unknown;
-  try {
-    args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(args)) return undefined;
-  return { functionCall: { id: call.id, name: call.name, args } };
+  const args = argumentsObject(call.arguments);
+  return args && { functionCall: { id: call.id, name: call.name, args } };
 }
 
 export function malformedMessage(call: Pick<ToolCall, 'name' | 'arguments'>): string {
