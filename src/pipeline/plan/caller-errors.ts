@@ -29,10 +29,10 @@ export function callerParam(param: string, request: NeutralRequest, plan: FieldP
 }
 
 /** The refusal as the caller should read it: its `param` one the caller sent, or none. */
-export function callerErrors(plan: FieldPlan): (error: ProxyError, request: NeutralRequest) => ProxyError {
+export function callerErrors(plan: () => FieldPlan): (error: ProxyError, request: NeutralRequest) => ProxyError {
   return (error, request) => {
     if (error.param === null || error.status < 400 || error.status >= 500) return error;
-    const param = callerParam(error.param, request, plan);
+    const param = callerParam(error.param, request, plan());
     if (param === error.param) return error;
     // `detail` is rebuilt from the new param (the completions dialect's `loc`).
     return error.withParam(param);

@@ -170,14 +170,17 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   const composed = composeEngine(adapter, format, request, mode);
   let engine = composed.engine;
   if (custom) engine = unwrapCustomCalls(engine, custom.names);
-  const fields = fieldPlanOf(parsed, notes.notes, {
-    capabilities,
-    upstream,
-    emulated: EMULATED[mode],
-    dropping: settings.dropUnsupported === true,
-  });
+  // Made when first read (an upstream's refusal, a report): most requests never need it.
+  let fields: FieldPlan | undefined;
+  const fieldPlan = () =>
+    (fields ??= fieldPlanOf(parsed, notes.notes, {
+      capabilities,
+      upstream,
+      emulated: EMULATED[mode],
+      dropping: settings.dropUnsupported === true,
+    }));
   // An upstream's refusal names the caller's field, or none (caller-errors.ts).
-  const rename = callerErrors(fields);
+  const rename = callerErrors(fieldPlan);
   engine = inCallerTerms(engine, (error) => rename(error, request));
   return {
     engine,
@@ -186,7 +189,9 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
     warnings: notes.warnings,
     mode,
     upstream,
-    fields,
+    get fields() {
+      return fieldPlan();
+    },
     fanOut: composed.fanOut,
     ...(composed.addedStops ? { rendering: { addedStops: composed.addedStops, toolChoiceGrammar } } : {}),
     ...(notes.refusal ? { refusal: notes.refusal } : {}),
