@@ -5,6 +5,7 @@
  * chunk carries each candidate's finishReason and the usage. A failure is a final `{error}` chunk,
  * which @google/genai raises as an ApiError.
  */
+import { DEFAULT_LIMITS } from '../../config/settings.js';
 import { missingStart } from '../../errors/catalogue.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
@@ -35,7 +36,9 @@ interface PendingCall {
 
 /** One candidate's state: what must wait (calls, the signature) and how it ended. */
 interface CandidateState {
+  /** The reasoning to seal into thoughtSignature, while it fits `reasoningRoom`; past it, none (the signature goes without its text). */
   reasoning: string;
+  reasoningBytes: number;
   signature?: string;
   redacted: string[];
   calls: Map<number, PendingCall>;
@@ -53,12 +56,15 @@ export class GeminiStreamSerializer implements StreamSerializer {
   private usage?: Usage;
   private readonly candidates = new Map<number, CandidateState>();
   private readonly thoughts: boolean;
+  /** How much reasoning a candidate keeps to seal: none without a sealer, else `limits.repeatedOutputBytes`, as the Responses API's. */
+  private readonly reasoningRoom: number;
 
   constructor(
     private readonly request: NeutralRequest,
     private readonly context?: DialectContext,
   ) {
     this.thoughts = includesThoughts(request);
+    this.reasoningRoom = context?.sealer ? (context.limits ?? DEFAULT_LIMITS).repeatedOutputBytes : 0;
   }
 
   push(event: StreamEvent, out: Chunk[]): void {
@@ -107,7 +113,9 @@ export class GeminiStreamSerializer implements StreamSerializer {
   }
 
   private reasoning(choice: number, delta: string, out: Chunk[]): void {
-    this.candidate(choice).reasoning += delta;
+    const state = this.candidate(choice);
+    state.reasoningBytes += Buffer.byteLength(delta);
+    state.reasoning = state.reasoningBytes <= this.reasoningRoom ? state.reasoning + delta : '';
     if (this.thoughts && delta !== '')
       out.push(this.chunk([{ content: { parts: [{ text: delta, thought: true }], role: 'model' }, index: choice }]));
   }
@@ -174,7 +182,7 @@ export class GeminiStreamSerializer implements StreamSerializer {
   private candidate(choice: number): CandidateState {
     let state = this.candidates.get(choice);
     if (!state) {
-      state = { reasoning: '', redacted: [], calls: new Map(), signed: false };
+      state = { reasoning: '', reasoningBytes: 0, redacted: [], calls: new Map(), signed: false };
       this.candidates.set(choice, state);
     }
     return state;

@@ -137,6 +137,26 @@ describe('GeminiStreamSerializer', () => {
     });
   });
 
+  test('reasoning longer than limits.repeatedOutputBytes is sealed without its text (memory stays bounded), its signature kept', () => {
+    const sealer = Sealer.random();
+    const serializer = new GeminiStreamSerializer(request(), { sealer, limits: { repeatedOutputBytes: 8 } });
+    const out: Record<string, unknown>[] = [];
+    for (const event of [
+      start,
+      { type: 'reasoning-delta', choice: 0, delta: 'Hmm, ' },
+      { type: 'reasoning-delta', choice: 0, delta: 'and more.' },
+      { type: 'reasoning-signature', choice: 0, signature: 'sig' },
+      { type: 'tool-call-delta', choice: 0, index: 0, id: 'c1', name: 'f', argumentsDelta: '{}' },
+      { type: 'choice-end', choice: 0, finishReason: 'tool_calls' },
+    ] satisfies StreamEvent[])
+      serializer.push(event, out);
+    serializer.finish(out);
+    const call = out.flatMap(
+      (chunk) => (chunk.candidates as { content?: { parts: Record<string, unknown>[] } }[])[0].content?.parts ?? [],
+    )[0];
+    expect(sealer.open('thought-signature', call.thoughtSignature as string, 'x')).toEqual({ signature: 'sig' });
+  });
+
   test('without includeThoughts no thought part; a signature no call carried goes on an empty last part', () => {
     const chunks = run(
       [
