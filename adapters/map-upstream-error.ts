@@ -2,7 +2,9 @@
  * An upstream HTTP error (status + body) -> the ProxyError the caller sees.
  * Bodies come in many shapes: OpenAI `{error: {message, type, param, code}}`,
  * llama.cpp `{error: {code: 400, message, type}}`, FastAPI `{detail: ...}`,
- * `{error: "text"}`, or not JSON at all.
+ * `{error: "text"}`, or not JSON at all. Google's error model (`error.details`, google.rpc)
+ * adds the field at fault (`BadRequest.fieldViolations`) and the wait a 429 asks for
+ * (`RetryInfo.retryDelay`), which Google sends instead of a `Retry-After` header.
  */
 import { isRecord } from '../src/model/is-record.js';
 import { upstreamAuthFailed, upstreamEndpointNotFound, upstreamError, upstreamTimeout } from '../src/errors/catalogue.js';
@@ -28,6 +30,8 @@ interface ParsedError {
   param?: string;
   code?: string;
   details?: ErrorDetail[];
+  /** Google's `RetryInfo.retryDelay`, in whole seconds. */
+  retryAfterSeconds?: number;
 }
 
 const MAX_MESSAGE = 500;
@@ -50,7 +54,7 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
       type: 'rate_limit_error',
       code: parsed.code ?? 'rate_limit_exceeded',
       message: upstream,
-      retryAfterSeconds: retryAfter(failure.headers),
+      retryAfterSeconds: retryAfter(failure.headers) ?? parsed.retryAfterSeconds,
     });
   }
   if (status === 400) {
@@ -83,7 +87,7 @@ export function mapUpstreamError(failure: UpstreamFailure): ProxyError {
   if (status === 408 || status === 504) {
     return upstreamTimeout(`The upstream backend timed out${failure.inAnswer ? '' : ` (HTTP ${status})`}: ${upstream}`);
   }
-  return upstreamError(failure.inAnswer ? undefined : status, upstream, retryAfter(failure.headers));
+  return upstreamError(failure.inAnswer ? undefined : status, upstream, retryAfter(failure.headers) ?? parsed.retryAfterSeconds);
 }
 
 function parseErrorBody(body: unknown): ParsedError {
@@ -100,11 +104,13 @@ function parseErrorBody(body: unknown): ParsedError {
 
   const error = value.error;
   if (isRecord(error)) {
+    const google = Array.isArray(error.details) ? googleDetails(error.details) : {};
     return {
       message: typeof error.message === 'string' ? error.message : undefined,
-      param: typeof error.param === 'string' ? error.param : undefined,
+      param: typeof error.param === 'string' ? error.param : google.param,
       // llama.cpp puts the HTTP status in `code` as a number: not a code worth keeping.
       code: typeof error.code === 'string' ? error.code : undefined,
+      ...(google.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: google.retryAfterSeconds }),
     };
   }
   if (typeof error === 'string') return { message: error };
@@ -112,6 +118,29 @@ function parseErrorBody(body: unknown): ParsedError {
   if (Array.isArray(value.detail)) return fromFastApiDetail(value.detail);
   if (typeof value.message === 'string') return { message: value.message };
   return {};
+}
+
+const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
+const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
+
+/**
+ * The first field violation's field (in the backend's own names: `generation_config.temperature`)
+ * and the retry delay (`"37s"`, `"2.5s"`), from Google's `error.details`.
+ */
+function googleDetails(details: unknown[]): Pick<ParsedError, 'param' | 'retryAfterSeconds'> {
+  const found: Pick<ParsedError, 'param' | 'retryAfterSeconds'> = {};
+  for (const detail of details) {
+    if (!isRecord(detail)) continue;
+    if (detail['@type'] === RETRY_INFO && typeof detail.retryDelay === 'string') {
+      const seconds = Number(/^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay)?.[1]);
+      if (Number.isFinite(seconds)) found.retryAfterSeconds = Math.ceil(seconds);
+    }
+    if (detail['@type'] === BAD_REQUEST && Array.isArray(detail.fieldViolations) && found.param === undefined) {
+      const first: unknown = detail.fieldViolations[0];
+      if (isRecord(first) && typeof first.field === 'string' && first.field) found.param = first.field;
+    }
+  }
+  return found;
 }
 
 function fromFastApiDetail(detail: unknown[]): ParsedError {

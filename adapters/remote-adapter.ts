@@ -43,6 +43,8 @@ export interface RemoteAdapterOptions {
   codec: WireCodec;
   /** Where each endpoint is posted under the base URL, where the kind's are not OpenAI's (Anthropic: `/messages`). */
   paths?: Readonly<Record<'chat' | 'completions', string>>;
+  /** What reports show for a stream, when not `paths`. */
+  streamPaths?: Readonly<Record<'chat' | 'completions', string>>;
   /** Where the backend counts a prompt's tokens, where it can (token-count-endpoint.ts). */
   tokenCount?: TokenCountEndpoint;
   /** The kind's reading of its backend's errors (Anthropic's, Google's), applied to every error the adapter gives. */
@@ -64,6 +66,7 @@ export function createRemoteAdapter({
   capabilities,
   codec,
   paths = OPENAI_PATHS,
+  streamPaths,
   tokenCount,
   refineError,
   secrets: ownSecrets = [],
@@ -195,6 +198,7 @@ export function createRemoteAdapter({
     capabilities,
     models: config.models,
     paths,
+    ...(streamPaths && { streamPaths }),
     toWire: (request) => codec.toWireBody(request, { stream: request.stream !== undefined }),
     ...(tokenCount && {
       // Posted as a generation is: to the pool's replica for the request, under maxConcurrent.

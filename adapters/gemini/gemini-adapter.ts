@@ -16,6 +16,8 @@ import { GEMINI_DEFAULTS, type GeminiSettings } from './settings.js';
 import { GEMINI_TOKEN_COUNT } from './token-count.js';
 import { pathOf, toWireBody } from './to-wire-body.js';
 
+const STREAM_PATH = '/models/{model}:streamGenerateContent?alt=sse';
+
 /** Gemini returns at most 20 top candidates per token (`generationConfig.logprobs`). */
 const MAX_TOP_LOGPROBS = 20;
 
@@ -61,6 +63,7 @@ export function createGeminiAdapter(settings: AdapterSettings<GeminiSettings>, o
     codec: geminiCodec(capabilities),
     // What reports show; each request's own path is the codec's (the model is in it).
     paths: { chat: '/models/{model}:generateContent', completions: '/models/{model}:generateContent' },
+    streamPaths: { chat: STREAM_PATH, completions: STREAM_PATH },
     tokenCount: GEMINI_TOKEN_COUNT,
     refineError,
     // The key goes in a header of Google's own: masked whatever its length.

@@ -7,7 +7,10 @@
  *    `status` name, stands for the HTTP status;
  *  - a bad key is a 400 `API key not valid` (INVALID_ARGUMENT), not a 401: it is the
  *    proxy's credentials that failed, which the caller cannot fix;
- *  - `exceeds the maximum number of tokens`: the caller's messages, code `context_length_exceeded`.
+ *  - `exceeds the maximum number of tokens`: the caller's messages, code `context_length_exceeded`;
+ *  - the field at fault, which Google names by its proto name (a field violation's
+ *    `generation_config.temperature`, or `at 'generation_config'` in the message), is
+ *    given by the wire body's name, for the plan to map back to the caller's field.
  */
 import { upstreamAuthFailed, upstreamError } from '../../src/errors/catalogue.js';
 import { ProxyError } from '../../src/errors/proxy-error.js';
@@ -58,9 +61,33 @@ export function mapErrorBody(body: Record<string, unknown>, request: NeutralRequ
  * @example refineError(invalidRequest(null, 'API key not valid. Please pass a valid API key.'), request).code // 'upstream_auth_failed'
  */
 export function refineError(error: ProxyError, request: NeutralRequest): ProxyError {
-  if (error.status !== 400 || error.param !== null) return error;
+  if (error.status !== 400) return error;
+  if (error.param !== null) return error.withParam(wireName(error.param));
   if (BAD_KEY.test(error.message)) return upstreamAuthFailed(400);
   if (TOO_LONG.test(error.message))
     return error.withParam(request.origins.messages ?? request.origins.prompt ?? null, 'context_length_exceeded');
-  return error;
+  const named = FIELD_IN_MESSAGE.exec(error.message)?.slice(1).find(Boolean);
+  return named === undefined ? error : error.withParam(wireName(named));
+}
+
+/** `Invalid value at 'generation_config.temperature'`, `* GenerateContentRequest.contents[1].parts: ...` */
+const FIELD_IN_MESSAGE = /at '([\w.[\]]+)'|GenerateContentRequest\.([\w.[\]]+):/;
+
+/** The request's top-level fields in Google's proto names and JSON names: a param under none is the proxy's own. */
+const GOOGLE_FIELD =
+  /^(contents|system_?[iI]nstruction|tools|tool_?[cC]onfig|generation_?[cC]onfig|safety_?[sS]ettings|cached_?[cC]ontent|labels)\b/;
+
+/**
+ * A proto path as the wire body names it: `generation_config.thinking_config` ->
+ * `generationConfig.thinkingConfig`. The conversation is the caller's messages and
+ * a tool's schema its tools, whatever index Google gives (the wire's do not match the caller's).
+ * A param that is not Google's (the kind's own refusal names the caller's field) is left as it is.
+ * @example wireName('contents[2].parts[0].function_response') // 'messages'
+ */
+export function wireName(path: string): string {
+  if (!GOOGLE_FIELD.test(path)) return path;
+  const name = path.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  if (/^(contents|systemInstruction)\b/.test(name)) return 'messages';
+  if (/^tools\b/.test(name)) return 'tools';
+  return name;
 }

@@ -16,11 +16,11 @@ import { toGoogleSchema } from './tool-schema.js';
  */
 export function toWireTools(tools: readonly ToolDefinition[], schemas: ToolSchemaField, request: NeutralRequest): WireBody[] {
   const param = paramOf(request, 'tools');
-  const declarations = tools.map((tool, i) => {
+  const declarations = tools.map((tool) => {
     const wire: WireBody = { name: tool.name };
     if (tool.description !== undefined) wire.description = tool.description;
     if (tool.parameters !== undefined)
-      wire[schemas] = schemas === 'parameters' ? toGoogleSchema(tool.parameters, `${param}[${i}].function.parameters`) : tool.parameters;
+      wire[schemas] = schemas === 'parameters' ? toGoogleSchema(tool.parameters, { param, tool: tool.name }) : tool.parameters;
     return wire;
   });
   return [{ functionDeclarations: declarations }];

@@ -46,18 +46,30 @@ const DEFINITIONS = new Set(['$defs', 'definitions']);
 type Schema = Record<string, unknown>;
 
 /**
- * @param param the caller's field of the schema, e.g. `tools[0].function.parameters`
- * @example toGoogleSchema({type: 'object', properties: {unit: {const: 'C'}}}, 'tools[0].function.parameters')
+ * A refusal names the caller's tools field and the function by name, with the
+ * keyword's place in its schema: the schema's own path differs by dialect
+ * (`function.parameters`, `input_schema`, `functionDeclarations[i]`), its name does not.
+ * @param owner the caller's field of the tools (`tools`) and the function's name
+ * @example toGoogleSchema({type: 'object', properties: {unit: {const: 'C'}}}, {param: 'tools', tool: 'f'})
  * // {type: 'object', properties: {unit: {type: 'string', enum: ['C']}}}
  */
-export function toGoogleSchema(schema: Schema, param: string): Schema {
+export function toGoogleSchema(schema: Schema, owner: Owner): Schema {
   const definitions: Schema = {};
   for (const key of DEFINITIONS) if (isRecord(schema[key])) Object.assign(definitions, schema[key]);
-  return rewrite(schema, { param, definitions, resolving: [] });
+  return rewrite(schema, { owner, path: '', definitions, resolving: [] });
+}
+
+interface Owner {
+  /** The caller's field of the tools. */
+  param: string;
+  /** The function whose parameters these are. */
+  tool: string;
 }
 
 interface Scope {
-  param: string;
+  owner: Owner;
+  /** Where in the schema we are (`properties.unit`). */
+  path: string;
   definitions: Schema;
   /** The `$ref`s being inlined on the way here: meeting one again is a recursion. */
   resolving: string[];
@@ -67,7 +79,7 @@ function rewrite(schema: Schema, scope: Scope): Schema {
   if (typeof schema.$ref === 'string') return inline(schema, scope);
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    const at = `${scope.param}.${key}`;
+    const at = { ...scope, path: joined(scope.path, key) };
     if (ANNOTATIONS.has(key) || DEFINITIONS.has(key)) continue;
     if (key === 'const') {
       if (typeof value !== 'string') throw refused(at, 'a const that is not a string (Gemini enums hold strings only)');
@@ -77,9 +89,9 @@ function rewrite(schema: Schema, scope: Scope): Schema {
       continue;
     }
     if (!SCHEMA_KEYS.has(key)) throw refused(at, `the keyword ${key}`);
-    out[key] = rewriteValue(key, value, { ...scope, param: at });
+    out[key] = rewriteValue(key, value, at);
   }
-  if (Array.isArray(out.type)) nullableType(out, `${scope.param}.type`);
+  if (Array.isArray(out.type)) nullableType(out, { ...scope, path: joined(scope.path, 'type') });
   return out;
 }
 
@@ -90,15 +102,15 @@ function rewriteValue(key: string, value: unknown, scope: Scope): unknown {
       return Object.fromEntries(
         Object.entries(value).map(([name, sub]) => [
           name,
-          isRecord(sub) ? rewrite(sub, { ...scope, param: `${scope.param}.${name}` }) : sub,
+          isRecord(sub) ? rewrite(sub, { ...scope, path: joined(scope.path, name) }) : sub,
         ]),
       );
     case 'items':
-      if (Array.isArray(value)) throw refused(scope.param, 'items as a list (tuple validation)');
+      if (Array.isArray(value)) throw refused(scope, 'items as a list (tuple validation)');
       return isRecord(value) ? rewrite(value, scope) : value;
     case 'anyOf':
       return Array.isArray(value)
-        ? value.map((sub, i) => (isRecord(sub) ? rewrite(sub, { ...scope, param: `${scope.param}[${i}]` }) : sub))
+        ? value.map((sub, i) => (isRecord(sub) ? rewrite(sub, { ...scope, path: `${scope.path}[${i}]` }) : sub))
         : value;
     default:
       return value;
@@ -108,17 +120,17 @@ function rewriteValue(key: string, value: unknown, scope: Scope): unknown {
 /** `{$ref: '#/$defs/Name'}` -> the definition, rewritten; siblings of the `$ref` join it. */
 function inline(schema: Schema, scope: Scope): Schema {
   const ref = schema.$ref as string;
-  const at = `${scope.param}.$ref`;
+  const at = { ...scope, path: joined(scope.path, '$ref') };
   const name = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref)?.[1];
   const target = name === undefined ? undefined : scope.definitions[name];
-  if (!isRecord(target)) throw refused(at, `a $ref Gemini's Schema cannot inline (${ref}: only #/$defs/<name> and #/definitions/<name>)`);
-  if (scope.resolving.includes(ref)) throw refused(at, `a recursive $ref (${ref}), which Gemini's Schema cannot express`);
+  if (!isRecord(target)) throw refused(at, `a $ref other than #/$defs/<name> or #/definitions/<name> (${ref})`);
+  if (scope.resolving.includes(ref)) throw refused(at, `a recursive $ref (${ref})`);
   const { $ref: _ref, ...siblings } = schema;
   return rewrite({ ...target, ...siblings }, { ...scope, resolving: [...scope.resolving, ref] });
 }
 
 /** `type: ['string', 'null']` -> `type: 'string', nullable: true`; any other list has no Schema form. */
-function nullableType(out: Schema, at: string): void {
+function nullableType(out: Schema, at: Scope): void {
   const types = out.type as unknown[];
   const others = types.filter((type) => type !== 'null');
   if (others.length !== 1 || types.length !== 2) throw refused(at, 'a list of types other than [T, "null"]');
@@ -126,9 +138,11 @@ function nullableType(out: Schema, at: string): void {
   out.nullable = true;
 }
 
-function refused(param: string, what: string) {
+const joined = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
+function refused({ owner, path }: Scope, what: string) {
   return unsupportedParameter(
-    param,
-    `${param}: ${what} is not supported by Gemini's function parameters (toolSchemas: parameters); send the schema without it, or set the backend's toolSchemas to parametersJsonSchema.`,
+    owner.param,
+    `${owner.param}: the parameters of function "${owner.tool}" use ${what}${path ? ` (at ${path})` : ''}, which Gemini's function parameters do not support (toolSchemas: parameters); send the schema without it, or set the backend's toolSchemas to parametersJsonSchema.`,
   );
 }

@@ -120,6 +120,8 @@ export interface Adapter {
   start?(): Promise<void>;
   /** Where each endpoint's body is posted under the backend's URL; none for an engine in this process. */
   readonly paths?: Readonly<Record<'chat' | 'completions', string>>;
+  /** Where a stream is posted, when not at `paths` (Gemini's `:streamGenerateContent`). */
+  readonly streamPaths?: Readonly<Record<'chat' | 'completions', string>>;
   /** The body this adapter would send for a request (no I/O): for dry runs and the fate table. */
   toWire(request: NeutralRequest): Record<string, unknown>;
   complete(request: NeutralRequest, context: AdapterContext): Promise<NeutralResult>;

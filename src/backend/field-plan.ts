@@ -52,10 +52,34 @@ export interface FieldPlan {
   relayed: PlannedRelay[];
 }
 
-/** The caller's field that an upstream wire field came from, or undefined when none did. */
+/**
+ * The caller's field that an upstream wire field came from: the one whose wire path is the
+ * longest that `wire` is, or is inside (`generationConfig.thinkingConfig.thinkingBudget` came
+ * from the field sent as `generationConfig.thinkingConfig`); undefined when none did, or when
+ * two fields could have.
+ */
 export function callerFieldOf(plan: FieldPlan, wire: string): string | undefined {
-  for (const { param, decision } of plan.fields)
-    if ((decision.kind === 'copy' || decision.kind === 'approximate') && decision.wire === wire) return param;
+  let found: string | undefined;
+  let longest = 0;
+  let ambiguous = false;
+  for (const { param, decision } of plan.fields) {
+    const path = wirePathOf(decision);
+    if (path === undefined || !isWithin(wire, path) || path.length < longest) continue;
+    ambiguous = path.length === longest ? ambiguous || found !== param : false;
+    found = param;
+    longest = path.length;
+  }
+  if (found !== undefined) return ambiguous ? undefined : found;
   for (const { param, decision } of plan.relayed) if (decision.kind === 'copy' && param === wire) return param;
   return undefined;
 }
+
+/** The wire path a decision writes: a copy's name, or the dotted path a converter's note starts with. */
+function wirePathOf(decision: Decision): string | undefined {
+  if (decision.kind === 'copy' || decision.kind === 'approximate') return decision.wire;
+  if (decision.kind !== 'convert' || decision.wire === undefined) return undefined;
+  return /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*/.exec(decision.note)?.[0] ?? decision.wire;
+}
+
+const isWithin = (wire: string, path: string) =>
+  wire === path || (wire.startsWith(path) && (wire[path.length] === '.' || wire[path.length] === '['));

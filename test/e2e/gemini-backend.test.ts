@@ -63,6 +63,39 @@ function script(request: RecordedRequest): GeminiReply {
       return { status: 429, error: { message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } };
     case 'gemini-bad':
       return { status: 400, error: { message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' } };
+    case 'gemini-quota':
+      return {
+        status: 429,
+        error: {
+          message: 'You exceeded your current quota.',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '41s' }],
+        },
+      };
+    case 'gemini-bad-field':
+      return {
+        status: 400,
+        error: {
+          message: "Invalid value at 'generation_config.top_p' (TYPE_FLOAT), 7",
+          status: 'INVALID_ARGUMENT',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.BadRequest',
+              fieldViolations: [{ field: 'generation_config.top_p', description: 'Invalid value' }],
+            },
+          ],
+        },
+      };
+    case 'gemini-bad-thinking':
+      // No details: the field is only in the words.
+      return {
+        status: 400,
+        error: {
+          message:
+            'Invalid JSON payload received. Unknown name "thinkingLevel" at \'generation_config.thinking_config\': Cannot find field.',
+          status: 'INVALID_ARGUMENT',
+        },
+      };
     default:
       return request.path.includes('stream') ? { chunks: textChunks(['Hel', 'lo', '!']) } : { response: {} };
   }
@@ -293,6 +326,59 @@ describe('SDKs -> dialect-proxy -> kind: gemini', () => {
       type: 'error',
       error: { type: 'invalid_request_error', message: expect.stringContaining('invalid argument') as unknown },
     });
+  });
+
+  test("Google's RetryInfo reaches the caller as Retry-After; its field violations name the caller's own field", async () => {
+    const quota = await openai.chat.completions
+      .create({ model: 'gemini-quota', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
+    expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((quota as InstanceType<typeof OpenAI.RateLimitError>).headers?.get('retry-after')).toBe('41');
+
+    const chat = await openai.chat.completions
+      .create({ model: 'gemini-bad-field', messages: [{ role: 'user', content: 'Hi' }], temperature: 0.5, top_p: 0.9 })
+      .catch((e: unknown) => e);
+    expect((chat as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('top_p');
+    const messages = await anthropic.messages
+      .create({
+        model: 'gemini-bad-thinking',
+        max_tokens: 4096,
+        messages: [{ role: 'user', content: 'Hi' }],
+        thinking: { type: 'enabled', budget_tokens: 2048 },
+      })
+      .catch((e: unknown) => e);
+    expect(messages).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((messages as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining('thinking_config') as unknown },
+    });
+    // The chat caller's effort went out approximated, as a budget: no field of the caller's is guessed.
+    const effort = await openai.chat.completions
+      .create({ model: 'gemini-bad-thinking', messages: [{ role: 'user', content: 'Hi' }], reasoning_effort: 'high' })
+      .catch((e: unknown) => e);
+    expect(effort).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((effort as InstanceType<typeof OpenAI.BadRequestError>).param).toBeNull();
+  });
+
+  test('a schema keyword Gemini cannot take (toolSchemas: parameters) names the tool by name, in any dialect', async () => {
+    const strict = await startProxyFor(gemini.url, { kind: 'gemini', apiKey: UPSTREAM_KEY, toolSchemas: 'parameters' });
+    try {
+      const claude = new Anthropic({ baseURL: strict.url, apiKey: 'caller-key', maxRetries: 0 });
+      const refused = await claude.messages
+        .create({
+          model: 'gemini-test',
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'Hi' }],
+          tools: [{ name: 'pick', input_schema: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false } }],
+        })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+      const { message } = (refused as { error: { error: { message: string } } }).error.error;
+      expect(message).toMatch(/^tools: the parameters of function "pick" use the keyword additionalProperties/);
+      expect(message).not.toContain('function.parameters');
+      expect(gemini.requests).toHaveLength(0);
+    } finally {
+      await strict.close();
+    }
   });
 
   test('a field Gemini cannot take is refused by name before it is sent', async () => {

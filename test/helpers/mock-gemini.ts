@@ -21,7 +21,7 @@ export type GeminiReply =
   /** SSE chunks, each a GenerateContentResponse, sent as they are. */
   | { chunks: Record<string, unknown>[]; delayMs?: number }
   /** An error in Google's shape. */
-  | { status: number; error: { message: string; status: string }; headers?: Record<string, string> };
+  | { status: number; error: { message: string; status: string; details?: unknown[] }; headers?: Record<string, string> };
 
 export type GeminiScript = GeminiReply | ((request: RecordedRequest, index: number) => GeminiReply);
 

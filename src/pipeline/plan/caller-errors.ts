@@ -24,7 +24,7 @@ export function callerParam(param: string, request: NeutralRequest, plan: FieldP
   if (sent.has(head)) return param;
   // The conversation itself: the caller's prompt or messages, whichever it sent.
   if (head === 'messages' || head === 'prompt') return request.origins.messages ?? request.origins.prompt ?? null;
-  const own = callerFieldOf(plan, head);
+  const own = callerFieldOf(plan, param);
   return own !== undefined && sent.has(headOf(own)) ? own : null;
 }
 

@@ -151,7 +151,8 @@ export async function assessTranslation({ request: pristine, body, dialect, matc
     changes: ordered(changes).map((change) => ({ ...change, reason: change.reason.replace(/ \((?:[\w-]+\/)*[\w.-]+\.ts\)/g, '') })),
     warnings,
     upstream: (run?.sent ?? []).map(({ call, endpoint, body: sent }) => ({
-      endpoint: match.backend.adapter.paths?.[endpoint] ?? IN_PROCESS,
+      endpoint:
+        (call === 'stream' && match.backend.adapter.streamPaths?.[endpoint]) || (match.backend.adapter.paths?.[endpoint] ?? IN_PROCESS),
       stream: call === 'stream',
       body: sent,
     })),

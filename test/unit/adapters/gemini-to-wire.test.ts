@@ -1,4 +1,5 @@
 /** NeutralRequest -> Gemini bodies: a small request in, the exact body out; the tool schema rewriting; the signature in the call id. */
+import { wireName } from '../../../adapters/gemini/gemini-errors.js';
 import { geminiTable } from '../../../adapters/gemini/fields.js';
 import { readSignature, SKIP_SIGNATURE, withSignature } from '../../../adapters/gemini/thought-signature.js';
 import { toGoogleSchema } from '../../../adapters/gemini/tool-schema.js';
@@ -180,7 +181,8 @@ describe('gemini toWireBody', () => {
     });
     expect(rejection(() => toWireBody(strict, parametersTable))).toMatchObject({
       status: 400,
-      param: 'tools[1].function.parameters.additionalProperties',
+      param: 'tools',
+      message: expect.stringContaining('the parameters of function "f" use the keyword additionalProperties (at additionalProperties)'),
     });
   });
 });
@@ -192,11 +194,15 @@ describe('google schema', () => {
       properties: { child: { $ref: '#/$defs/Node' } },
       $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } },
     };
-    expect(rejection(() => toGoogleSchema(schema, 'p'))).toMatchObject({ param: 'p.properties.child.properties.next.$ref' });
+    expect(rejection(() => toGoogleSchema(schema, { param: 'tools', tool: 'tree' }))).toMatchObject({
+      param: 'tools',
+      message: expect.stringContaining('function "tree" use a recursive $ref (#/$defs/Node) (at properties.child.properties.next.$ref)'),
+    });
   });
   test('oneOf is refused (anyOf is not the same), a non-string const too', () => {
-    expect(rejection(() => toGoogleSchema({ oneOf: [{ type: 'string' }] }, 'p'))).toMatchObject({ param: 'p.oneOf' });
-    expect(rejection(() => toGoogleSchema({ const: 3 }, 'p'))).toMatchObject({ param: 'p.const' });
+    const owner = { param: 'tools', tool: 'f' };
+    expect(rejection(() => toGoogleSchema({ oneOf: [{ type: 'string' }] }, owner)).message).toContain('the keyword oneOf (at oneOf)');
+    expect(rejection(() => toGoogleSchema({ const: 3 }, owner)).message).toContain('a const that is not a string');
   });
 });
 
@@ -208,5 +214,16 @@ describe('thought signature in the call id', () => {
     expect(readSignature(id)).toEqual({ id: 'call_1', signature });
     expect(readSignature('toolu_01')).toEqual({ id: 'toolu_01' });
     expect(withSignature('x', undefined)).toBe('x');
+  });
+});
+
+describe("Google's field paths", () => {
+  test('a proto path is the wire body name; the conversation and tools are the caller fields; the proxy own params stay', () => {
+    expect(wireName('generation_config.thinking_config.thinking_budget')).toBe('generationConfig.thinkingConfig.thinkingBudget');
+    expect(wireName('contents[3].parts[0].function_response')).toBe('messages');
+    expect(wireName('system_instruction.parts')).toBe('messages');
+    expect(wireName('tools[0].function_declarations[2].parameters')).toBe('tools');
+    expect(wireName('max_completion_tokens')).toBe('max_completion_tokens');
+    expect(wireName('thinking.budget_tokens')).toBe('thinking.budget_tokens');
   });
 });

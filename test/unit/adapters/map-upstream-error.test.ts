@@ -73,6 +73,37 @@ describe('mapUpstreamError', () => {
     expect(mapUpstreamError({ status: 429, body: '' }).retryAfterSeconds).toBeUndefined();
   });
 
+  test("Google's error model: RetryInfo's retryDelay is the 429's wait, BadRequest's first field violation its param", () => {
+    const exhausted = {
+      error: {
+        code: 429,
+        message: 'You exceeded your current quota.',
+        status: 'RESOURCE_EXHAUSTED',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [] },
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '36.5s' },
+        ],
+      },
+    };
+    expect(mapUpstreamError({ status: 429, body: JSON.stringify(exhausted) }).retryAfterSeconds).toBe(37);
+    // A header, when there is one, has the last word.
+    expect(mapUpstreamError({ status: 429, headers: { 'retry-after': '2' }, body: JSON.stringify(exhausted) }).retryAfterSeconds).toBe(2);
+    const invalid = {
+      error: {
+        code: 400,
+        message: 'Invalid value at \'generation_config.temperature\' (TYPE_FLOAT), "hot"',
+        status: 'INVALID_ARGUMENT',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field: 'generation_config.temperature', description: 'Invalid value' }],
+          },
+        ],
+      },
+    };
+    expect(mapUpstreamError({ status: 400, body: JSON.stringify(invalid) })).toMatchObject({ param: 'generation_config.temperature' });
+  });
+
   test('404, 413, 422 (FastAPI detail kept), 408/504 timeouts', () => {
     expect(
       seen(

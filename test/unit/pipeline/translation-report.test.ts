@@ -28,6 +28,15 @@ afterAll(async () => {
 });
 
 describe('translation report', () => {
+  test("a stream to a gemini backend is reported at Gemini's stream path, not generateContent's", async () => {
+    const streamed = await report({ kind: 'gemini' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    expect(streamed.upstream.map(({ endpoint, stream }) => [endpoint, stream])).toEqual([
+      ['/models/{model}:streamGenerateContent?alt=sse', true],
+    ]);
+    const answered = await report({ kind: 'gemini' }, { model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(answered.upstream.map(({ endpoint }) => endpoint)).toEqual(['/models/{model}:generateContent']);
+  });
+
   test('names every refusal in one run: top_k and thinking, with the error a caller gets for the first', async () => {
     const result = await report(
       { kind: 'openai' },
