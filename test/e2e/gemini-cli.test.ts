@@ -8,7 +8,9 @@
  * answers: a strict chat server, a strict completions-only one, a strict Anthropic one and a strict
  * Gemini one (which refuses a functionCall handed back without the thoughtSignature it gave). The file
  * is written on the client, the call's result goes upstream, the answer reaches the CLI, and no request
- * is answered 4xx.
+ * is answered 4xx. And in front of the bundled worker on the built-in model, as `npm start` serves it:
+ * the CLI's ~48k-token first turn is read and answered (a model of random weights calls no tool, so
+ * there the loop is the remote kinds').
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunningServer } from '../../src/http/server.js';
-import { startProxyFor } from '../helpers/start-proxy.js';
+import { startBuiltinProxy, startProxyFor } from '../helpers/start-proxy.js';
 import { startMockAnthropic, textStream } from '../helpers/mock-anthropic.js';
 import { startMockGemini, textChunks } from '../helpers/mock-gemini.js';
 import type { RecordedRequest } from '../helpers/mock-upstream.js';
@@ -68,7 +70,7 @@ function geminiPrompt({ proxyUrl, cwd, home, prompt }: { proxyUrl: string; cwd: 
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 270_000);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -217,4 +219,32 @@ describe('Gemini CLI, headless, through the proxy', () => {
     },
     180_000,
   );
+});
+
+describe('Gemini CLI, headless, on the bundled worker (built-in model)', () => {
+  test('its whole first turn (~48k tokens of system instruction and tools) is read and answered; no 4xx', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'gemini-work-'));
+    const home = mkdtempSync(path.join(tmpdir(), 'gemini-home-'));
+    // config/default.yaml's context, one sequence; a few tokens of answer: reading the prompt is the test.
+    const proxy = await startBuiltinProxy({ contextSize: 65536, parallel: 1, defaultMaxTokens: 4 });
+    const answered = answeredBy(proxy);
+    try {
+      const run = await geminiPrompt({ proxyUrl: proxy.url, cwd: work, home, prompt: 'Say hello.' });
+      expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-3000) }).toEqual({ code: 0, stderr: '' });
+      const output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+        response: string;
+        stats: { models: Record<string, { tokens: { prompt: number; candidates: number } }> };
+      };
+      expect(output.response.length).toBeGreaterThan(0);
+      const [tokens] = Object.values(output.stats.models).map((model) => model.tokens);
+      // The worker counted the prompt it read, and stopped at defaultMaxTokens.
+      expect(tokens.prompt).toBeGreaterThan(20_000);
+      expect(tokens.candidates).toBeLessThanOrEqual(4);
+      expect(answered.filter((entry) => entry.status >= 400)).toEqual([]);
+      expect(answered.length).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+      for (const dir of [work, home]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
