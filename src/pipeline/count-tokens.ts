@@ -36,6 +36,8 @@ export async function countTokens(runtime: ProxyRuntime, dialect: Dialect, req: 
     // The create request without the fields that shape only the answer, which are refused as Anthropic does;
     // max_tokens stands in for the create request's validator.
     const counted = isRecord(body) ? (dialect.countTokens?.createBody ?? messagesCountBody)(body) : body;
+    const loading = runtime.validator.prepare(dialect.document);
+    if (loading) await loading;
     const request = parseCallerRequest(runtime.validator, dialect, counted, req.headers, runtime.dialectContext);
     // A model no route serves is a 404 here too, as on /v1/messages.
     const match = runtime.routes.match(request.model);

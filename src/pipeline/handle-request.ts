@@ -41,6 +41,8 @@ export async function handleRequest(runtime: ProxyRuntime, dialect: Dialect, req
     const owner = checkApiKey(req, server.apiKeys, dialect.apiKeyFrom);
     const body = await readCallerBody(req, runtime.config);
     state = await dialect.state?.begin(body, stateServices(runtime, owner, record.requestId));
+    const loading = runtime.validator.prepare(dialect.document); // the dialect's first request loads its validators
+    if (loading) await loading;
     const request = parseCallerRequest(runtime.validator, dialect, state ? state.body : body, req.headers, runtime.dialectContext);
     checkRequestLimits(request, limits);
     state?.echo(request);

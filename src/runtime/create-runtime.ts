@@ -28,7 +28,8 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
   // Backends first: a model's load is the long pole of a start; the validators load meanwhile.
   const starting = createBackends(config, { start: true });
   starting.catch(() => undefined); // awaited below
-  const validator = await createRequestValidator().catch(async (error: unknown) => {
+  // Lazy: each dialect's validators load on its first request.
+  const validator = await createRequestValidator({ lazy: true }).catch(async (error: unknown) => {
     await starting.then(closeBackends, () => undefined);
     throw error;
   });

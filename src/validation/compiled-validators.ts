@@ -9,7 +9,7 @@
  * document that changed since the build is compiled at run time instead.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findPackageRoot } from '../config/package-root.js';
@@ -35,16 +35,33 @@ const hashLine = (hash: string) => `// document sha256 ${hash}`;
 
 const moduleName = (name: DocumentName, errors: keyof BodyValidators) => (errors === 'allErrors' ? `${name}.js` : `${name}.first-error.js`);
 
+/** The build's module for `name` when it was compiled from the document as it is now; else undefined. */
+export function compiledValidatorFile(
+  name: DocumentName,
+  openapiDir = defaultOpenapiDir(),
+  errors: keyof BodyValidators = 'allErrors',
+): string | undefined {
+  const file = join(compiledValidatorsDir(), moduleName(name, errors));
+  if (!existsSync(file)) return undefined;
+  // The hash is the first line: read that much, not the module (up to 2 MB).
+  const head = Buffer.alloc(200);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return head.toString('utf8').split('\n', 1)[0] === hashLine(documentHash(name, openapiDir)) ? file : undefined;
+}
+
 /** A compiled validator for `name` (by default the one reporting every problem), or undefined when there is none for the document as it is now. */
 export async function loadCompiledValidator(
   name: DocumentName,
   openapiDir = defaultOpenapiDir(),
   errors: keyof BodyValidators = 'allErrors',
 ): Promise<BodyValidator | undefined> {
-  const file = join(compiledValidatorsDir(), moduleName(name, errors));
-  if (!existsSync(file)) return undefined;
-  const firstLine = readFileSync(file, 'utf8').slice(0, 200).split('\n', 1)[0];
-  if (firstLine !== hashLine(documentHash(name, openapiDir))) return undefined;
+  const file = compiledValidatorFile(name, openapiDir, errors);
+  if (file === undefined) return undefined;
   const module = (await import(pathToFileURL(file).href)) as { validate: BodyValidator };
   return module.validate;
 }

@@ -5,7 +5,7 @@
  * directly: no routing, no header parsing, nothing rebuilt.
  */
 import type { BodyValidators } from './compile-body-validator.js';
-import { loadCompiledValidator } from './compiled-validators.js';
+import { compiledValidatorFile, loadCompiledValidator } from './compiled-validators.js';
 import { countValuesUpTo } from './count-values-up-to.js';
 import { defaultOpenapiDir, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 import { toValidationIssues } from './to-validation-issues.js';
@@ -32,14 +32,34 @@ async function bodyValidators(name: DocumentName, openapiDir: string): Promise<B
   return compileBodyValidators(name, openapiDir);
 }
 
+/**
+ * A validator that loads each document's validators when first prepared. A document the build
+ * did not compile as it is now is compiled at once: a broken document fails the start, not a request.
+ */
 async function buildRequestValidator(openapiDir: string): Promise<RequestValidator> {
   const names = Object.keys(OPENAPI_DOCUMENTS) as DocumentName[];
-  const built = await Promise.all(names.map((name) => bodyValidators(name, openapiDir)));
-  const validators = Object.fromEntries(names.map((name, i) => [name, built[i]])) as Readonly<Record<DocumentName, BodyValidators>>;
+  const loaded = new Map<DocumentName, BodyValidators>();
+  const loading = new Map<DocumentName, Promise<void>>();
+  const load = (name: DocumentName) => bodyValidators(name, openapiDir).then((pair) => void loaded.set(name, pair));
+  const stale = names.filter(
+    (name) => !compiledValidatorFile(name, openapiDir, 'allErrors') || !compiledValidatorFile(name, openapiDir, 'firstError'),
+  );
+  await Promise.all(stale.map(load));
   return Object.freeze({
+    prepare(document: DocumentName): Promise<void> | undefined {
+      if (loaded.has(document)) return undefined;
+      if (!names.includes(document)) throw new TypeError(`Unknown document: ${String(document)}`);
+      let pending = loading.get(document);
+      if (!pending) {
+        // A failed load is not kept: the next request tries again.
+        pending = load(document).finally(() => loading.delete(document));
+        loading.set(document, pending);
+      }
+      return pending;
+    },
     validate(document: DocumentName, body: unknown): ValidationIssue[] {
-      const pair = validators[document];
-      if (!pair) throw new TypeError(`Unknown document: ${String(document)}`);
+      const pair = loaded.get(document);
+      if (!pair) throw new TypeError(`The validators of ${String(document)} are not loaded: await prepare(document) first`);
       const { firstError, allErrors } = pair;
       const data = { requestBody: body };
       if (firstError(data)) return [];
@@ -52,33 +72,40 @@ async function buildRequestValidator(openapiDir: string): Promise<RequestValidat
 }
 
 /**
- * The validator for the shipped documents, compiled once per process: every
- * runtime (each server, each translate() call) needs the same one, and compiling
- * the documents (when they changed since the build) is the slowest part of start-up. Sharing it is safe: the
- * object is frozen, the compiled Ajv functions never change after init, and
- * `validate` is synchronous, so the `errors` Ajv leaves on a function are read
- * before any other call can overwrite them.
+ * The validator for the shipped documents, made once per process: every
+ * runtime (each server, each translate() call) needs the same one. Sharing it is safe: the
+ * compiled Ajv functions never change after load, and `validate` is synchronous, so the
+ * `errors` Ajv leaves on a function are read before any other call can overwrite them.
  */
 let shipped: Promise<RequestValidator> | undefined;
 
 /**
- * The request validator for both dialects, from our own OpenAPI documents.
+ * The request validator for every dialect, from our own OpenAPI documents.
  * `validate` is synchronous and cheap (a few microseconds). Without `openapiDir`
- * the shared, compiled-once validator is returned; an explicit `openapiDir` is
- * compiled afresh on every call, since such a directory may change between calls
- * (the shipped one does not).
+ * the shared validator is returned; an explicit `openapiDir` is compiled afresh on
+ * every call, since such a directory may change between calls (the shipped one does not).
+ * With `lazy` (the server's), no document is loaded until `prepare`: a dialect nobody
+ * calls costs no memory (the Messages validators alone are some 3 MB of code). Without
+ * it, every document is ready to `validate`.
  *
  * @example
  * const validator = await createRequestValidator();
  * const issues = validator.validate('chat', body);
  * if (issues.length > 0) throw invalidRequest(issues[0].param, issues[0].message);
  */
-export async function createRequestValidator(options: { openapiDir?: string } = {}): Promise<RequestValidator> {
-  if (options.openapiDir !== undefined) return buildRequestValidator(options.openapiDir);
-  // A failed build is not kept, so a later call tries again rather than replaying the error.
-  shipped ??= buildRequestValidator(defaultOpenapiDir()).catch((error: unknown) => {
-    shipped = undefined;
-    throw error;
-  });
-  return shipped;
+export async function createRequestValidator(options: { openapiDir?: string; lazy?: boolean } = {}): Promise<RequestValidator> {
+  let validator: Promise<RequestValidator>;
+  if (options.openapiDir !== undefined) validator = buildRequestValidator(options.openapiDir);
+  else {
+    // A failed build is not kept, so a later call tries again rather than replaying the error.
+    shipped ??= buildRequestValidator(defaultOpenapiDir()).catch((error: unknown) => {
+      shipped = undefined;
+      throw error;
+    });
+    validator = shipped;
+  }
+  if (options.lazy) return validator;
+  const ready = await validator;
+  await Promise.all((Object.keys(OPENAPI_DOCUMENTS) as DocumentName[]).map((name) => ready.prepare(name)));
+  return ready;
 }

@@ -24,7 +24,12 @@ export interface ValidationIssue {
 
 /** Validates wire bodies against our own OpenAPI documents; built once at start-up. */
 export interface RequestValidator {
-  /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. */
+  /**
+   * Loads a document's validators if they are not yet (a lazy validator loads each on its
+   * dialect's first request): undefined when they are, else the load to await before `validate`.
+   */
+  prepare(document: DocumentName): Promise<void> | undefined;
+  /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. Throws for a document not prepared. */
   validate(document: DocumentName, body: unknown): ValidationIssue[];
 }
 
