@@ -155,7 +155,8 @@ function partBlock(part: ContentPart, path: string, media: boolean): WireBody {
 }
 
 function withCache(block: WireBody, part: ContentPart): WireBody {
-  if (part.cacheControl) block.cache_control = cacheControlOf(part.cacheControl);
+  const cacheControl = part.vendor?.anthropic?.cacheControl;
+  if (cacheControl) block.cache_control = cacheControlOf(cacheControl);
   return block;
 }
 
