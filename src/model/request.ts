@@ -48,8 +48,6 @@ export interface Message {
   reasoningOrigin?: string;
   /** The signature that came with the reasoning (an Anthropic thinking block's), returned as it was given. */
   reasoningSignature?: string;
-  /** Reasoning the model's provider encrypted (Anthropic `redacted_thinking` blocks' `data`), in order. */
-  redactedReasoning?: string[];
   /** On a tool result: the tool failed (Anthropic `is_error`). */
   toolError?: boolean;
   /** Wire fields of the message that have no neutral meaning but must survive a native relay (refusal, audio, ...). */

@@ -33,9 +33,19 @@ export interface AnthropicData {
      */
     betas?: string[];
   };
+  message: {
+    /** Reasoning Anthropic encrypted (`redacted_thinking` blocks' `data`) in an earlier turn, in order. */
+    redactedReasoning?: string[];
+  };
   part: { cacheControl?: CacheControl };
   toolCall: { cacheControl?: CacheControl };
   tool: { cacheControl?: CacheControl };
+  choice: {
+    /** Reasoning Anthropic encrypted (`redacted_thinking` blocks' `data`), in order. */
+    redactedReasoning?: string[];
+  };
+  /** A stream's `vendor` event: one `redacted_thinking` block, whole (it has no deltas). */
+  event: { redactedReasoning: string };
 }
 
 /** Every vendor with data of its own: a new vendor is one line here. */
@@ -52,6 +62,11 @@ export type VendorName = keyof Vendors;
 export type VendorData<P extends VendorPlace> = {
   [V in VendorName as P extends keyof Vendors[V] ? V : never]?: Vendors[V][P & keyof Vendors[V]];
 };
+
+/** One vendor's stream event, discriminated by `vendor`: `data` is what that vendor declared as its `event`. */
+export type VendorEvent<V extends VendorName = VendorName> = {
+  [K in V]: Vendors[K] extends { event: infer Data } ? { type: 'vendor'; choice: number; vendor: K; data: Data } : never;
+}[V];
 
 type Holder = { vendor?: { [vendor: string]: object | undefined } };
 

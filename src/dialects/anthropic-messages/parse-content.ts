@@ -70,7 +70,7 @@ function assistantTurn(blocks: readonly { block: Wire; at: string }[], path: str
   // A turn of tool calls alone has no content, as chat wires say it (null, never an empty list).
   const message: Message = { role: 'assistant', content: parts.length > 0 ? parts : calls.length > 0 ? null : '' };
   if (calls.length > 0) message.toolCalls = calls;
-  if (redacted.length > 0) message.redactedReasoning = redacted;
+  if (redacted.length > 0) message.vendor = { anthropic: { redactedReasoning: redacted } };
   if (thoughts.length > 0) {
     message.reasoning = thoughts.map(({ thinking }) => thinking).join('\n\n');
     message.reasoningOrigin = `${path}.content`;

@@ -7,7 +7,7 @@
 import { ProxyError } from '../../errors/proxy-error.js';
 import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../../errors/catalogue.js';
 import { promptOfChoice } from '../../model/prompt.js';
@@ -36,9 +36,9 @@ export class CompletionStreamSerializer implements StreamSerializer {
     this.totals = new StreamTotals(request);
   }
 
-  push(event: StreamEvent, out: Chunk[]): void {
-    // A reasoning signature, or encrypted reasoning, has no place in this dialect's chunks.
-    if (this.ended || event.type === 'reasoning-signature' || event.type === 'reasoning-redacted') return;
+  push(event: SerializedEvent, out: Chunk[]): void {
+    // A reasoning signature has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature') return;
     const { request, offsets } = this;
     if (event.type === 'response-start') {
       this.head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };

@@ -174,7 +174,13 @@ describe('anthropic toWireBody', () => {
     const request = chat({
       messages: [
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: 'Hello', reasoning: 'They greet me.', reasoningSignature: 'sig-1', redactedReasoning: ['EnC0dEd'] },
+        {
+          role: 'assistant',
+          content: 'Hello',
+          reasoning: 'They greet me.',
+          reasoningSignature: 'sig-1',
+          vendor: { anthropic: { redactedReasoning: ['EnC0dEd'] } },
+        },
         { role: 'user', content: 'Again' },
         { role: 'assistant', content: 'Hello again', reasoning: 'Not signed.' },
         { role: 'user', content: 'Bye' },

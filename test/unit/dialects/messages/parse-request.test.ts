@@ -60,7 +60,11 @@ describe('parseMessagesRequest', () => {
         },
       ],
     }).messages?.[0];
-    expect(foreign).toMatchObject({ reasoning: 'Hmm.', reasoningSignature: 'EqQBCkYI', redactedReasoning: ['opaque'] });
+    expect(foreign).toMatchObject({
+      reasoning: 'Hmm.',
+      reasoningSignature: 'EqQBCkYI',
+      vendor: { anthropic: { redactedReasoning: ['opaque'] } },
+    });
     const own = parseMessagesRequest({
       ...base,
       messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: proxySignature('Hmm.') }] }],
