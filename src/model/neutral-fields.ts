@@ -57,7 +57,6 @@ type TopLevel =
   | 'parallelToolCalls'
   | 'perfMetricsInBody'
   | 'returnTokenIds'
-  | 'rawOutput'
   | 'store';
 
 const field = (key: TopLevel, param: string, asks?: (request: NeutralRequest) => boolean): NeutralFieldSpec => ({
@@ -232,7 +231,18 @@ export const NEUTRAL_FIELDS = {
       if (r.stream) r.stream.tokenIds = false;
     },
   },
-  rawOutput: field('rawOutput', 'raw_output', (r) => r.rawOutput === true),
+  // Fireworks' (vendor-data.ts), given a fate here so that no backend drops it silently.
+  rawOutput: {
+    path: 'vendor.fireworks.rawOutput',
+    param: 'raw_output',
+    value: (r) => r.vendor?.fireworks?.rawOutput,
+    asks: (r) => r.vendor?.fireworks?.rawOutput === true,
+    drop: (r) => {
+      const { vendor } = withoutVendorKey(r, 'fireworks', 'rawOutput');
+      if (vendor) r.vendor = vendor;
+      else delete r.vendor;
+    },
+  },
   perfMetricsInBody: field('perfMetricsInBody', 'perf_metrics_in_response'),
   samplingMask: field('samplingMask', 'sampling_mask'),
   promptCacheIsolationKey: field('promptCacheIsolationKey', 'prompt_cache_isolation_key'),

@@ -148,7 +148,6 @@ export interface NeutralRequest {
   prediction?: string | number[];
   images?: string[] | string[][];
   returnTokenIds?: boolean;
-  rawOutput?: boolean;
   perfMetricsInBody?: boolean;
   samplingMask?: 'count' | 'non_zero_list' | 'non_zero_buffer';
   /** The session's key (prompt_cache_key, session headers, user). Nothing reads it yet: replica pools will route on it (rendezvous hashing). */

@@ -74,8 +74,7 @@ export interface ResultChoice {
   echoText?: string;
   tokenIds?: number[];
   promptTokenIds?: number[];
-  rawOutput?: Record<string, unknown>;
-  /** What only one vendor has (Anthropic's redacted reasoning): vendor-data.ts. */
+  /** What only one vendor has (Anthropic's redacted reasoning, Fireworks' raw output): vendor-data.ts. */
   vendor?: VendorData<'choice'>;
 }
 

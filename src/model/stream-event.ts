@@ -6,7 +6,7 @@
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { TokenLogprob } from './logprobs.js';
 import type { FinishReason, PerfMetrics, Usage } from './result.js';
-import type { VendorEvent, VendorName } from './vendor-data.js';
+import type { VendorData, VendorEvent, VendorName } from './vendor-data.js';
 
 export type NeutralStreamEvent =
   | {
@@ -48,8 +48,8 @@ export type NeutralStreamEvent =
       refusal?: string;
       /** Which of the request's stop sequences ended the text, when the backend says. */
       stopSequence?: string;
-      /** Fireworks `raw_output`, which arrives on the chunk that finishes the choice. */
-      rawOutput?: Record<string, unknown>;
+      /** What only one vendor has that arrives as the choice ends (Fireworks' `raw_output`): vendor-data.ts. */
+      vendor?: VendorData<'choiceEnd'>;
     }
   | { type: 'usage'; usage: Usage }
   | { type: 'perf'; perf: PerfMetrics }

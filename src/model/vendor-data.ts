@@ -48,9 +48,21 @@ export interface AnthropicData {
   event: { redactedReasoning: string };
 }
 
+/** Fireworks': the chat and completions dialects (their `raw_output`) and the fireworks kind read it. */
+export interface FireworksData {
+  request: {
+    /** `raw_output`: ask for the answer's raw form (the prompt as the model saw it, its fragments, the completion). */
+    rawOutput?: boolean;
+  };
+  choice: { rawOutput?: Record<string, unknown> };
+  /** On `choice-end`: the raw output arrives on the chunk that finishes the choice. */
+  choiceEnd: { rawOutput?: Record<string, unknown> };
+}
+
 /** Every vendor with data of its own: a new vendor is one line here. */
 export interface Vendors {
   anthropic: AnthropicData;
+  fireworks: FireworksData;
 }
 
 export type VendorName = keyof Vendors;

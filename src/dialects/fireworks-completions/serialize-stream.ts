@@ -16,6 +16,7 @@ import { isEmptyPrompt, noPromptTokensToEcho, wantsEcho } from './echo-text.js';
 import { completionLogprobsBody } from './logprobs-body.js';
 import type { CompletionChoiceBody } from './serialize-result.js';
 import { responseId } from '../response-id.js';
+import { rawOutputFor } from '../raw-output.js';
 
 type Head = { id: string; object: 'text_completion'; created: number; model: string };
 
@@ -58,7 +59,8 @@ export class CompletionStreamSerializer implements StreamSerializer {
     }
     if (event.type === 'choice-end') {
       const finish: CompletionChunkChoice = { index: event.choice, text: '', logprobs: null, finish_reason: event.finishReason };
-      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      const rawOutput = rawOutputFor(request, event);
+      if (rawOutput) finish.raw_output = rawOutput;
       out.push(this.chunk(finish, this.totals.endChoice()));
     } else {
       const offset = offsets.get(event.choice) ?? 0;

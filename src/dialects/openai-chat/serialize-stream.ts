@@ -17,6 +17,7 @@ import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { chatFinishReason } from './serialize-result.js';
 import { responseId } from '../response-id.js';
 import { characterCount } from '../../model/logprobs.js';
+import { rawOutputFor } from '../raw-output.js';
 
 type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
 
@@ -102,7 +103,8 @@ export class ChatStreamSerializer implements StreamSerializer {
         logprobs: null,
         finish_reason: chatFinishReason(event.finishReason, request),
       };
-      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      const rawOutput = rawOutputFor(request, event);
+      if (rawOutput) finish.raw_output = rawOutput;
       out.push(this.chunk(finish, this.totals.endChoice()));
     } else if (event.type === 'tool-call-delta') {
       const delta = toolCallDelta(event, state, request);

@@ -26,10 +26,15 @@ describe('withoutVendorKey', () => {
 
     const request: NeutralRequest = {
       ...emptyRequest('chat'),
-      vendor: { anthropic: { betas: ['b-1'], contextManagement: { edits: [] } } },
+      vendor: { anthropic: { betas: ['b-1'], contextManagement: { edits: [] } }, fireworks: { rawOutput: true } },
     };
-    expect(withoutVendorKey(request, 'anthropic', 'contextManagement').vendor).toEqual({ anthropic: { betas: ['b-1'] } });
-    expect(withoutVendorKey(request, 'anthropic', 'betas').vendor).toEqual({ anthropic: { contextManagement: { edits: [] } } });
+    expect(withoutVendorKey(request, 'anthropic', 'contextManagement').vendor).toEqual({
+      anthropic: { betas: ['b-1'] },
+      fireworks: { rawOutput: true },
+    });
+    expect(withoutVendorKey(request, 'fireworks', 'rawOutput').vendor).toEqual({
+      anthropic: { betas: ['b-1'], contextManagement: { edits: [] } },
+    });
   });
 
   test('the holder itself when the key is not there', () => {
@@ -61,7 +66,7 @@ test('each namespace is typed as its vendor declared it, and only where that ven
   const part: VendorData<'part'> = { anthropic: { cacheControl: { type: 'ephemeral', ttl: '1h' } } };
   // @ts-expect-error a cache breakpoint's type is 'ephemeral'
   const wrongType: VendorData<'part'> = { anthropic: { cacheControl: { type: 'persistent' } } };
-  // @ts-expect-error no vendor named so
-  const noSuchPlace: VendorData<'part'> = { acme: { cacheControl: { type: 'ephemeral' } } };
+  // @ts-expect-error Fireworks has no data on a content part
+  const noSuchPlace: VendorData<'part'> = { fireworks: { rawOutput: true } };
   expect([part, wrongType, noSuchPlace]).toHaveLength(3);
 });
