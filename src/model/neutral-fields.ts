@@ -10,7 +10,7 @@
 import type { NeutralPath } from './neutral-path.js';
 import { isPromptBatch, isTokenIdPrompt } from './prompt.js';
 import type { NeutralRequest, ResponseFormat, Sampling } from './request.js';
-import { withoutVendorKey } from './vendor-data.js';
+import { withoutVendorKey, type VendorName } from './vendor-data.js';
 
 export interface NeutralFieldSpec {
   /** The path whose origin names the caller's field. */
@@ -89,10 +89,10 @@ const reasoning = (key: 'effort' | 'budgetTokens' | 'history' | 'budgetEndText',
   },
 });
 
-/** A key of the request's Anthropic namespace taken out (the namespace replaced: the plan's copy shares it with the caller's request). */
-function withoutAnthropic(r: NeutralRequest, key: 'cacheControl' | 'contextManagement'): void {
-  const { vendor } = withoutVendorKey(r, 'anthropic', key);
-  if (vendor) r.vendor = vendor;
+/** A key of one vendor's namespace taken out of the request (the namespace replaced: the plan's copy shares it with the caller's request). */
+function dropVendorKey(r: NeutralRequest, vendor: VendorName, key: string): void {
+  const { vendor: namespaces } = withoutVendorKey(r, vendor, key);
+  if (namespaces) r.vendor = namespaces;
   else delete r.vendor;
 }
 
@@ -111,7 +111,7 @@ function hasCacheControl(r: NeutralRequest): boolean {
 function withoutCacheControl(r: NeutralRequest): void {
   const uncached = <T extends Parameters<typeof withoutVendorKey>[0]>(holder: T): T =>
     withoutVendorKey(holder, 'anthropic', 'cacheControl');
-  withoutAnthropic(r, 'cacheControl');
+  dropVendorKey(r, 'anthropic', 'cacheControl');
   if (r.tools) r.tools = r.tools.map(uncached);
   if (r.messages) {
     r.messages = r.messages.map((message) => ({
@@ -237,11 +237,7 @@ export const NEUTRAL_FIELDS = {
     param: 'raw_output',
     value: (r) => r.vendor?.fireworks?.rawOutput,
     asks: (r) => r.vendor?.fireworks?.rawOutput === true,
-    drop: (r) => {
-      const { vendor } = withoutVendorKey(r, 'fireworks', 'rawOutput');
-      if (vendor) r.vendor = vendor;
-      else delete r.vendor;
-    },
+    drop: (r) => dropVendorKey(r, 'fireworks', 'rawOutput'),
   },
   perfMetricsInBody: field('perfMetricsInBody', 'perf_metrics_in_response'),
   samplingMask: field('samplingMask', 'sampling_mask'),
@@ -270,7 +266,7 @@ export const NEUTRAL_FIELDS = {
     path: 'vendor.anthropic.contextManagement',
     param: 'context_management',
     value: (r) => r.vendor?.anthropic?.contextManagement,
-    drop: (r) => withoutAnthropic(r, 'contextManagement'),
+    drop: (r) => dropVendorKey(r, 'anthropic', 'contextManagement'),
     soft: true,
   },
   // A tool result marked as a failure (Anthropic's `is_error`): the result itself still goes.
