@@ -38,7 +38,7 @@ export function anthropicCodec(capabilities: BackendCapabilities, defaultMaxToke
     toWireBody: (request, { stream }) => toWireBody(request, { table: capabilities, stream, defaultMaxTokens }),
     fromWireResult,
     chunkReader: (request) => new AnthropicChunkReader(request),
-    headers: (request) => mergeBetas(betas, request.anthropicBetas),
+    headers: (request) => mergeBetas(betas, request.vendor?.anthropic?.betas),
   };
 }
 

@@ -98,7 +98,8 @@ const serviceTier = convert(
 );
 
 const cacheControl = convert('cache_control, on the request, its tools and its content parts', (body, request) => {
-  if (request.cacheControl) body.cache_control = { ...request.cacheControl };
+  const cacheControl = request.vendor?.anthropic?.cacheControl;
+  if (cacheControl) body.cache_control = { ...cacheControl };
 });
 
 function thinkingField({ adaptiveThinking, defaultMaxTokens }: AnthropicTableOptions): FieldHandling {

@@ -123,7 +123,8 @@ export class AnthropicChunkReader implements ChunkReader {
       }
       case 'redacted_thinking':
         // It arrives whole in its start block: no deltas follow.
-        if (typeof block.data === 'string') out.push({ type: 'reasoning-redacted', choice: 0, data: block.data });
+        if (typeof block.data === 'string')
+          out.push({ type: 'vendor', choice: 0, vendor: 'anthropic', data: { redactedReasoning: block.data } });
         return;
       // Server tools' blocks are not the caller's.
     }

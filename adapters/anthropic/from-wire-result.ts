@@ -71,7 +71,7 @@ function readChoice(body: Record<string, unknown>): ResultChoice {
   if (reasoning !== '') choice.reasoning = reasoning;
   // A signature signs its own block's text: it can go back with the reasoning only when the reasoning is that one block.
   if (thinking.length === 1 && thinking[0].signature) choice.reasoningSignature = thinking[0].signature;
-  if (redacted.length > 0) choice.redactedReasoning = redacted;
+  if (redacted.length > 0) choice.vendor = { anthropic: { redactedReasoning: redacted } };
   if (toolCalls.length > 0) choice.toolCalls = toolCalls;
   return choice;
 }

@@ -95,7 +95,7 @@ function assistantContent(message: Message, path: string, warnings: string[]): s
         `${message.reasoningOrigin ?? `${path}.reasoning_content`} not sent: Anthropic takes earlier thinking only with the signature it came with`,
       );
   }
-  for (const data of message.redactedReasoning ?? []) blocks.push({ type: 'redacted_thinking', data });
+  for (const data of message.vendor?.anthropic?.redactedReasoning ?? []) blocks.push({ type: 'redacted_thinking', data });
   const { content } = message;
   if (typeof content === 'string' && content !== '') {
     if (blocks.length === 0 && !message.toolCalls?.length) return content;
@@ -155,7 +155,8 @@ function partBlock(part: ContentPart, path: string, media: boolean): WireBody {
 }
 
 function withCache(block: WireBody, part: ContentPart): WireBody {
-  if (part.cacheControl) block.cache_control = cacheControlOf(part.cacheControl);
+  const cacheControl = part.vendor?.anthropic?.cacheControl;
+  if (cacheControl) block.cache_control = cacheControlOf(cacheControl);
   return block;
 }
 

@@ -1,6 +1,7 @@
 /** Neutral tools and tool choice -> Anthropic's `tools` and `tool_choice`. */
 import { convert, type WireBody } from '../../src/backend/field-support.js';
-import type { CacheControl, ToolChoice, ToolDefinition } from '../../src/model/request.js';
+import type { ToolChoice, ToolDefinition } from '../../src/model/request.js';
+import type { CacheControl } from '../../src/model/vendor-data.js';
 
 /** Anthropic requires a schema of type object; a tool without parameters takes none. */
 const NO_PARAMETERS = { type: 'object', properties: {} } as const;
@@ -15,7 +16,8 @@ export function toWireTools(tools: readonly ToolDefinition[]): WireBody[] {
     if (tool.description !== undefined) wire.description = tool.description;
     wire.input_schema = tool.parameters ?? { ...NO_PARAMETERS };
     if (tool.strict !== undefined) wire.strict = tool.strict;
-    if (tool.cacheControl) wire.cache_control = cacheControlOf(tool.cacheControl);
+    const cacheControl = tool.vendor?.anthropic?.cacheControl;
+    if (cacheControl) wire.cache_control = cacheControlOf(cacheControl);
     return wire;
   });
 }

@@ -18,7 +18,7 @@ export const fireworksExtras: WireExtras = {
     if (tokenIds) extras.tokenIds = tokenIds;
     const promptTokenIds = tokenIdList(choice.prompt_token_ids) ?? tokenIdList(body.prompt_token_ids);
     if (promptTokenIds) extras.promptTokenIds = promptTokenIds;
-    if (isRecord(choice.raw_output)) extras.rawOutput = choice.raw_output;
+    if (isRecord(choice.raw_output)) extras.vendor = { fireworks: { rawOutput: choice.raw_output } };
     return extras;
   },
   readPerf(body): PerfMetrics | undefined {

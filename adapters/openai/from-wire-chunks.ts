@@ -201,7 +201,7 @@ function choiceEvents(
     state.finished = true;
     const end: StreamEventOf<'choice-end'> = { type: 'choice-end', choice: index, finishReason };
     if (state.refusal) end.refusal = state.refusal;
-    if (extra.rawOutput) end.rawOutput = extra.rawOutput;
+    if (extra.vendor) end.vendor = extra.vendor;
     out.push(end);
   }
 }

@@ -1,16 +1,18 @@
 /**
  * Backend-specific fields the shared OpenAI-compatible readers leave to each
- * backend: token ids, raw output, and timing metrics. The OpenAI adapter only
+ * backend: token ids, a vendor's own data (raw output), and timing metrics. The OpenAI adapter only
  * reads llama.cpp's `timings` (llama-server runs behind `kind: openai`);
  * Fireworks reads its own extensions (fireworks/wire-extras.ts).
  */
 import type { PerfMetrics } from '../../src/model/result.js';
 import { isRecord } from '../../src/model/is-record.js';
+import type { VendorData } from '../../src/model/vendor-data.js';
 
 export interface ChoiceExtras {
   tokenIds?: number[];
   promptTokenIds?: number[];
-  rawOutput?: Record<string, unknown>;
+  /** A vendor's own data of the choice (Fireworks' raw output): on the result's choice, or on a stream's choice-end. */
+  vendor?: VendorData<'choiceEnd'>;
 }
 
 export interface WireExtras {

@@ -155,7 +155,7 @@ export const commonFields: Readonly<Record<CommonField, FieldRule>> = {
   user: copyTo('user'),
   prompt_cache_key: copyTo('promptCacheKey'),
   prompt_cache_isolation_key: copyTo('promptCacheIsolationKey'),
-  raw_output: copyTo('rawOutput'),
+  raw_output: copyTo('vendor.fireworks.rawOutput'),
   perf_metrics_in_response: copyTo('perfMetricsInBody'),
   n: copyTo('choices'),
   service_tier: copyTo('serviceTier'),

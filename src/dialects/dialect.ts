@@ -11,7 +11,7 @@ import type { DialectState } from './dialect-state.js';
 import type { DialectContext } from './dialect-context.js';
 import type { DialectWire } from './dialect-wire.js';
 import type { FieldTable } from './field-table.js';
-import type { StreamSerializer } from './stream-serializer.js';
+import type { AnyStreamSerializer } from './stream-serializer.js';
 
 export interface Dialect {
   readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses' | 'anthropic-messages' | 'gemini';
@@ -48,7 +48,7 @@ export interface Dialect {
   ): NeutralRequest;
   serializeResult(result: NeutralResult, request: NeutralRequest, context?: DialectContext): Record<string, unknown>;
   /** A stream's serializer: neutral events -> wire chunk objects, one synchronous step per event (stream-serializer.ts). */
-  streamSerializer(request: NeutralRequest, context?: DialectContext): StreamSerializer;
+  streamSerializer(request: NeutralRequest, context?: DialectContext): AnyStreamSerializer;
   /** The error body in this dialect (the completions dialect adds Fireworks' `detail`). */
   errorBody(error: ProxyError): Record<string, unknown>;
   /** The HTTP status of an error, where this dialect's differs from the error's own (Anthropic answers a busy backend with 529). */

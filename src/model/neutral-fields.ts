@@ -10,6 +10,7 @@
 import type { NeutralPath } from './neutral-path.js';
 import { isPromptBatch, isTokenIdPrompt } from './prompt.js';
 import type { NeutralRequest, ResponseFormat, Sampling } from './request.js';
+import { withoutVendorKey, type VendorName } from './vendor-data.js';
 
 export interface NeutralFieldSpec {
   /** The path whose origin names the caller's field. */
@@ -56,9 +57,7 @@ type TopLevel =
   | 'parallelToolCalls'
   | 'perfMetricsInBody'
   | 'returnTokenIds'
-  | 'rawOutput'
-  | 'store'
-  | 'contextManagement';
+  | 'store';
 
 const field = (key: TopLevel, param: string, asks?: (request: NeutralRequest) => boolean): NeutralFieldSpec => ({
   path: key,
@@ -90,26 +89,35 @@ const reasoning = (key: 'effort' | 'budgetTokens' | 'history' | 'budgetEndText',
   },
 });
 
+/** A key of one vendor's namespace taken out of the request (the namespace replaced: the plan's copy shares it with the caller's request). */
+function dropVendorKey(r: NeutralRequest, vendor: VendorName, key: string): void {
+  const { vendor: namespaces } = withoutVendorKey(r, vendor, key);
+  if (namespaces) r.vendor = namespaces;
+  else delete r.vendor;
+}
+
+const cached = (holder: { vendor?: { anthropic?: { cacheControl?: unknown } } }): boolean =>
+  holder.vendor?.anthropic?.cacheControl !== undefined;
+
 function hasCacheControl(r: NeutralRequest): boolean {
-  if (r.cacheControl || r.tools?.some((tool) => tool.cacheControl)) return true;
+  if (cached(r) || r.tools?.some(cached)) return true;
   return (
-    r.messages?.some(
-      (message) =>
-        (Array.isArray(message.content) && message.content.some((part) => part.cacheControl)) ||
-        message.toolCalls?.some((call) => call.cacheControl),
-    ) ?? false
+    r.messages?.some((message) => (Array.isArray(message.content) && message.content.some(cached)) || message.toolCalls?.some(cached)) ??
+    false
   );
 }
 
 /** Every breakpoint taken out; what carried one is replaced, never changed in place (the plan's copy shares it with the caller's request). */
 function withoutCacheControl(r: NeutralRequest): void {
-  delete r.cacheControl;
-  if (r.tools) r.tools = r.tools.map(({ cacheControl: _dropped, ...tool }) => tool);
+  const uncached = <T extends Parameters<typeof withoutVendorKey>[0]>(holder: T): T =>
+    withoutVendorKey(holder, 'anthropic', 'cacheControl');
+  dropVendorKey(r, 'anthropic', 'cacheControl');
+  if (r.tools) r.tools = r.tools.map(uncached);
   if (r.messages) {
     r.messages = r.messages.map((message) => ({
       ...message,
-      ...(Array.isArray(message.content) ? { content: message.content.map(({ cacheControl: _dropped, ...part }) => part) } : {}),
-      ...(message.toolCalls ? { toolCalls: message.toolCalls.map(({ cacheControl: _dropped, ...call }) => call) } : {}),
+      ...(Array.isArray(message.content) ? { content: message.content.map(uncached) } : {}),
+      ...(message.toolCalls ? { toolCalls: message.toolCalls.map(uncached) } : {}),
     }));
   }
 }
@@ -223,7 +231,14 @@ export const NEUTRAL_FIELDS = {
       if (r.stream) r.stream.tokenIds = false;
     },
   },
-  rawOutput: field('rawOutput', 'raw_output', (r) => r.rawOutput === true),
+  // Fireworks' (vendor-data.ts), given a fate here so that no backend drops it silently.
+  rawOutput: {
+    path: 'vendor.fireworks.rawOutput',
+    param: 'raw_output',
+    value: (r) => r.vendor?.fireworks?.rawOutput,
+    asks: (r) => r.vendor?.fireworks?.rawOutput === true,
+    drop: (r) => dropVendorKey(r, 'fireworks', 'rawOutput'),
+  },
   perfMetricsInBody: field('perfMetricsInBody', 'perf_metrics_in_response'),
   samplingMask: field('samplingMask', 'sampling_mask'),
   promptCacheIsolationKey: field('promptCacheIsolationKey', 'prompt_cache_isolation_key'),
@@ -238,15 +253,22 @@ export const NEUTRAL_FIELDS = {
   },
   user: { ...field('user', 'user'), soft: true },
   promptCacheKey: { ...field('promptCacheKey', 'prompt_cache_key'), soft: true },
-  // Caching breakpoints (Anthropic's `cache_control`) on the request, its tools and its parts: hints a backend without them goes without.
+  // Anthropic's (vendor-data.ts), given a fate here so that no backend drops them silently.
+  // Caching breakpoints (`cache_control`) on the request, its tools and its parts: hints a backend without them goes without.
   cacheControl: {
-    path: 'cacheControl',
+    path: 'vendor.anthropic.cacheControl',
     param: 'cache_control',
     value: (r) => (hasCacheControl(r) ? true : undefined),
     drop: withoutCacheControl,
     soft: true,
   },
-  contextManagement: { ...field('contextManagement', 'context_management'), soft: true },
+  contextManagement: {
+    path: 'vendor.anthropic.contextManagement',
+    param: 'context_management',
+    value: (r) => r.vendor?.anthropic?.contextManagement,
+    drop: (r) => dropVendorKey(r, 'anthropic', 'contextManagement'),
+    soft: true,
+  },
   // A tool result marked as a failure (Anthropic's `is_error`): the result itself still goes.
   toolError: {
     path: 'messages',

@@ -4,6 +4,7 @@
  * each neutral feature, so errors and warnings can name the caller's `param`.
  */
 import type { LogprobsShape } from './logprobs.js';
+import type { VendorData } from './vendor-data.js';
 
 export type Endpoint = 'chat' | 'text';
 
@@ -11,24 +12,18 @@ export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 
 
 export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
 
-/** A prompt-caching breakpoint (Anthropic's `cache_control`): cache the prompt up to here, for `ttl` (`5m`, `1h`). */
-export interface CacheControl {
-  type: 'ephemeral';
-  ttl?: string;
-}
-
 export type ContentPart = (
   | { type: 'text'; text: string }
   | { type: 'image'; url: string; detail?: string }
   | { type: 'audio'; data: string; format: string }
   | { type: 'file'; file: Record<string, unknown> }
   | { type: 'refusal'; refusal: string }
-  /** Fireworks' `video_url` part. */
+  /** A video by URL (Fireworks' `video_url` part, Gemini's `fileData` of a video type). */
   | { type: 'video'; url: string; detail?: string }
 ) & {
   /** Wire keys of the part with no neutral meaning (`prompt_cache_breakpoint`, `image_url.max_long_side_pixel`, ...), kept for a native relay. */
   extra?: Record<string, unknown>;
-  cacheControl?: CacheControl;
+  vendor?: VendorData<'part'>;
 };
 
 export interface ToolCall {
@@ -38,7 +33,7 @@ export interface ToolCall {
   arguments: string;
   /** A call of a custom tool (OpenAI's `{type: 'custom', custom: {name, input}}`): `arguments` is the input text. */
   custom?: boolean;
-  cacheControl?: CacheControl;
+  vendor?: VendorData<'toolCall'>;
 }
 
 export interface Message {
@@ -53,12 +48,11 @@ export interface Message {
   reasoningOrigin?: string;
   /** The signature that came with the reasoning (an Anthropic thinking block's), returned as it was given. */
   reasoningSignature?: string;
-  /** Reasoning the model's provider encrypted (Anthropic `redacted_thinking` blocks' `data`), in order. */
-  redactedReasoning?: string[];
   /** On a tool result: the tool failed (Anthropic `is_error`). */
   toolError?: boolean;
   /** Wire fields of the message that have no neutral meaning but must survive a native relay (refusal, audio, ...). */
   extra?: Record<string, unknown>;
+  vendor?: VendorData<'message'>;
 }
 
 /** What a custom tool's input may be: any text, or text a grammar accepts (Lark or a regular expression). */
@@ -74,7 +68,7 @@ export interface ToolDefinition {
    * arguments; `format` may constrain that text. `parameters` and `strict` are then unset.
    */
   custom?: { format: CustomToolFormat };
-  cacheControl?: CacheControl;
+  vendor?: VendorData<'tool'>;
 }
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { name: string };
@@ -154,7 +148,6 @@ export interface NeutralRequest {
   prediction?: string | number[];
   images?: string[] | string[][];
   returnTokenIds?: boolean;
-  rawOutput?: boolean;
   perfMetricsInBody?: boolean;
   samplingMask?: 'count' | 'non_zero_list' | 'non_zero_buffer';
   /** The session's key (prompt_cache_key, session headers, user). Nothing reads it yet: replica pools will route on it (rendezvous hashing). */
@@ -163,15 +156,8 @@ export interface NeutralRequest {
   promptCacheKey?: string;
   promptCacheIsolationKey?: string;
   metadata?: Record<string, unknown>;
-  /** A caching breakpoint for the whole prompt (Anthropic's top-level `cache_control`); parts and tools carry their own. */
-  cacheControl?: CacheControl;
-  /** How the backend may trim the conversation to fit (Anthropic's `context_management`), as sent. */
-  contextManagement?: Record<string, unknown>;
-  /**
-   * The beta features the caller opted into by name (Anthropic's `anthropic-beta` header): an anthropic
-   * backend sends them with its own; elsewhere they mean nothing (what a beta field asks is its own field's).
-   */
-  anthropicBetas?: string[];
+  /** What only one vendor has (Anthropic's cache control and betas, Fireworks' raw output): vendor-data.ts. */
+  vendor?: VendorData<'request'>;
   store?: boolean;
   serviceTier?: string;
   /**

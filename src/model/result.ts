@@ -1,6 +1,7 @@
 /** The neutral result of a non-streamed generation, and the pieces streams share with it. */
 import type { TokenLogprob } from './logprobs.js';
 import type { ToolCall } from './request.js';
+import type { VendorData } from './vendor-data.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call' | 'error';
 
@@ -50,8 +51,6 @@ export interface ResultChoice {
   reasoning?: string;
   /** The signature of the reasoning (an Anthropic backend's thinking block), to be returned with it. */
   reasoningSignature?: string;
-  /** Reasoning the provider encrypted (Anthropic `redacted_thinking` blocks' `data`). */
-  redactedReasoning?: string[];
   toolCalls?: ToolCall[];
   refusal?: string | null;
   /** Citations the backend attached to the text (OpenAI's `url_citation`s, from web search), kept as sent. */
@@ -75,7 +74,8 @@ export interface ResultChoice {
   echoText?: string;
   tokenIds?: number[];
   promptTokenIds?: number[];
-  rawOutput?: Record<string, unknown>;
+  /** What only one vendor has (Anthropic's redacted reasoning, Fireworks' raw output): vendor-data.ts. */
+  vendor?: VendorData<'choice'>;
 }
 
 export interface NeutralResult {

@@ -1,9 +1,14 @@
-/** Neutral stream parts, named noun-action. Every adapter yields these (in batches); every dialect serialises them. */
+/**
+ * Stream parts, named noun-action. Every adapter yields these (in batches). The neutral ones are a closed set
+ * every dialect's serializer handles; a vendor's own (`{type: 'vendor'}`, vendor-data.ts) reaches only the
+ * serializers that name that vendor (src/dialects/stream-serializer.ts), so a new one changes no other.
+ */
 import type { ProxyError } from '../errors/proxy-error.js';
 import type { TokenLogprob } from './logprobs.js';
 import type { FinishReason, PerfMetrics, Usage } from './result.js';
+import type { VendorData, VendorEvent, VendorName } from './vendor-data.js';
 
-export type StreamEvent =
+export type NeutralStreamEvent =
   | {
       type: 'response-start';
       id: string;
@@ -33,8 +38,6 @@ export type StreamEvent =
   | { type: 'reasoning-delta'; choice: number; delta: string; tokenIds?: number[]; logprobs?: TokenLogprob[] }
   /** The signature of the choice's reasoning so far (an Anthropic backend's `signature_delta`); dialects without signatures ignore it. */
   | { type: 'reasoning-signature'; choice: number; signature: string }
-  /** Reasoning the provider encrypted, whole (an Anthropic backend's `redacted_thinking` block); dialects without it ignore it. */
-  | { type: 'reasoning-redacted'; choice: number; data: string }
   /** `custom`: a call of a custom tool, whose `argumentsDelta` is a piece of its free-text input. */
   | { type: 'tool-call-delta'; choice: number; index: number; id?: string; name?: string; argumentsDelta: string; custom?: boolean }
   | {
@@ -45,12 +48,17 @@ export type StreamEvent =
       refusal?: string;
       /** Which of the request's stop sequences ended the text, when the backend says. */
       stopSequence?: string;
-      /** Fireworks `raw_output`, which arrives on the chunk that finishes the choice. */
-      rawOutput?: Record<string, unknown>;
+      /** What only one vendor has that arrives as the choice ends (Fireworks' `raw_output`): vendor-data.ts. */
+      vendor?: VendorData<'choiceEnd'>;
     }
   | { type: 'usage'; usage: Usage }
   | { type: 'perf'; perf: PerfMetrics }
   | { type: 'error'; error: ProxyError };
+
+export type StreamEvent = NeutralStreamEvent | VendorEvent;
+
+/** What a serializer that reads the vendors `V` is given: every neutral event, and those vendors' own. */
+export type SerializedEvent<V extends VendorName = never> = NeutralStreamEvent | VendorEvent<V>;
 
 export type StreamEventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
 

@@ -1,6 +1,6 @@
 /**
  * The caller's `anthropic-beta` header (a comma-separated list of beta names):
- * kept as `anthropicBetas` for an anthropic backend, which sends them with its
+ * kept as `vendor.anthropic.betas` for an anthropic backend, which sends them with its
  * own. The fields a beta enables are fields of their own (`context_management`):
  * a backend that lacks one goes without it, named in a warning.
  */
@@ -12,7 +12,7 @@ const BETA = /^[\w.-]+$/;
 
 export const betaHeader: CrossFieldRule = {
   fields: ['anthropic-beta'],
-  note: 'anthropic-beta (a header) -> anthropicBetas, sent to an anthropic backend with its own betas',
+  note: 'anthropic-beta (a header) -> vendor.anthropic.betas, sent to an anthropic backend with its own betas',
   apply: ({ headers, request }) => {
     const value = headerValue(headers, 'anthropic-beta');
     if (value === undefined) return;
@@ -23,6 +23,6 @@ export const betaHeader: CrossFieldRule = {
     const bad = betas.find((beta) => !BETA.test(beta));
     if (bad !== undefined)
       throw invalidRequest('anthropic-beta', `anthropic-beta: '${bad}' is not a beta name (letters, digits, '.', '_' and '-').`);
-    if (betas.length > 0) request.anthropicBetas = [...new Set(betas)];
+    if (betas.length > 0) request.vendor = { ...request.vendor, anthropic: { ...request.vendor?.anthropic, betas: [...new Set(betas)] } };
   },
 };

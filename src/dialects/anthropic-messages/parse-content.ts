@@ -10,7 +10,8 @@
 import { invalidRequest, unsupportedParameter } from '../../errors/proxy-error.js';
 import { isRecord } from '../../model/is-record.js';
 import { isSet } from '../../model/is-set.js';
-import type { CacheControl, ContentPart, Message, ToolCall } from '../../model/request.js';
+import type { ContentPart, Message, ToolCall } from '../../model/request.js';
+import type { CacheControl } from '../../model/vendor-data.js';
 import { object, text } from '../wire-values.js';
 import { stillApplies } from './system-effort.js';
 import { isProxySignature } from './thinking-signature.js';
@@ -69,7 +70,7 @@ function assistantTurn(blocks: readonly { block: Wire; at: string }[], path: str
   // A turn of tool calls alone has no content, as chat wires say it (null, never an empty list).
   const message: Message = { role: 'assistant', content: parts.length > 0 ? parts : calls.length > 0 ? null : '' };
   if (calls.length > 0) message.toolCalls = calls;
-  if (redacted.length > 0) message.redactedReasoning = redacted;
+  if (redacted.length > 0) message.vendor = { anthropic: { redactedReasoning: redacted } };
   if (thoughts.length > 0) {
     message.reasoning = thoughts.map(({ thinking }) => thinking).join('\n\n');
     message.reasoningOrigin = `${path}.content`;
@@ -103,9 +104,7 @@ function toolUse(block: Wire, at: string): ToolCall {
     name: text(block.name, `${at}.name`),
     arguments: JSON.stringify(block.input ?? {}),
   };
-  const cacheControl = cacheControlOf(block, at);
-  if (cacheControl) call.cacheControl = cacheControl;
-  return call;
+  return cachedAt(call, cacheControlOf(block, at));
 }
 
 function toolResult(block: Wire, at: string): Message {
@@ -114,10 +113,10 @@ function toolResult(block: Wire, at: string): Message {
   const cacheControl = cacheControlOf(block, at);
   if (typeof block.content === 'string' || !isSet(block.content)) {
     const content = typeof block.content === 'string' ? block.content : '';
-    message.content = cacheControl ? [{ type: 'text', text: content, cacheControl }] : content;
+    message.content = cacheControl ? [cachedAt<ContentPart>({ type: 'text', text: content }, cacheControl)] : content;
   } else if (Array.isArray(block.content)) {
     const parts = block.content.map((inner, k) => contentPart(object(inner, `${at}.content[${k}]`), `${at}.content[${k}]`, 'user'));
-    if (cacheControl && parts.length > 0) parts[parts.length - 1] = { ...parts[parts.length - 1], cacheControl };
+    if (parts.length > 0) parts[parts.length - 1] = cachedAt(parts[parts.length - 1], cacheControl);
     message.content = parts;
   } else {
     throw invalidRequest(`${at}.content`, `${at}.content must be a string or an array of content blocks.`);
@@ -128,9 +127,7 @@ function toolResult(block: Wire, at: string): Message {
 
 /** A block that is content (text, an image, a document) in a turn of `role`. */
 function contentPart(block: Wire, at: string, role: string): ContentPart {
-  const part = contentOf(block, at, role);
-  const cacheControl = cacheControlOf(block, at);
-  return cacheControl ? { ...part, cacheControl } : part;
+  return cachedAt(contentOf(block, at, role), cacheControlOf(block, at));
 }
 
 function contentOf(block: Wire, at: string, role: string): ContentPart {
@@ -165,9 +162,7 @@ function textBlock(block: Wire, at: string): ContentPart {
       `${at}.citations is not supported by this proxy: it carries no citations back to a model.`,
     );
   }
-  const part: ContentPart = { type: 'text', text: text(block.text, `${at}.text`) };
-  const cacheControl = cacheControlOf(block, at);
-  return cacheControl ? { ...part, cacheControl } : part;
+  return cachedAt<ContentPart>({ type: 'text', text: text(block.text, `${at}.text`) }, cacheControlOf(block, at));
 }
 
 /** base64 -> a data URL; url as it is. A file id names Anthropic's Files API, which no other backend has. */
@@ -227,6 +222,15 @@ function textOf(item: unknown, at: string): string {
 export function refuseUnhonoured(wire: Wire, at: string, honoured: readonly string[]): void {
   const key = Object.keys(wire).find((name) => !honoured.includes(name) && isSet(wire[name]));
   if (key !== undefined) throw unsupportedParameter(`${at}.${key}`, `${at}.${key} is not supported by this proxy.`);
+}
+
+/** A part, call or tool with its caching breakpoint, in Anthropic's namespace (a copy; itself without one). */
+export function cachedAt<T extends { vendor?: { anthropic?: { cacheControl?: CacheControl } } }>(
+  holder: T,
+  cacheControl: CacheControl | undefined,
+): T {
+  if (!cacheControl) return holder;
+  return { ...holder, vendor: { ...holder.vendor, anthropic: { ...holder.vendor?.anthropic, cacheControl } } };
 }
 
 export function cacheControlOf(block: Wire, at: string): CacheControl | undefined {

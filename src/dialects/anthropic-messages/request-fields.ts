@@ -13,7 +13,7 @@ import type { NeutralRequest, ToolChoice, ToolDefinition } from '../../model/req
 import { affinityKey, requires, type CrossFieldRule } from '../cross-field-rules.js';
 import { copyTo, mapWith, relay, setPath, type FieldTable } from '../field-table.js';
 import { object, text } from '../wire-values.js';
-import { cacheControlOf, parseConversation, parseSystem, refuseUnhonoured } from './parse-content.js';
+import { cacheControlOf, cachedAt, parseConversation, parseSystem, refuseUnhonoured } from './parse-content.js';
 import { betaHeader } from './beta-header.js';
 import { systemEffort } from './system-effort.js';
 import { anthropicDefinedReason, droppedAnthropicTool, isAnthropicDefined } from './anthropic-defined-tools.js';
@@ -65,10 +65,13 @@ export const messagesFields: FieldTable<MessagesField> = {
   system: mapWith('a system message before the conversation', (value, { request, field }) => {
     request.messages = [parseSystem(value, field), ...(request.messages ?? [])];
   }),
-  cache_control: mapWith('cacheControl (a caching hint: kept for Anthropic, not sent elsewhere)', (_value, { request, field, body }) => {
-    const cacheControl = cacheControlOf(body, '');
-    if (cacheControl) setPath(request, 'cacheControl', cacheControl, field);
-  }),
+  cache_control: mapWith(
+    'vendor.anthropic.cacheControl (a caching hint: kept for Anthropic, not sent elsewhere)',
+    (_value, { request, field, body }) => {
+      const cacheControl = cacheControlOf(body, '');
+      if (cacheControl) setPath(request, 'vendor.anthropic.cacheControl', cacheControl, field);
+    },
+  ),
   metadata: mapWith('metadata.user_id -> user and the session-affinity key', (value, { request, field }) => {
     const userId = object(value, field).user_id;
     if (!isSet(userId)) return;
@@ -135,8 +138,8 @@ export const messagesFields: FieldTable<MessagesField> = {
     setPath(request, 'serviceTier', SERVICE_TIERS[text(value, field)] ?? value, field),
   ),
   context_management: mapWith(
-    'contextManagement (server-side context editing: kept for Anthropic, not sent elsewhere)',
-    (value, { request, field }) => setPath(request, 'contextManagement', object(value, field), field),
+    'vendor.anthropic.contextManagement (server-side context editing: kept for Anthropic, not sent elsewhere)',
+    (value, { request, field }) => setPath(request, 'vendor.anthropic.contextManagement', object(value, field), field),
   ),
   container: relay("Anthropic's code-execution container: relayed to a backend that speaks Messages"),
   inference_geo: relay('where Anthropic runs the model: relayed to a backend that speaks Messages'),
@@ -173,9 +176,7 @@ function parseTool(wire: Record<string, unknown>, at: string): ToolDefinition {
   const tool: ToolDefinition = { name: text(wire.name, `${at}.name`), parameters: object(wire.input_schema, `${at}.input_schema`) };
   if (isSet(wire.description)) tool.description = text(wire.description, `${at}.description`);
   if (wire.strict === true) tool.strict = true;
-  const cacheControl = cacheControlOf(wire, at);
-  if (cacheControl) tool.cacheControl = cacheControl;
-  return tool;
+  return cachedAt(tool, cacheControlOf(wire, at));
 }
 
 function toolChoiceOf(choice: Record<string, unknown>, field: string): ToolChoice {

@@ -17,7 +17,7 @@ export function serializeMessagesResult(result: NeutralResult, request: NeutralR
     const signature = choice.reasoningSignature ?? proxySignature(choice.reasoning);
     content.push({ type: 'thinking', thinking: omitted ? '' : choice.reasoning, signature });
   }
-  for (const data of choice?.redactedReasoning ?? []) content.push({ type: 'redacted_thinking', data });
+  for (const data of choice?.vendor?.anthropic?.redactedReasoning ?? []) content.push({ type: 'redacted_thinking', data });
   if (choice?.text) content.push({ type: 'text', text: choice.text });
   if (choice?.refusal) content.push({ type: 'text', text: choice.refusal });
   for (const call of choice?.toolCalls ?? []) {

@@ -12,7 +12,7 @@ import { missingStart } from '../../errors/catalogue.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { messagesErrorBody } from './error-body.js';
 import { callerModel, messageId, stopReasonOf, toolUseId, usageBodyOf } from './message-body.js';
@@ -25,7 +25,9 @@ type OpenBlock =
   | { kind: 'thinking'; index: number; hash: Hash; signed: boolean }
   | { kind: 'tool'; index: number; call: number };
 
-export class MessagesStreamSerializer implements StreamSerializer {
+export class MessagesStreamSerializer implements StreamSerializer<'anthropic'> {
+  /** An Anthropic backend's redacted reasoning (vendor-data.ts): its own redacted_thinking blocks. */
+  readonly vendors = ['anthropic'] as const;
   ended = false;
   private started = false;
   private block?: OpenBlock;
@@ -39,7 +41,7 @@ export class MessagesStreamSerializer implements StreamSerializer {
     this.omitThinking = request.echoedParams?.thinking_display === 'omitted';
   }
 
-  push(event: StreamEvent, out: Chunk[]): void {
+  push(event: SerializedEvent<'anthropic'>, out: Chunk[]): void {
     if (this.ended) return;
     if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
     else if (event.type === 'perf') return;
@@ -49,7 +51,7 @@ export class MessagesStreamSerializer implements StreamSerializer {
     else if (event.choice !== 0) return;
     else if (event.type === 'reasoning-delta') this.thinking(event.delta, out);
     else if (event.type === 'reasoning-signature') this.signature(event.signature, out);
-    else if (event.type === 'reasoning-redacted') this.redacted(event.data, out);
+    else if (event.type === 'vendor') this.redacted(event.data.redactedReasoning, out);
     else if (event.type === 'text-delta') this.text(event.delta, out);
     else if (event.type === 'tool-call-delta') this.toolCall(event.index, event.id, event.name, event.argumentsDelta, out);
     else {

@@ -12,6 +12,7 @@ import { usageBody, type UsageBody } from '../usage-body.js';
 import { echoText } from './echo-text.js';
 import { completionLogprobsBody, type CompletionLogprobsBody } from './logprobs-body.js';
 import { responseId } from '../response-id.js';
+import { rawOutputFor } from '../raw-output.js';
 
 export type CompletionChoiceBody = {
   index: number;
@@ -68,7 +69,8 @@ function choiceBody(choice: ResultChoice, request: NeutralRequest): CompletionCh
     body.logprobs = completionLogprobsBody(entries, request.logprobs);
   }
   if (choice.reasoning) body.reasoning_content = choice.reasoning;
-  if (request.rawOutput && choice.rawOutput) body.raw_output = choice.rawOutput;
+  const rawOutput = rawOutputFor(request, choice);
+  if (rawOutput) body.raw_output = rawOutput;
   if (request.returnTokenIds && choice.promptTokenIds) body.prompt_token_ids = choice.promptTokenIds;
   if (request.returnTokenIds && choice.tokenIds) body.token_ids = choice.tokenIds;
   return body;

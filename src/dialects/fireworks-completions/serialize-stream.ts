@@ -7,7 +7,7 @@
 import { ProxyError } from '../../errors/proxy-error.js';
 import { characterCount, withTextOffsets } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../../errors/catalogue.js';
 import { promptOfChoice } from '../../model/prompt.js';
@@ -16,6 +16,7 @@ import { isEmptyPrompt, noPromptTokensToEcho, wantsEcho } from './echo-text.js';
 import { completionLogprobsBody } from './logprobs-body.js';
 import type { CompletionChoiceBody } from './serialize-result.js';
 import { responseId } from '../response-id.js';
+import { rawOutputFor } from '../raw-output.js';
 
 type Head = { id: string; object: 'text_completion'; created: number; model: string };
 
@@ -36,9 +37,9 @@ export class CompletionStreamSerializer implements StreamSerializer {
     this.totals = new StreamTotals(request);
   }
 
-  push(event: StreamEvent, out: Chunk[]): void {
-    // A reasoning signature, or encrypted reasoning, has no place in this dialect's chunks.
-    if (this.ended || event.type === 'reasoning-signature' || event.type === 'reasoning-redacted') return;
+  push(event: SerializedEvent, out: Chunk[]): void {
+    // A reasoning signature has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature') return;
     const { request, offsets } = this;
     if (event.type === 'response-start') {
       this.head = { id: responseId(event.id, 'text'), object: 'text_completion', created: event.created, model: event.model };
@@ -58,7 +59,8 @@ export class CompletionStreamSerializer implements StreamSerializer {
     }
     if (event.type === 'choice-end') {
       const finish: CompletionChunkChoice = { index: event.choice, text: '', logprobs: null, finish_reason: event.finishReason };
-      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      const rawOutput = rawOutputFor(request, event);
+      if (rawOutput) finish.raw_output = rawOutput;
       out.push(this.chunk(finish, this.totals.endChoice()));
     } else {
       const offset = offsets.get(event.choice) ?? 0;

@@ -9,6 +9,7 @@ import type { ContentPart, Message, ToolCall } from '../../model/request.js';
 import type { DialectContext } from '../dialect.js';
 import { object, text } from '../wire-values.js';
 import { foreignSignatureWarning, openThoughtSignature } from './thought-signature.js';
+import { restoreRedacted } from '../sealed-reasoning.js';
 
 /** Part keys that are hints about how Google reads media: no backend here has them. */
 const MEDIA_HINTS = ['videoMetadata', 'mediaResolution', 'partMetadata'] as const;
@@ -160,7 +161,7 @@ function restoreSignature(message: Message, value: string, param: string, state:
   }
   if (opened.text !== undefined) message.reasoning ??= opened.text;
   if (opened.signature !== undefined) message.reasoningSignature = opened.signature;
-  if (opened.redacted?.length) message.redactedReasoning = opened.redacted;
+  restoreRedacted(message, opened.redacted);
 }
 
 function dropMediaHints(part: Record<string, unknown>, at: string, warnings: string[]): void {

@@ -16,6 +16,7 @@ import {
   MALFORMED_FUNCTION_CALL,
   usageMetadataOf,
 } from './response-body.js';
+import { redactedOf } from '../sealed-reasoning.js';
 import { sealThoughtSignature } from './thought-signature.js';
 
 export function serializeGeminiResult(result: NeutralResult, request: NeutralRequest, context?: DialectContext): Record<string, unknown> {
@@ -47,7 +48,7 @@ function candidateOf(choice: ResultChoice, request: NeutralRequest, context: Dia
     {
       ...(choice.reasoning !== undefined ? { text: choice.reasoning } : {}),
       ...(choice.reasoningSignature !== undefined ? { signature: choice.reasoningSignature } : {}),
-      ...(choice.redactedReasoning?.length ? { redacted: choice.redactedReasoning } : {}),
+      ...redactedOf(choice),
     },
     context,
   );

@@ -10,7 +10,7 @@ import { missingStart } from '../../errors/catalogue.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { DialectContext } from '../dialect.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { geminiErrorBody } from './error-body.js';
@@ -48,7 +48,9 @@ interface CandidateState {
   finishMessage?: string;
 }
 
-export class GeminiStreamSerializer implements StreamSerializer {
+export class GeminiStreamSerializer implements StreamSerializer<'anthropic'> {
+  /** An Anthropic backend's redacted reasoning (vendor-data.ts): sealed into the thoughtSignature with the reasoning. */
+  readonly vendors = ['anthropic'] as const;
   ended = false;
   private started = false;
   private id = '';
@@ -67,7 +69,7 @@ export class GeminiStreamSerializer implements StreamSerializer {
     this.reasoningRoom = context?.sealer ? (context.limits ?? DEFAULT_LIMITS).repeatedOutputBytes : 0;
   }
 
-  push(event: StreamEvent, out: Chunk[]): void {
+  push(event: SerializedEvent<'anthropic'>, out: Chunk[]): void {
     if (this.ended) return;
     if (event.type === 'usage') this.usage = addUsage(this.usage, event.usage);
     else if (event.type === 'perf') return;
@@ -77,7 +79,7 @@ export class GeminiStreamSerializer implements StreamSerializer {
     else if (event.type === 'text-delta') this.text(event, out);
     else if (event.type === 'reasoning-delta') this.reasoning(event.choice, event.delta, out);
     else if (event.type === 'reasoning-signature') this.candidate(event.choice).signature = event.signature;
-    else if (event.type === 'reasoning-redacted') this.candidate(event.choice).redacted.push(event.data);
+    else if (event.type === 'vendor') this.candidate(event.choice).redacted.push(event.data.redactedReasoning);
     else if (event.type === 'tool-call-delta') this.toolCall(event);
     else this.end(event.choice, event.finishReason, event.refusal, out);
   }

@@ -11,6 +11,7 @@ import { perfMetricsBody } from '../perf-metrics-body.js';
 import { usageBody, type UsageBody } from '../usage-body.js';
 import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { responseId } from '../response-id.js';
+import { rawOutputFor } from '../raw-output.js';
 
 export type ToolCallBody =
   | { id: string; type: 'function'; function: { name: string; arguments: string } }
@@ -78,7 +79,8 @@ function choiceBody(choice: ResultChoice, request: NeutralRequest): ChatChoiceBo
     logprobs: chatLogprobsBody(choice.logprobs, request),
     finish_reason: chatFinishReason(choice.finishReason, request),
   };
-  if (request.rawOutput && choice.rawOutput) body.raw_output = choice.rawOutput;
+  const rawOutput = rawOutputFor(request, choice);
+  if (rawOutput) body.raw_output = rawOutput;
   if (request.returnTokenIds && choice.tokenIds) body.token_ids = choice.tokenIds;
   return body;
 }

@@ -8,7 +8,7 @@
 import { tooManyFunctionCalls } from '../../errors/catalogue.js';
 import { ProxyError } from '../../errors/proxy-error.js';
 import type { NeutralRequest } from '../../model/request.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../../errors/catalogue.js';
 import { StreamTotals } from '../stream-totals.js';
@@ -17,6 +17,7 @@ import { chatLogprobsBody, type ChatLogprobsBody } from './logprobs-body.js';
 import { chatFinishReason } from './serialize-result.js';
 import { responseId } from '../response-id.js';
 import { characterCount } from '../../model/logprobs.js';
+import { rawOutputFor } from '../raw-output.js';
 
 type Head = { id: string; object: 'chat.completion.chunk'; created: number; model: string; system_fingerprint?: string };
 
@@ -69,9 +70,9 @@ export class ChatStreamSerializer implements StreamSerializer {
     this.totals = new StreamTotals(request);
   }
 
-  push(event: StreamEvent, out: Chunk[]): void {
-    // A reasoning signature, or encrypted reasoning, has no place in this dialect's chunks.
-    if (this.ended || event.type === 'reasoning-signature' || event.type === 'reasoning-redacted') return;
+  push(event: SerializedEvent, out: Chunk[]): void {
+    // A reasoning signature has no place in this dialect's chunks.
+    if (this.ended || event.type === 'reasoning-signature') return;
     const { request, states } = this;
     if (event.type === 'response-start') {
       const head: Head = { id: responseId(event.id, 'chat'), object: 'chat.completion.chunk', created: event.created, model: event.model };
@@ -102,7 +103,8 @@ export class ChatStreamSerializer implements StreamSerializer {
         logprobs: null,
         finish_reason: chatFinishReason(event.finishReason, request),
       };
-      if (request.rawOutput && event.rawOutput) finish.raw_output = event.rawOutput;
+      const rawOutput = rawOutputFor(request, event);
+      if (rawOutput) finish.raw_output = rawOutput;
       out.push(this.chunk(finish, this.totals.endChoice()));
     } else if (event.type === 'tool-call-delta') {
       const delta = toolCallDelta(event, state, request);

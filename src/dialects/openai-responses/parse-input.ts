@@ -20,6 +20,7 @@ import { HOSTED_ITEMS } from './hosted-tools.js';
 import { ToolNames } from './tool-names.js';
 import type { Sealer } from '../sealer.js';
 import { COMPACTION_PREFIX, openCompaction, openReasoning, type SealedReasoning } from './sealed-items.js';
+import { restoreRedacted } from '../sealed-reasoning.js';
 
 type Wire = Record<string, unknown>;
 
@@ -224,7 +225,7 @@ class InputReader {
       message.reasoningOrigin = reasoning.path;
       if (reasoning.signature !== undefined) message.reasoningSignature = reasoning.signature;
     }
-    if (reasoning.redacted) message.redactedReasoning = reasoning.redacted;
+    restoreRedacted(message, reasoning.redacted);
   }
 }
 

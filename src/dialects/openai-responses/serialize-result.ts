@@ -8,6 +8,7 @@ import type { NeutralRequest } from '../../model/request.js';
 import type { NeutralResult, ResultChoice } from '../../model/result.js';
 import { idBase } from '../response-id.js';
 import type { DialectContext } from '../dialect.js';
+import { redactedOf } from '../sealed-reasoning.js';
 import type { Sealer } from '../sealer.js';
 import { reasoningSealer, sealReasoning } from './sealed-items.js';
 import {
@@ -48,13 +49,14 @@ export function serializeResponsesResult(
 
 function outputItems(choice: ResultChoice, base: string, request: NeutralRequest, sealer: Sealer | undefined): OutputItem[] {
   const items: OutputItem[] = [];
-  const { reasoning = '', reasoningSignature, redactedReasoning } = choice;
-  if (reasoning !== '' || (sealer && redactedReasoning?.length)) {
+  const { reasoning = '', reasoningSignature } = choice;
+  const redacted = redactedOf(choice);
+  if (reasoning !== '' || (sealer && redacted.redacted)) {
     const sealed = sealer && {
       encrypted_content: sealReasoning(sealer, {
         text: reasoning,
         ...(reasoningSignature !== undefined ? { signature: reasoningSignature } : {}),
-        ...(redactedReasoning?.length ? { redacted: redactedReasoning } : {}),
+        ...redacted,
       }),
     };
     items.push({ ...reasoningItem(itemIds.reasoning(base), reasoning), ...sealed });

@@ -14,7 +14,7 @@ import type { ProxyError } from '../../errors/proxy-error.js';
 import type { ChatLogprobEntry } from '../../model/logprobs.js';
 import type { NeutralRequest } from '../../model/request.js';
 import { addUsage, type FinishReason, type Usage } from '../../model/result.js';
-import type { StreamEvent, StreamEventOf } from '../../model/stream-event.js';
+import type { SerializedEvent, StreamEventOf } from '../../model/stream-event.js';
 import type { StreamSerializer } from '../stream-serializer.js';
 import { missingStart } from '../../errors/catalogue.js';
 import { idBase } from '../response-id.js';
@@ -59,7 +59,9 @@ interface OpenCall {
   custom: boolean;
 }
 
-export class ResponsesStreamSerializer implements StreamSerializer {
+export class ResponsesStreamSerializer implements StreamSerializer<'anthropic'> {
+  /** An Anthropic backend's redacted reasoning (vendor-data.ts): sealed into the reasoning item's encrypted_content. */
+  readonly vendors = ['anthropic'] as const;
   ended = false;
   private sequence = 0;
   private head?: Record<string, unknown>;
@@ -90,7 +92,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
   }
 
   /** One upstream event -> the events it produces. */
-  push(event: StreamEvent, out: Record<string, unknown>[]): void {
+  push(event: SerializedEvent<'anthropic'>, out: Record<string, unknown>[]): void {
     if (this.ended) return;
     this.out = out;
     if (event.type === 'response-start') this.start(event);
@@ -109,7 +111,7 @@ export class ResponsesStreamSerializer implements StreamSerializer {
     else if (!this.sealer) return;
     else if (event.type === 'reasoning-signature') {
       if (this.reasoning) this.reasoning.signature = event.signature;
-    } else if (event.type === 'reasoning-redacted') (this.openReasoning().redacted ??= []).push(event.data);
+    } else if (event.type === 'vendor') (this.openReasoning().redacted ??= []).push(event.data.redactedReasoning);
   }
 
   /** The end of the upstream stream: close what is open, then `response.completed` or `.incomplete`. */

@@ -7,7 +7,7 @@
  * every event of every stream.
  */
 import type { ServerResponse } from 'node:http';
-import type { StreamSerializer } from '../../dialects/stream-serializer.js';
+import { pushEvent, type AnyStreamSerializer } from '../../dialects/stream-serializer.js';
 import { failureOf, ProxyError } from '../../errors/proxy-error.js';
 import type { StreamBatches, StreamEvent } from '../../model/stream-event.js';
 import type { SseFraming } from '../../streaming/encode-sse.js';
@@ -28,7 +28,7 @@ export class CallerStream {
   private usage?: StreamEvent;
 
   constructor(
-    private readonly serializer: StreamSerializer,
+    private readonly serializer: AnyStreamSerializer,
     private readonly options: CallerStreamOptions,
   ) {}
 
@@ -67,7 +67,7 @@ export class CallerStream {
         this.fail(event.error, out);
         return;
     }
-    this.serializer.push(event, out);
+    pushEvent(this.serializer, event, out);
   }
 
   /** A failure that ended the events: its error chunk (after what was held). */

@@ -57,7 +57,7 @@ describe('anthropic fromWireResult', () => {
           finishReason: 'tool_calls',
           reasoning: 'Let me look.',
           reasoningSignature: 'sig-1',
-          redactedReasoning: ['EnC0dEd'],
+          vendor: { anthropic: { redactedReasoning: ['EnC0dEd'] } },
           toolCalls: [{ id: 'toolu_1', name: 'weather', arguments: '{"city":"Paris"}' }],
         },
       ],

@@ -51,7 +51,7 @@ describe('anthropic toWireBody', () => {
       limits: { maxTokens: 16, stop: ['\n\n'], onContextOverflow: 'truncate' },
       stream: { includeUsage: false, tokenIds: false },
       user: 'user-7',
-      contextManagement: { edits: [{ type: 'clear_tool_uses_20250919' }] },
+      vendor: { anthropic: { contextManagement: { edits: [{ type: 'clear_tool_uses_20250919' }] } } },
     });
     expect(wire(request)).toEqual({
       model: 'claude-test',
@@ -71,7 +71,10 @@ describe('anthropic toWireBody', () => {
     const request = chat({
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'developer', content: [{ type: 'text', text: 'Use French.', cacheControl: { type: 'ephemeral' } }] },
+        {
+          role: 'developer',
+          content: [{ type: 'text', text: 'Use French.', vendor: { anthropic: { cacheControl: { type: 'ephemeral' } } } }],
+        },
         { role: 'user', content: 'Hi' },
         { role: 'system', content: 'Late rule.' },
       ],
@@ -171,7 +174,13 @@ describe('anthropic toWireBody', () => {
     const request = chat({
       messages: [
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: 'Hello', reasoning: 'They greet me.', reasoningSignature: 'sig-1', redactedReasoning: ['EnC0dEd'] },
+        {
+          role: 'assistant',
+          content: 'Hello',
+          reasoning: 'They greet me.',
+          reasoningSignature: 'sig-1',
+          vendor: { anthropic: { redactedReasoning: ['EnC0dEd'] } },
+        },
         { role: 'user', content: 'Again' },
         { role: 'assistant', content: 'Hello again', reasoning: 'Not signed.' },
         { role: 'user', content: 'Bye' },
@@ -199,7 +208,12 @@ describe('anthropic toWireBody', () => {
 
   test('tools and cache breakpoints: input_schema, strict, cache_control on tools, parts and the request', () => {
     const request = chat({
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Long document', cacheControl: { type: 'ephemeral', ttl: '1h' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'Long document', vendor: { anthropic: { cacheControl: { type: 'ephemeral', ttl: '1h' } } } }],
+        },
+      ],
       tools: [
         {
           name: 'weather',
@@ -207,9 +221,9 @@ describe('anthropic toWireBody', () => {
           parameters: { type: 'object', properties: { city: { type: 'string' } } },
           strict: true,
         },
-        { name: 'now', cacheControl: { type: 'ephemeral' } },
+        { name: 'now', vendor: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
       ],
-      cacheControl: { type: 'ephemeral' },
+      vendor: { anthropic: { cacheControl: { type: 'ephemeral' } } },
     });
     expect(wire(request)).toEqual({
       model: 'claude-test',

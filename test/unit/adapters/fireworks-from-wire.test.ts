@@ -65,7 +65,7 @@ describe('fireworks fromWireResult', () => {
       usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3, prompt_tokens_details: { cached_tokens: null } },
       perf_metrics: { 'prompt-tokens': 2, 'server-time-to-first-token': 0.012 },
     };
-    const request = textRequest({ logprobs: { top: 1, shape: 'chat' }, returnTokenIds: true, rawOutput: true });
+    const request = textRequest({ logprobs: { top: 1, shape: 'chat' }, returnTokenIds: true, vendor: { fireworks: { rawOutput: true } } });
     expect(fromWireResult(body, request)).toEqual({
       id: 'cmpl-f',
       model: MODEL,
@@ -78,7 +78,7 @@ describe('fireworks fromWireResult', () => {
           logprobs: [neutralLogprob],
           tokenIds: [5],
           promptTokenIds: [1, 2],
-          rawOutput: { prompt_fragments: ['Say hi'], prompt_token_ids: [1, 2], completion: 'Hi' },
+          vendor: { fireworks: { rawOutput: { prompt_fragments: ['Say hi'], prompt_token_ids: [1, 2], completion: 'Hi' } } },
         },
       ],
       usage: { promptTokens: 2, completionTokens: 1, totalTokens: 3 },
@@ -163,7 +163,7 @@ describe('fireworks chunk reader', () => {
       { type: 'response-start', id: 'cmpl-s', model: MODEL, created: 7 },
       { type: 'text-delta', choice: 0, delta: 'Hi', logprobs: [neutralLogprob], tokenIds: [5], promptTokenIds: [1, 2] },
       { type: 'text-delta', choice: 0, delta: '!', tokenIds: [6] },
-      { type: 'choice-end', choice: 0, finishReason: 'stop', rawOutput: { completion: 'Hi!' } },
+      { type: 'choice-end', choice: 0, finishReason: 'stop', vendor: { fireworks: { rawOutput: { completion: 'Hi!' } } } },
       { type: 'usage', usage: { promptTokens: 2, completionTokens: 2, totalTokens: 4 } },
       { type: 'perf', perf: { backend: { 'prompt-tokens': 2 } } },
     ]);

@@ -53,7 +53,7 @@ describe('fireworks toWireBody: completions', () => {
       limits: { maxTokens: 32, stop: ['\n\n'], ignoreEos: true, onContextOverflow: 'error' },
       choices: 3,
       returnTokenIds: true,
-      rawOutput: true,
+      vendor: { fireworks: { rawOutput: true } },
       perfMetricsInBody: true,
       samplingMask: 'count',
       promptCacheKey: 'pk',

@@ -130,7 +130,11 @@ describe('vllm toWireBody: completions', () => {
     expect(
       rejection(() => planned(text({ reasoning: { effort: 'low' }, origins: { 'reasoning.effort': 'reasoning_effort' } }))),
     ).toMatchObject({ param: 'reasoning_effort' });
-    expect(rejection(() => planned(text({ rawOutput: true, origins: { rawOutput: 'raw_output' } })))).toMatchObject({
+    expect(
+      rejection(() =>
+        planned(text({ vendor: { fireworks: { rawOutput: true } }, origins: { 'vendor.fireworks.rawOutput': 'raw_output' } })),
+      ),
+    ).toMatchObject({
       param: 'raw_output',
     });
     expect(rejection(() => planned(text({ passthrough: { safe_tokenization: true } })))).toMatchObject({ param: 'safe_tokenization' });

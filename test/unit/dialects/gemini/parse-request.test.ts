@@ -186,7 +186,11 @@ describe('parseGeminiRequest', () => {
     test("the proxy's own, sealed: the reasoning and Anthropic's signature restored on the model turn", () => {
       const sealed = sealer.seal('thought-signature', { text: 'Think.', signature: 'sig-1', redacted: ['r1'] });
       const request = parse(turn(sealed), { sealer });
-      expect(request.messages?.[1]).toMatchObject({ reasoning: 'Think.', reasoningSignature: 'sig-1', redactedReasoning: ['r1'] });
+      expect(request.messages?.[1]).toMatchObject({
+        reasoning: 'Think.',
+        reasoningSignature: 'sig-1',
+        vendor: { anthropic: { redactedReasoning: ['r1'] } },
+      });
       expect(request.warnings).toEqual([]);
     });
 

@@ -60,7 +60,11 @@ describe('parseMessagesRequest', () => {
         },
       ],
     }).messages?.[0];
-    expect(foreign).toMatchObject({ reasoning: 'Hmm.', reasoningSignature: 'EqQBCkYI', redactedReasoning: ['opaque'] });
+    expect(foreign).toMatchObject({
+      reasoning: 'Hmm.',
+      reasoningSignature: 'EqQBCkYI',
+      vendor: { anthropic: { redactedReasoning: ['opaque'] } },
+    });
     const own = parseMessagesRequest({
       ...base,
       messages: [{ role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.', signature: proxySignature('Hmm.') }] }],
@@ -112,7 +116,7 @@ describe('parseMessagesRequest', () => {
     expect(request).toMatchObject({
       toolChoice: 'required',
       parallelToolCalls: false,
-      tools: [{ name: 'f', parameters: { type: 'object' }, cacheControl: { type: 'ephemeral' } }],
+      tools: [{ name: 'f', parameters: { type: 'object' }, vendor: { anthropic: { cacheControl: { type: 'ephemeral' } } } }],
     });
     expect(refusal({ ...base, tools, tool_choice: { type: 'tool', name: 'g' }, messages: [] }).param).toBe('tool_choice.name');
   });
@@ -182,11 +186,11 @@ describe('parseMessagesRequest', () => {
 
   test('the anthropic-beta header: its betas, each once, kept for an anthropic backend; a value that is no beta name is a 400', () => {
     const headers = { 'anthropic-beta': 'claude-code-20250219, context-management-2025-06-27,,claude-code-20250219' };
-    expect(parseMessagesRequest({ ...base, messages: [] }, headers).anthropicBetas).toEqual([
+    expect(parseMessagesRequest({ ...base, messages: [] }, headers).vendor?.anthropic?.betas).toEqual([
       'claude-code-20250219',
       'context-management-2025-06-27',
     ]);
-    expect(parseMessagesRequest({ ...base, messages: [] }).anthropicBetas).toBeUndefined();
+    expect(parseMessagesRequest({ ...base, messages: [] }).vendor).toBeUndefined();
     expect(() => parseMessagesRequest({ ...base, messages: [] }, { 'anthropic-beta': 'a b' })).toThrow(
       expect.objectContaining({ param: 'anthropic-beta' }),
     );
@@ -203,10 +207,10 @@ describe('parseMessagesRequest', () => {
     expect(request).toMatchObject({
       user: 'u-1',
       affinityKey: 'u-1',
-      cacheControl: { type: 'ephemeral', ttl: '1h' },
-      contextManagement: { edits: [] },
+      vendor: { anthropic: { cacheControl: { type: 'ephemeral', ttl: '1h' }, contextManagement: { edits: [] } } },
     });
     expect(request.origins.user).toBe('metadata.user_id');
+    expect(request.origins['vendor.anthropic.cacheControl']).toBe('cache_control');
   });
 
   test('keys the document accepts but the proxy does not carry, or values it does not know, are refused by name, never dropped', () => {

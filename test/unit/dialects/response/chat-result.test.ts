@@ -169,12 +169,19 @@ describe('serializeChatResult', () => {
     const result: NeutralResult = {
       ...base,
       choices: [
-        { index: 0, text: 'Hi', finishReason: 'stop', tokenIds: [9, 8], promptTokenIds: [1, 2, 3], rawOutput: { completion: 'Hi' } },
+        {
+          index: 0,
+          text: 'Hi',
+          finishReason: 'stop',
+          tokenIds: [9, 8],
+          promptTokenIds: [1, 2, 3],
+          vendor: { fireworks: { rawOutput: { completion: 'Hi' } } },
+        },
       ],
       usage: { ...usage, cachedPromptTokens: 1 },
       perf: { timeToFirstToken: 0.25, processingTime: 0.5, backend: { 'backend-host': 'h1' } },
     };
-    const asked = request('chat', { perfMetricsInBody: true, rawOutput: true, returnTokenIds: true });
+    const asked = request('chat', { perfMetricsInBody: true, vendor: { fireworks: { rawOutput: true } }, returnTokenIds: true });
     expect(serializeChatResult(result, asked)).toStrictEqual({
       id: 'chatcmpl-1',
       object: 'chat.completion',

@@ -224,9 +224,15 @@ describe('ChatStreamSerializer', () => {
       [
         start,
         { type: 'text-delta', choice: 0, delta: '', promptTokenIds: [1, 2], tokenIds: [] },
-        { type: 'choice-end', choice: 0, finishReason: 'stop', refusal: 'I cannot help with that.', rawOutput: { completion: '' } },
+        {
+          type: 'choice-end',
+          choice: 0,
+          finishReason: 'stop',
+          refusal: 'I cannot help with that.',
+          vendor: { fireworks: { rawOutput: { completion: '' } } },
+        },
       ],
-      streamed({ rawOutput: true, returnTokenIds: true }),
+      streamed({ vendor: { fireworks: { rawOutput: true } }, returnTokenIds: true }),
     );
     expect(chunks.slice(1).map((chunk) => (chunk.choices as unknown[])[0])).toStrictEqual([
       { index: 0, delta: { content: '' }, logprobs: null, finish_reason: null, prompt_token_ids: [1, 2], token_ids: [] },

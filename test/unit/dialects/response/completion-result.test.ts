@@ -171,12 +171,24 @@ describe('serializeCompletionResult', () => {
   it('token ids, raw output and perf metrics only when asked', () => {
     const result: NeutralResult = {
       ...base,
-      choices: [{ index: 0, text: ' a', finishReason: 'stop', tokenIds: [4], promptTokenIds: [1, 2], rawOutput: { completion: ' a' } }],
+      choices: [
+        {
+          index: 0,
+          text: ' a',
+          finishReason: 'stop',
+          tokenIds: [4],
+          promptTokenIds: [1, 2],
+          vendor: { fireworks: { rawOutput: { completion: ' a' } } },
+        },
+      ],
       usage,
       perf: { timeToFirstToken: 0.1, prefillTime: 0.05, generationTime: 0.2, queueTime: 0.01 },
     };
     expect(
-      serializeCompletionResult(result, request('text', { prompt: 'p', returnTokenIds: true, rawOutput: true, perfMetricsInBody: true })),
+      serializeCompletionResult(
+        result,
+        request('text', { prompt: 'p', returnTokenIds: true, vendor: { fireworks: { rawOutput: true } }, perfMetricsInBody: true }),
+      ),
     ).toStrictEqual({
       id: 'cmpl-1',
       object: 'text_completion',

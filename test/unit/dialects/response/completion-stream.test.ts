@@ -201,9 +201,9 @@ describe('CompletionStreamSerializer', () => {
       [
         start,
         { type: 'text-delta', choice: 0, delta: ' a', tokenIds: [4], promptTokenIds: [1, 2] },
-        { type: 'choice-end', choice: 0, finishReason: 'stop', rawOutput: { completion: ' a' } },
+        { type: 'choice-end', choice: 0, finishReason: 'stop', vendor: { fireworks: { rawOutput: { completion: ' a' } } } },
       ],
-      streamed({ returnTokenIds: true, rawOutput: true }),
+      streamed({ returnTokenIds: true, vendor: { fireworks: { rawOutput: true } } }),
     );
     expect(chunks.map((chunk) => (chunk.choices as unknown[])[0])).toStrictEqual([
       { index: 0, text: ' a', logprobs: null, finish_reason: null, prompt_token_ids: [1, 2], token_ids: [4] },
