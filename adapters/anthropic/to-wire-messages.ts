@@ -108,7 +108,15 @@ function assistantContent(message: Message, path: string, warnings: string[]): s
 }
 
 function toolUse(call: ToolCall, path: string): WireBody {
-  return { type: 'tool_use', id: call.id, name: call.name, input: toolInput(call.arguments, `${path}.function.arguments`) };
+  const block: WireBody = {
+    type: 'tool_use',
+    id: call.id,
+    name: call.name,
+    input: toolInput(call.arguments, `${path}.function.arguments`),
+  };
+  const cacheControl = call.vendor?.anthropic?.cacheControl;
+  if (cacheControl) block.cache_control = cacheControlOf(cacheControl);
+  return block;
 }
 
 /** A call's JSON arguments as the object Anthropic's `input` is; none is `{}`. */

@@ -213,6 +213,12 @@ describe('anthropic toWireBody', () => {
           role: 'user',
           content: [{ type: 'text', text: 'Long document', vendor: { anthropic: { cacheControl: { type: 'ephemeral', ttl: '1h' } } } }],
         },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'toolu_1', name: 'now', arguments: '{}', vendor: { anthropic: { cacheControl: { type: 'ephemeral' } } } }],
+        },
+        { role: 'tool', toolCallId: 'toolu_1', content: '12:00' },
       ],
       tools: [
         {
@@ -228,7 +234,12 @@ describe('anthropic toWireBody', () => {
     expect(wire(request)).toEqual({
       model: 'claude-test',
       max_tokens: 4096,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Long document', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Long document', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+        // A tool_use block's breakpoint goes where it was.
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'now', input: {}, cache_control: { type: 'ephemeral' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
+      ],
       tools: [
         {
           name: 'weather',
