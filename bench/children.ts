@@ -5,7 +5,7 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { ClientResult, ClientSettings } from './workers-client.js';
@@ -108,6 +108,38 @@ export function cpuSeconds(pid: number): number | undefined {
   // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * `pid` and every process below it, from the parent ids in /proc (Linux); just `pid` elsewhere. A peer
+ * may serve from a child process (claude-code-router's gateway runs under its management service).
+ */
+export function processTree(pid: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [pid];
+  }
+  const children = new Map<number, number[]>();
+  for (const name of names) {
+    const stat = readProc(`/proc/${name}/stat`);
+    if (!stat) continue;
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/** CPU seconds of `pid` and the processes below it; undefined once `pid` has gone. */
+export function treeCpuSeconds(pid: number): number | undefined {
+  const own = cpuSeconds(pid);
+  if (own === undefined) return undefined;
+  return processTree(pid)
+    .slice(1)
+    .reduce((sum, child) => sum + (cpuSeconds(child) ?? 0), own);
 }
 
 /** CPU seconds of the whole machine so far, from /proc/stat (100 ticks a second): busy, and of that, interrupts (hard and soft: loopback networking, mostly, which no process is charged with); 0 off Linux. */

@@ -20,6 +20,8 @@ export interface Scenario {
   streamEnd?: string;
   /** What marks one of the mock's tokens in the stream (default its text, ` word`; a Responses stream repeats the text and echoes the tools). */
   tokenMark?: string;
+  /** Headers a target needs besides content-type (a peer's routing, its key). */
+  headers?: Record<string, string>;
 }
 
 export interface Load {
@@ -71,7 +73,12 @@ export async function runLoad(load: Load): Promise<Figures & { errorSample?: str
 
   const one = async () => {
     const sent = performance.now();
-    const { statusCode, body } = await pool.request({ method: 'POST', path: scenario.path, body: scenario.body, headers });
+    const { statusCode, body } = await pool.request({
+      method: 'POST',
+      path: scenario.path,
+      body: scenario.body,
+      headers: { ...headers, ...scenario.headers },
+    });
     if (!scenario.stream) {
       const text = await body.text();
       if (statusCode !== 200) return fail(`status ${statusCode}: ${text.slice(0, 300)}`);

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSeconds, loadFromChild, median } from './children.js';
+import { loadFromChild, median, treeCpuSeconds } from './children.js';
 import type { Scenario } from './measure.js';
 import { check, geminiScenarios, messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
 import { startCli, startHpm, type Running } from './targets.js';
@@ -42,7 +42,7 @@ export interface PairedReport {
 }
 
 /** A target under one load: where it listens, its process, what it is sent. */
-interface Side {
+export interface Side {
   name: string;
   running: Running;
   scenario: Scenario;
@@ -50,11 +50,18 @@ interface Side {
 
 /** One load of `side` from a process of its own. */
 const client = (side: Side, connections: number, seconds: number): Promise<ClientResult> =>
-  loadFromChild({ port: side.running.port, path: side.scenario.path, body: side.scenario.body, concurrency: connections, seconds });
+  loadFromChild({
+    port: side.running.port,
+    path: side.scenario.path,
+    body: side.scenario.body,
+    headers: side.scenario.headers,
+    concurrency: connections,
+    seconds,
+  });
 
-/** Both sides loaded at once: `a`'s CPU per request over `b`'s. */
+/** Both sides loaded at once: `a`'s CPU per request over `b`'s (each process's and its children's, as a peer may serve from a child). */
 async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: number, errors: string[]): Promise<number> {
-  const cpu = (side: Side) => cpuSeconds(side.running.process.pid!) ?? NaN;
+  const cpu = (side: Side) => treeCpuSeconds(side.running.process.pid!) ?? NaN;
   const before = [cpu(a), cpu(b)];
   const [ra, rb] = await Promise.all([client(a, options.connections, seconds), client(b, options.connections, seconds)]);
   const after = [cpu(a), cpu(b)];
@@ -72,7 +79,7 @@ async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: nu
  * requests of a kind (compiled code, a young generation grown to fit), and each pair's processes meet their
  * scenario for the first time.
  */
-async function pair(a: Side, b: Side, options: PairedOptions, errors: string[]): Promise<PairedRow | undefined> {
+export async function pair(a: Side, b: Side, options: PairedOptions, errors: string[]): Promise<PairedRow | undefined> {
   try {
     for (const side of [a, b]) await check(side.name, side.running.port, side.scenario, options.tokens);
   } catch (error) {
@@ -141,6 +148,12 @@ export async function benchPaired(options: PairedOptions): Promise<PairedReport>
 
 const times = (value: number) => `${value.toFixed(2)}x`;
 
+/** A paired row's first cells: scenario, the two sides, the median ratio and the rounds' range. */
+export function pairedCells(row: PairedRow): string {
+  const sorted = [...row.ratios].sort((x, y) => x - y);
+  return `| ${row.scenario} | ${row.name} | ${row.against} | ${times(median(row.ratios))} | ${times(sorted[0])}-${times(sorted[sorted.length - 1])} |`;
+}
+
 export function printPaired(report: PairedReport, options: PairedOptions): void {
   console.log(
     `\nPaired: two targets loaded at the same moment, ${options.connections} connections each, ${options.seconds} s, ${options.rounds} rounds; CPU per request of the first over the second's (below 1: cheaper), the median of the rounds and their range`,
@@ -148,10 +161,6 @@ export function printPaired(report: PairedReport, options: PairedOptions): void 
   console.log(`placement: ${report.placement}\n`);
   console.log('| scenario | dialect-proxy | against | CPU per request | rounds |');
   console.log('|---|---|---|---|---|');
-  for (const row of report.rows) {
-    const sorted = [...row.ratios].sort((x, y) => x - y);
-    const range = `${times(sorted[0])}-${times(sorted[sorted.length - 1])}`;
-    console.log(`| ${row.scenario} | ${row.name} | ${row.against} | ${times(median(row.ratios))} | ${range} |`);
-  }
+  for (const row of report.rows) console.log(pairedCells(row));
   for (const error of report.errors) console.log(`error: ${error}`);
 }

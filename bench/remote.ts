@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { allowedCpus, idleRss, pin } from './children.js';
+import { allowedCpus, idleRss, pin, processTree } from './children.js';
 import { medianOf, runLoad, type Figures, type Scenario } from './measure.js';
 import { startCli, startHpm, startMock, startPassThrough, stop, type Running } from './targets.js';
 
@@ -158,7 +158,7 @@ export async function check(name: string, port: number, scenario: Scenario, toke
   const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
     method: 'POST',
     body: scenario.body,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...scenario.headers },
   });
   const text = await response.text();
   const words = text.split(scenario.tokenMark ?? ' word').length - 1;
@@ -216,13 +216,14 @@ export class Processes {
     return running;
   }
 
-  /** Proxies started together, then pinned, now that their threads exist. */
+  /** Proxies started together, then pinned, now that their threads (and a peer's child processes) exist. */
   async proxies(starting: Promise<Running>[]): Promise<Running[]> {
     const outcomes = await Promise.allSettled(starting);
     for (const outcome of outcomes) if (outcome.status === 'fulfilled') this.started.push(outcome.value);
     for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
     const running = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Running>).value);
-    if (this.targetCpus) for (const { process: child } of running) pin(child.pid!, this.targetCpus);
+    const cpus = this.targetCpus;
+    if (cpus) for (const { process: child } of running) for (const pid of processTree(child.pid!)) pin(pid, cpus);
     return running;
   }
 

@@ -12,12 +12,17 @@
  * in process (bench/stages.ts), which the full run prints after the remote
  * side; `-- --paired`: dialect-proxy and hpm loaded at the same moment on one
  * core (bench/paired.ts), ratios that hold on a noisy machine, which the full
- * run prints after the stages. Settings: BENCH_SECONDS (per load, 2),
+ * run prints after the stages; `-- --peers`: Portkey's gateway and
+ * claude-code-router paired with dialect-proxy the same way, on the scenarios
+ * each serves (bench/peers.ts), installed on demand at pinned versions into
+ * the cache (`$DIALECT_PROXY_CACHE/bench-peers`, bench/peer-install.ts),
+ * never into this package; not in the full run. Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
  * BENCH_PROBE_INTERVAL_MS (5).
  */
 import { benchPaired, printPaired } from './paired.js';
+import { benchPeers, printPeers } from './peers.js';
 import { benchRemote, type RemoteOptions } from './remote.js';
 import { printRemote } from './report.js';
 import { benchStages, printStages } from './stages.js';
@@ -42,11 +47,18 @@ const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_
 
 const stagesOnly = process.argv.includes('--stages');
 const pairedOnly = process.argv.includes('--paired');
+const peersOnly = process.argv.includes('--peers');
 const pairedOptions = { seconds, rounds, connections: remoteOptions.connections, tokens: remoteOptions.tokens };
 
 async function main(): Promise<void> {
   if (stagesOnly) {
     printStages(await benchStages());
+    return;
+  }
+  if (peersOnly) {
+    const peers = await benchPeers(pairedOptions);
+    printPeers(peers, pairedOptions);
+    if (peers.errors.length || peers.notMeasured.length) process.exitCode = 1;
     return;
   }
   if (pairedOnly) {

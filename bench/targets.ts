@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
-import { startChild } from './children.js';
+import { processTree, startChild } from './children.js';
 
 export interface Running {
   process: ChildProcess;
@@ -46,7 +46,7 @@ export const startHpm = (upstreamPort: number) => forked('./hpm.js', [String(ups
 
 /**
  * dialect-proxy as users run it: `node dist/src/cli.js --config <yaml>` with
- * one backend, `backend` (its kind and what it speaks) at the upstream, and
+ * one backend, `backend` (its kind and what it speaks; its `url`, else the upstream's /v1), and
  * every model routed to it; ready once /healthz answers 200. `args` go to the
  * CLI too (`--workers N`).
  */
@@ -63,37 +63,74 @@ export async function startCli(
     config,
     stringify({
       server: { host: '127.0.0.1', logLevel: 'warn' },
-      backends: { remote: { ...backend, url: `http://127.0.0.1:${upstreamPort}/v1` } },
+      backends: { remote: { url: `http://127.0.0.1:${upstreamPort}/v1`, ...backend } },
       routes: [{ model: '*', backend: 'remote' }],
     }),
   );
-  const log = join(dir, `${name}.log`);
-  const output = openSync(log, 'w');
   const port = await freePort();
   const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--config', config, '--port', String(port), ...args], { stdio: ['ignore', output, output] });
+  return spawnServer({
+    name,
+    what: 'dialect-proxy',
+    args: [cli, '--config', config, '--port', String(port), ...args],
+    port,
+    dir,
+    ready: { path: '/healthz', ok: true },
+  });
+}
+
+export interface ServerLaunch {
+  /** The target's name in the bench (its log: `<dir>/<name>.log`). */
+  name: string;
+  /** What it is, for a failure's words. */
+  what: string;
+  /** Node's arguments: the script, then its own. */
+  args: string[];
+  port: number;
+  dir: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Ready once `path` answers: 200 when `ok`, else any HTTP answer (a route that wants a key says 401). */
+  ready: { path: string; ok: boolean };
+  timeoutMs?: number;
+}
+
+/** A server started with node, its output to a log, polled until ready; throws with the log's end if it exits or is not ready in time. */
+export async function spawnServer(launch: ServerLaunch): Promise<Running> {
+  const { name, what, port, ready, timeoutMs = 30_000 } = launch;
+  const log = join(launch.dir, `${name}.log`);
+  const output = openSync(log, 'w');
+  const child = spawn(process.execPath, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['ignore', output, output] });
   closeSync(output); // the child has its own
-  const deadline = performance.now() + 30_000;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null)
-      throw new Error(`${name}: dialect-proxy exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
+      throw new Error(`${name}: ${what} exited with ${child.exitCode}: ${readFileSync(log, 'utf8').slice(-2000)}`);
     if (performance.now() > deadline)
-      throw new Error(`${name}: dialect-proxy not ready after 30 s: ${readFileSync(log, 'utf8').slice(-2000)}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
+      throw new Error(`${name}: ${what} not ready after ${timeoutMs / 1000} s: ${readFileSync(log, 'utf8').slice(-2000)}`);
+    const answered = await fetch(`http://127.0.0.1:${port}${ready.path}`).then(
+      (response) => response.ok || !ready.ok,
       () => false,
     );
-    if (ready) return { process: child, port, log };
+    if (answered) return { process: child, port, log };
     await sleep(20); // soon after ready: the cold start of `npm run load` sends its clients then
   }
 }
 
-/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. */
+/** SIGTERM, then SIGKILL after 5 s; resolves once the process has exited. Its children left behind are sent SIGTERM too. */
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  const below = processTree(child.pid!).slice(1);
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
+  for (const pid of below) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone with its parent
+    }
+  }
 }

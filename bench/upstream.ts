@@ -1,7 +1,10 @@
 /**
  * Bench upstream: a fast OpenAI-compatible server with canned answers, run in
  * its own process. `/v1/completions` answers in Fireworks' completions shape
- * (`text_completion` chunks), every other path in OpenAI's chat shape.
+ * (`text_completion` chunks), a path under `/anthropic/` in Anthropic's
+ * Messages shape (for a backend or a peer that calls `{url}/messages` of an
+ * Anthropic base URL; `/v1/messages` itself stays chat-shaped, as the agent
+ * turns piped by hpm expect), every other path in OpenAI's chat shape.
  * Prints its port on stdout.
  *
  * `upstream.js [tokens] [intervalMs] [events]`: a stream carries `tokens`
@@ -41,6 +44,16 @@ const completionResult = JSON.stringify({
   model: 'bench',
   choices: [{ index: 0, text: 'Once upon a time there was a little benchmark.', logprobs: null, finish_reason: 'stop' }],
   usage: { prompt_tokens: 12, completion_tokens: 10, total_tokens: 22 },
+});
+const messagesResult = JSON.stringify({
+  id: 'msg_bench',
+  type: 'message',
+  role: 'assistant',
+  model: 'bench',
+  content: [{ type: 'text', text: 'Once upon a time there was a little benchmark.' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 12, output_tokens: 10 },
 });
 const usage = { prompt_tokens: 12, completion_tokens: tokens, total_tokens: 12 + tokens };
 const words = Array.from({ length: tokens }, (_, i) => ` word${i}`);
@@ -86,32 +99,53 @@ const completionStream: Stream = {
     frame({ id: 'cmpl-bench', object: 'text_completion', created, model: 'bench', choices: [], usage }) +
     'data: [DONE]\n\n',
 };
+/** Anthropic's events: each named on an `event:` line, its type again in the data. */
+const event = (value: { type: string } & Record<string, unknown>) => `event: ${value.type}\n${frame(value)}`;
+const messagesStream: Stream = {
+  head:
+    event({
+      type: 'message_start',
+      message: { ...(JSON.parse(messagesResult) as object), content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } },
+    }) + event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  tokens: words.map((word) => event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } })),
+  tail:
+    event({ type: 'content_block_stop', index: 0 }) +
+    event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: tokens } }) +
+    event({ type: 'message_stop' }),
+};
 /** A paced stream's writes, `intervalMs` apart: the opening frames with the first token (or alone, with `events`), the closing ones with the last. */
 function paced({ head, tokens: parts, tail }: Stream): string[] {
   const writes = eachEventApart ? [head, ...parts].filter(Boolean) : [head + (parts[0] ?? ''), ...parts.slice(1)];
   writes[writes.length - 1] += tail;
   return writes;
 }
-const chatWrites = paced(chatStream);
-const completionWrites = paced(completionStream);
-const chatWhole = chatWrites.join('');
-const completionWhole = completionWrites.join('');
+/** A reply of each shape: whole, and a stream's writes. */
+const shape = (result: string, stream: Stream) => {
+  const writes = paced(stream);
+  return { result, writes, whole: writes.join('') };
+};
+const shapes = {
+  chat: shape(chatResult, chatStream),
+  completions: shape(completionResult, completionStream),
+  messages: shape(messagesResult, messagesStream),
+};
+const shapeOf = (url = '') =>
+  url.endsWith('/v1/completions') ? shapes.completions : url.startsWith('/anthropic/') ? shapes.messages : shapes.chat;
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (data: Buffer) => chunks.push(data));
   req.on('end', () => {
-    const completions = req.url?.endsWith('/v1/completions') ?? false;
+    const { result, writes, whole } = shapeOf(req.url);
     const stream = Buffer.concat(chunks).includes('"stream":true');
     if (!stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(completions ? completionResult : chatResult);
+      res.end(result);
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const writes = completions ? completionWrites : chatWrites;
     if (!(intervalMs > 0) || writes.length < 2) {
-      res.end(completions ? completionWhole : chatWhole);
+      res.end(whole);
       return;
     }
     res.write(writes[0]);

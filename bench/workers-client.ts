@@ -15,6 +15,8 @@ export interface ClientSettings {
   body: string;
   concurrency: number;
   seconds: number;
+  /** Sent besides content-type. */
+  headers?: Record<string, string>;
 }
 
 export interface ClientResult {
@@ -41,7 +43,7 @@ await Promise.all(
           method: 'POST',
           path: settings.path,
           body: settings.body,
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...settings.headers },
         });
         await response.body.text();
         if (response.statusCode === 200) done += 1;
