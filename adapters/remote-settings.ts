@@ -175,7 +175,7 @@ function integerFields(object: Record<string, unknown>, key: string, names: read
 /** The fate table and `translate --to` never connect: the URL only has to parse. */
 export const NOWHERE = 'http://backend.invalid/v1';
 
-/** A remote kind's `pointedAt` (src/backend/backend-kind.ts): one URL, not a pool; no real key, no retries, no queue. */
+/** A remote kind's `warmUp.pointedAt` (src/backend/backend-kind.ts): one URL, not a pool; no real key, no retries, no queue. */
 export function pointedAt<Settings extends RemoteBackendSettings>(settings: Settings, url: string): Settings {
   const {
     urls: _urls,

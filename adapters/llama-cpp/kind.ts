@@ -7,10 +7,11 @@ import { existsSync } from 'node:fs';
 import { defineKind } from '../../src/backend/backend-kind.js';
 import { ConfigError } from '../../src/config/config-checks.js';
 import { localModelPath, MODEL_HINT } from './model-path.js';
-import { checkLlamaCppSettings, LLAMA_CPP_KEYS, type LlamaCppSettings } from './settings.js';
+import { checkLlamaCppSettings, LLAMA_CPP_KEYS } from './settings.js';
 
-export const llamaCppKind = defineKind<LlamaCppSettings>({
+export const llamaCppKind = defineKind({
   name: 'llama-cpp',
+  provider: 'llama.cpp',
   remote: false,
   keys: LLAMA_CPP_KEYS,
   check: checkLlamaCppSettings,

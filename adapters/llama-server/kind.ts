@@ -2,17 +2,21 @@
 import { defineKind } from '../../src/backend/backend-kind.js';
 import { optionalBoolean } from '../../src/config/config-checks.js';
 import { checkRemoteSettings, NOWHERE, pointedAt, REMOTE_KEYS } from '../remote-settings.js';
+import { cannedAnswer } from '../openai/canned-answer.js';
 import { createLlamaServerAdapter, type LlamaServerSettings } from './llama-server-adapter.js';
 
-export const llamaServerKind = defineKind<LlamaServerSettings>({
+export const llamaServerKind = defineKind({
   name: 'llama-server',
+  // The conventions' name for llama.cpp, whose server this is.
+  provider: 'llama.cpp',
   remote: true,
   keys: [...REMOTE_KEYS, 'jinja'],
-  check(raw, key) {
+  check(raw, key): LlamaServerSettings {
     optionalBoolean(raw.jinja, `${key}.jinja`);
     return checkRemoteSettings(raw, key);
   },
   defaults: { kind: 'llama-server', url: NOWHERE },
-  pointedAt,
+  // The OpenAI wire's answers: llama-server's own `/props` is a 404 there, as on an older server.
+  warmUp: { pointedAt, cannedAnswer },
   create: (name, settings) => createLlamaServerAdapter(settings, { name }),
 });

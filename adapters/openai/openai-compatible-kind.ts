@@ -20,13 +20,14 @@ import {
   type AdapterSettings,
   type RemoteBackendSettings,
 } from '../remote-settings.js';
+import { cannedAnswer } from './canned-answer.js';
 import { OpenAIChunkReader } from './from-wire-chunks.js';
 import { fromWireResult } from './from-wire-result.js';
 import type { WireExtras } from './wire-extras.js';
 
-export interface OpenAICompatibleSpec {
+export interface OpenAICompatibleSpec<Name extends string = string> {
   /** The `kind:` name, and an adapter's name when none is given. */
-  name: string;
+  name: Name;
   /** The kind's field table (its fields.ts). */
   table: BackendTable;
   /** The endpoints it serves when the config has no `speaks`. */
@@ -43,9 +44,9 @@ export interface OpenAICompatibleSpec {
   tokenCount?: TokenCountEndpoint;
 }
 
-export interface OpenAICompatibleKind {
+export interface OpenAICompatibleKind<Name extends string = string> {
   /** For the registry. */
-  kind: BackendKind;
+  kind: BackendKind<RemoteBackendSettings, Name>;
   /** The capabilities of a backend with these settings. */
   capabilities(settings: Partial<RemoteBackendSettings>): BackendCapabilities;
   /** An adapter (named `options.name`, else the kind's name). */
@@ -59,7 +60,7 @@ export interface OpenAICompatibleKind {
  * const vllm = defineOpenAICompatibleKind({ name: 'vllm', table: VLLM_TABLE, speaks: ['completions', 'chat'], maxTopLogprobs: 20, efforts: VLLM_EFFORTS, toWireBody, extras: vllmExtras });
  * vllm.createAdapter({ kind: 'vllm', url: 'http://gpu-1:8000/v1' }, { name: 'gpu' });
  */
-export function defineOpenAICompatibleKind(spec: OpenAICompatibleSpec): OpenAICompatibleKind {
+export function defineOpenAICompatibleKind<const Name extends string>(spec: OpenAICompatibleSpec<Name>): OpenAICompatibleKind<Name> {
   const capabilities = (settings: Partial<RemoteBackendSettings>): BackendCapabilities => ({
     ...spec.table,
     speaks: settings.speaks ?? [...spec.speaks],
@@ -79,13 +80,13 @@ export function defineOpenAICompatibleKind(spec: OpenAICompatibleSpec): OpenAICo
       codec,
       ...(spec.tokenCount && { tokenCount: spec.tokenCount }),
     });
-  const kind = defineKind<RemoteBackendSettings>({
+  const kind = defineKind({
     name: spec.name,
     remote: true,
     keys: REMOTE_KEYS,
     check: checkRemoteSettings,
     defaults: { kind: spec.name, url: NOWHERE },
-    pointedAt,
+    warmUp: { pointedAt, cannedAnswer },
     create: (name, settings) => createAdapter(settings, { name }),
   });
   return { kind, capabilities, createAdapter, codec };

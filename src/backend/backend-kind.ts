@@ -7,9 +7,14 @@ import type { Worker } from 'node:cluster';
 import type { BackendCommon } from '../config/settings.js';
 import type { Adapter } from './adapter.js';
 
-export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
+export interface BackendKind<Settings extends BackendCommon = BackendCommon, Name extends string = string> {
   /** The `kind:` value in a config file. */
-  name: string;
+  name: Name;
+  /**
+   * Its backends' provider as the OpenTelemetry GenAI conventions name it (`gen_ai.provider.name`), where they
+   * have a well-known name for it (`gcp.gemini`, `llama.cpp`); the kind's own name otherwise, as they allow.
+   */
+  provider?: string;
   /** A remote HTTP server (so it can also be the pass-through target), rather than something run in the proxy. */
   remote: boolean;
   /** The config keys this kind takes beyond the common ones (`kind`, `dropUnsupported`, the model format keys). */
@@ -29,11 +34,10 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
    */
   relayHeaders?(settings: Settings): Record<string, string>;
   /**
-   * A remote kind: the same backend at `url` instead, one server with none of the real one's key,
-   * retries or queue. The warm-up (src/runtime/warm-up.ts) sends its synthetic requests through it to
-   * a loopback server of canned answers, never to the real backend.
+   * A remote kind: how the warm-up (src/runtime/warm-up.ts) sends its synthetic requests through the kind's own
+   * code to a loopback server of canned answers (src/runtime/canned-upstream.ts), never to the real backend.
    */
-  pointedAt?(settings: Settings, url: string): Settings;
+  warmUp?: WarmUpTarget<Settings>;
   /**
    * A server start's slow first step, begun before the proxy's own modules load (the `llama-cpp`
    * kind forks its worker process, which loads llama.cpp meanwhile); `start` takes it over. Never throws.
@@ -44,6 +48,23 @@ export interface BackendKind<Settings extends BackendCommon = BackendCommon> {
   /** A kind that runs its model in the proxy: how `--workers N` keeps one engine for all N processes (src/http/cluster.ts). */
   sharedEngine?: SharedEngine<Settings>;
 }
+
+/** A remote kind's side of the warm-up: its backend pointed elsewhere, and that elsewhere's answers in its wire. */
+export interface WarmUpTarget<Settings extends BackendCommon = BackendCommon> {
+  /** The same backend at `url` instead: one server with none of the real one's key, retries or queue. */
+  pointedAt(settings: Settings, url: string): Settings;
+  /** What its server would answer to `call`, in the kind's wire; undefined for a path it has no answer for (a 404). */
+  cannedAnswer(call: CannedCall): CannedAnswer | undefined;
+}
+
+/** A request the warm-up's upstream received for a kind: its path under the backend's `url` (with the query), its JSON body. */
+export interface CannedCall {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** One JSON body, or a stream's server-sent events, each its own write (whole `data:` frames). */
+export type CannedAnswer = { json: Record<string, unknown> } | { events: readonly string[] };
 
 /**
  * Under `dialect-proxy --workers N` (src/http/cluster.ts): one engine per backend, owned
@@ -72,7 +93,13 @@ export interface ServedEngines {
   close(): Promise<void>;
 }
 
-/** Erases a kind's settings type for the registry: its `check` made the settings its `create` receives. */
-export function defineKind<Settings extends BackendCommon>(kind: BackendKind<Settings>): BackendKind {
-  return kind as unknown as BackendKind;
+/**
+ * A kind as its folder declares it: its settings are what its `check` returns, its name the literal it
+ * gives. The registry reads both, so the public settings types follow its list (adapters/registry.ts).
+ * @example export const vllmKind = defineKind({ name: 'vllm', remote: true, keys: REMOTE_KEYS, check: checkRemoteSettings, defaults, create });
+ */
+export function defineKind<Settings extends BackendCommon, const Name extends string>(
+  kind: BackendKind<NoInfer<Settings>, Name> & { check(raw: Record<string, unknown>, key: string): Settings },
+): BackendKind<Settings, Name> {
+  return kind;
 }

@@ -4,15 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml, YAMLError } from 'yaml';
-import {
-  BACKEND_KINDS,
-  findKind,
-  type AnthropicSettings,
-  type GeminiSettings,
-  type LlamaCppSettings,
-  type LlamaServerSettings,
-  type RemoteBackendSettings,
-} from '../../adapters/registry.js';
+import { BACKEND_KINDS, findKind } from '../../adapters/registry.js';
 import { fileProblem } from '../config/file-problem.js';
 import {
   allowKeys,
@@ -37,16 +29,8 @@ import {
 
 export { ConfigError } from '../config/config-checks.js';
 export type { BackendCommon, ModelFormat, ProxyConfig, ProxyLimits, RouteSettings, ServerSettings } from '../config/settings.js';
-export type {
-  AnthropicSettings,
-  GeminiSettings,
-  LlamaCppSettings,
-  LlamaServerSettings,
-  RemoteBackendSettings,
-} from '../../adapters/registry.js';
-
-/** A backend of any kind the registry knows, as a config file sets it. */
-export type BackendSettings = RemoteBackendSettings | LlamaServerSettings | LlamaCppSettings | AnthropicSettings | GeminiSettings;
+/** A backend's settings of any kind the registry lists (`BackendSettings`), or of one by its name (`BackendSettingsByKind['vllm']`). */
+export type { BackendSettings, BackendSettingsByKind, RemoteBackendSettings } from '../../adapters/registry.js';
 
 /** How `loadConfig` treats a `${NAME}` whose variable is unset and has no default. */
 export interface LoadConfigOptions {

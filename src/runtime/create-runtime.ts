@@ -45,7 +45,11 @@ export async function createRuntime(config: ProxyConfig, options: RuntimeOptions
     storeHealth: () => responseStore?.health?.(),
   });
   // The SDK is imported only when tracing is on: off, nothing of OpenTelemetry is loaded.
-  const tracing = telemetry && (await (await import('../telemetry/start-tracing.js')).startTracing(telemetry));
+  const tracing =
+    telemetry &&
+    (await (
+      await import('../telemetry/start-tracing.js')
+    ).startTracing(telemetry, { providerOf: (kind) => findKind(kind)?.provider ?? kind }));
   if (telemetry) logger.info('tracing on', { protocol: telemetry.protocol, service: telemetry.serviceName });
   return {
     ...(responseStore ? { responseStore } : {}),

@@ -23,7 +23,7 @@ import { DIALECTS } from '../dialects/registry.js';
 import { createLogger } from '../logging/logger.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
 import { handleRequest } from '../pipeline/handle-request.js';
-import { startCannedUpstream } from './canned-upstream.js';
+import { startCannedUpstream, type CannedUpstream } from './canned-upstream.js';
 import { closeServer, listenOnLoopback } from './loopback-server.js';
 import { createRuntime } from './create-runtime.js';
 
@@ -59,14 +59,14 @@ const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record
 /** Rounds of every request, until `budgetMs` has passed or `signal` aborts; nothing when no backend is remote. Never throws. */
 export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: AbortSignal): Promise<WarmUpOutcome> {
   const started = performance.now();
-  const remote = Object.entries(config.backends).filter(([, settings]) => findKind(settings.kind)?.pointedAt);
+  const remote = Object.entries(config.backends).filter(([, settings]) => findKind(settings.kind)?.warmUp);
   if (budgetMs <= 0 || remote.length === 0) return { requests: 0, refused: {}, ms: 0 };
   const outcome: WarmUpOutcome = { requests: 0, refused: {}, ms: 0 };
   const open: { close(): Promise<void> }[] = [];
   try {
     const upstream = await startCannedUpstream();
     open.push(upstream);
-    const runtime = await createRuntime(warmUpConfig(config, remote, upstream.url), {
+    const runtime = await createRuntime(warmUpConfig(config, remote, upstream), {
       // The same log format and level as the proxy's, written nowhere.
       logger: createLogger({ level: config.server.logLevel, stream: new Writable({ write: (_chunk, _encoding, done) => done() }) }),
       metrics: new ProxyMetrics({ defaultMetrics: false }),
@@ -117,8 +117,10 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
 }
 
 /** The proxy's config with each remote backend pointed at the canned upstream, one route to each, and nothing kept or traced. */
-function warmUpConfig(config: ProxyConfig, remote: [string, BackendCommon][], url: string): ProxyConfig {
-  const backends = Object.fromEntries(remote.map(([name, settings]) => [name, findKind(settings.kind)!.pointedAt!(settings, url)]));
+function warmUpConfig(config: ProxyConfig, remote: [string, BackendCommon][], upstream: CannedUpstream): ProxyConfig {
+  const backends = Object.fromEntries(
+    remote.map(([name, settings]) => [name, findKind(settings.kind)!.warmUp!.pointedAt(settings, upstream.urlFor(settings.kind))]),
+  );
   const { passthrough: _passthrough, ...rest } = config;
   return {
     ...rest,

@@ -41,19 +41,6 @@ export function operationOf(endpoint: Endpoint): 'chat' | 'text_completion' {
   return endpoint === 'chat' ? 'chat' : 'text_completion';
 }
 
-/** The conventions' well-known names where a kind has one; the kind's own name otherwise (the conventions allow custom values). */
-const PROVIDERS: Readonly<Record<string, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  gemini: 'gcp.gemini',
-  'llama-cpp': 'llama.cpp',
-  'llama-server': 'llama.cpp',
-};
-
-export function providerOf(kind: string): string {
-  return PROVIDERS[kind] ?? kind;
-}
-
 /** The request's settings the conventions name; only those the caller set. */
 export function requestAttributes(request: NeutralRequest): Attributes {
   const { sampling, limits } = request;

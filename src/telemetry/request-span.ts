@@ -30,17 +30,16 @@ import {
   answerAttributes,
   answerFactsOf,
   operationOf,
-  providerOf,
   requestAttributes,
   usageAttributes,
   type AnswerFacts,
 } from './genai-attributes.js';
-import type { PlannedAttempt, RequestOutcome, RequestTrace, Tracing } from './tracing.js';
+import type { PlannedAttempt, RequestOutcome, RequestTrace, Tracing, TracingOptions } from './tracing.js';
 import { countTranslation } from './translation-counts.js';
 import { watchStream, type StreamSeen } from './watch-stream.js';
 import { WorkSpan, type WorkTarget } from './work-span.js';
 
-export interface RequestSpanOptions {
+export interface RequestSpanOptions extends TracingOptions {
   tracer: Tracer;
   propagator: W3CTraceContextPropagator;
   captureContent: boolean;
@@ -98,7 +97,7 @@ export class RequestSpan implements RequestTrace {
       this.target = { operation: this.operation, model: request.model, provider: '', backend: backend.name };
       return;
     }
-    const provider = providerOf(backend.settings.kind);
+    const provider = this.options.providerOf(backend.settings.kind);
     const counts = countTranslation(plan, backend.adapter.capabilities);
     // The backend's view: a chat request rendered into a prompt is a text completion there.
     this.target = { operation: operationOf(plan.upstream), model: request.model, provider, backend: backend.name };

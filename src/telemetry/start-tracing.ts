@@ -15,14 +15,14 @@ import { findPackageRoot } from '../config/package-root.js';
 import { operatorSampler, samplerFromEnv } from './operator-sampler.js';
 import { RequestSpan } from './request-span.js';
 import type { ResolvedTelemetry } from './resolve-telemetry.js';
-import type { Tracing } from './tracing.js';
+import type { Tracing, TracingOptions } from './tracing.js';
 
 /**
  * @example
  * const settings = resolveTelemetry(config.telemetry, process.env);
- * const tracing = settings && (await import('./start-tracing.js')).startTracing(settings);
+ * const tracing = settings && (await import('./start-tracing.js')).startTracing(settings, { providerOf: (kind) => kind });
  */
-export async function startTracing(settings: ResolvedTelemetry): Promise<Tracing> {
+export async function startTracing(settings: ResolvedTelemetry, { providerOf }: TracingOptions): Promise<Tracing> {
   const version = packageVersion();
   const options = { ...(settings.url ? { url: settings.url } : {}), ...(settings.headers ? { headers: settings.headers } : {}) };
   const exporter =
@@ -42,7 +42,7 @@ export async function startTracing(settings: ResolvedTelemetry): Promise<Tracing
   });
   const tracer = provider.getTracer('dialect-proxy', version);
   const propagator = new W3CTraceContextPropagator();
-  const spanOptions = { tracer, propagator, captureContent: settings.captureContent };
+  const spanOptions = { tracer, propagator, captureContent: settings.captureContent, providerOf };
   return {
     startRequest: (start) => new RequestSpan(spanOptions, start),
     shutdown: () => provider.shutdown(),

@@ -18,6 +18,12 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+/** What tracing learns of the kinds from the runtime (tracing sees no registry). */
+export interface TracingOptions {
+  /** `gen_ai.provider.name` of a backend of this kind (`BackendKind.provider`, else the kind's name). */
+  providerOf(kind: string): string;
+}
+
 /** What the plan made of a request (src/pipeline/plan/plan.ts's Plan): the request, the endpoint it went to and how, its notes. */
 export interface PlanFacts {
   request: NeutralRequest;

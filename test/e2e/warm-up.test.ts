@@ -43,13 +43,13 @@ test("each remote kind points a backend at the warm-up's upstream: one URL, not 
       headers: { 'x-team': 'a' },
     };
     const config = loadConfig({ backends: { real }, routes: [{ model: '*', backend: 'real' }] });
-    const pointed = findKind(kind)!.pointedAt!(config.backends.real, 'http://127.0.0.1:1/v1') as unknown as Record<string, unknown>;
+    const pointed = findKind(kind)!.warmUp!.pointedAt(config.backends.real, 'http://127.0.0.1:1/v1') as unknown as Record<string, unknown>;
     expect(pointed).toEqual(
       expect.objectContaining({ kind, url: 'http://127.0.0.1:1/v1', headers: { 'x-team': 'a' }, retries: { attempts: 0 } }),
     );
     expect(JSON.stringify(pointed)).not.toMatch(/sk-real-key|10\.0\.0|maxConcurrent|urls/);
   }
-  expect(findKind('llama-cpp')!.pointedAt).toBeUndefined();
+  expect(findKind('llama-cpp')!.warmUp).toBeUndefined();
 });
 
 test('a config without a remote backend warms nothing (the bundled worker is never sent a synthetic generation)', async () => {

@@ -1,6 +1,7 @@
 /** The GenAI attribute names written out in genai-attributes.ts are the conventions' own (their `incubating` entry). */
 import * as conventions from '@opentelemetry/semantic-conventions/incubating';
-import { GEN_AI, operationOf, providerOf, requestAttributes } from '../../../src/telemetry/genai-attributes.js';
+import { GEN_AI, operationOf, requestAttributes } from '../../../src/telemetry/genai-attributes.js';
+import { findKind } from '../../../adapters/registry.js';
 import { emptyRequest } from '../../../src/model/request.js';
 
 test('every name is an attribute of the semantic conventions', () => {
@@ -17,8 +18,11 @@ test('operation and provider names', () => {
     conventions.GEN_AI_OPERATION_NAME_VALUE_CHAT,
     conventions.GEN_AI_OPERATION_NAME_VALUE_TEXT_COMPLETION,
   ]);
+  // A kind's `provider` where the conventions have a name for it, its own name otherwise (create-runtime.ts).
+  const providerOf = (kind: string) => findKind(kind)?.provider ?? kind;
   expect(providerOf('openai')).toBe(conventions.GEN_AI_PROVIDER_NAME_VALUE_OPENAI);
   expect(providerOf('anthropic')).toBe(conventions.GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC);
+  expect(providerOf('gemini')).toBe(conventions.GEN_AI_PROVIDER_NAME_VALUE_GCP_GEMINI);
   expect(providerOf('vllm')).toBe('vllm');
 });
 
