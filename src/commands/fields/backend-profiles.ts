@@ -22,18 +22,14 @@ export interface LoadedProfile extends BackendProfile {
   toWire(request: NeutralRequest): Record<string, unknown>;
 }
 
-/** The bundled worker's column comes last: it is the one that runs in the proxy. */
-const COLUMN_ORDER = ['openai', 'fireworks', 'llama-server', 'vllm', 'llama-cpp'];
-
-/** One column per kind, default settings (so `speaks` is each kind's default). */
-export const DEFAULT_PROFILES: readonly BackendProfile[] = [...BACKEND_KINDS]
-  .sort((a, b) => rank(a.name) - rank(b.name))
-  .map((kind) => ({ name: kind.name, settings: kind.defaults as BackendSettings }));
-
-function rank(name: string): number {
-  const at = COLUMN_ORDER.indexOf(name);
-  return at === -1 ? COLUMN_ORDER.length : at;
-}
+/**
+ * One column per kind, default settings (so `speaks` is each kind's default), in the registry's order; the
+ * bundled worker's column comes last: it is the one that runs in the proxy (`remote: false`).
+ */
+export const DEFAULT_PROFILES: readonly BackendProfile[] = [
+  ...BACKEND_KINDS.filter(({ remote }) => remote),
+  ...BACKEND_KINDS.filter(({ remote }) => !remote),
+].map((kind) => ({ name: kind.name, settings: kind.defaults as BackendSettings }));
 
 /** Builds each profile's adapter to read its capabilities, then closes it (no worker starts, nothing connects). */
 export async function loadProfiles(profiles: readonly BackendProfile[] = DEFAULT_PROFILES): Promise<LoadedProfile[]> {
@@ -43,11 +39,10 @@ export async function loadProfiles(profiles: readonly BackendProfile[] = DEFAULT
     if (!kind) throw new Error(`fields: no backend kind "${profile.settings.kind}"`);
     const adapter = await kind.create(profile.name, profile.settings);
     try {
-      // The worker takes text: should a chat request reach it, the plan's ChatML rendering stands in.
-      const toWire =
-        profile.settings.kind === 'llama-cpp'
-          ? (request: NeutralRequest) => adapter.toWire(request.endpoint === 'chat' ? toTextRequest(request, {}) : request)
-          : adapter.toWire;
+      // A backend that takes only text (the worker): should a chat request reach it, the plan's ChatML rendering stands in.
+      const toWire = !adapter.capabilities.speaks.includes('chat')
+        ? (request: NeutralRequest) => adapter.toWire(request.endpoint === 'chat' ? toTextRequest(request, {}) : request)
+        : adapter.toWire;
       loaded.push({ ...profile, capabilities: adapter.capabilities, toWire });
     } finally {
       await adapter.close?.();

@@ -54,7 +54,7 @@ describe('rows', () => {
 
   it('has a cell for every backend column', () => {
     const names = table.backends.map((backend) => backend.name);
-    expect(names).toEqual(['openai', 'fireworks', 'llama-server', 'vllm', 'llama-cpp', 'anthropic', 'gemini']);
+    expect(names).toEqual(['openai', 'fireworks', 'llama-server', 'vllm', 'anthropic', 'gemini', 'llama-cpp']);
     for (const dialect of table.dialects) {
       for (const row of dialect.rows) expect(Object.keys(row.backends)).toEqual(names);
     }
