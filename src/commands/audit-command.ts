@@ -13,8 +13,8 @@
  * Exit codes: 0 every request lossless on every target, 1 some lossy, 2 some
  * rejected, malformed, unreadable or unrouted (or the command cannot run).
  */
-import { geminiCallOf } from '../dialects/gemini/route.js';
 import { createReadStream, statSync } from 'node:fs';
+import { DIALECTS } from '../dialects/registry.js';
 import { ConfigError, loadConfig } from '../runtime/configuration.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../config/settings.js';
 import { parseCommandLine, UsageError } from './parse-command-line.js';
@@ -297,8 +297,9 @@ export function readRecord(line: string): { body: Record<string, unknown>; endpo
   if (!wrapped) return { body: value };
   const where = [value.endpoint, value.path].find((named): named is string => typeof named === 'string');
   const endpoint = where === undefined ? undefined : endpointNamed(where);
-  // A Gemini path names the model (`/v1beta/models/gemini-2.5-pro:generateContent`), which the body does not.
-  const model = where === undefined ? undefined : geminiCallOf(where.replace(/^[a-z]+:\/\/[^/]+/i, ''))?.model;
+  // A routed dialect's path names the model (Gemini's `/v1beta/models/gemini-2.5-pro:generateContent`), which the body does not.
+  const path = where?.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  const model = path === undefined ? undefined : DIALECTS.map(({ route }) => route?.match(path)).find(Boolean)?.model;
   const body = value.body as Record<string, unknown>;
   return { body: model !== undefined && body.model === undefined ? { ...body, model } : body, ...(endpoint ? { endpoint } : {}) };
 }

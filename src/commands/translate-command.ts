@@ -22,6 +22,7 @@ import { parseCallerRequest } from '../pipeline/request/parse-caller-request.js'
 import { toProxyError } from '../errors/proxy-error.js';
 import { createRequestValidator } from '../validation/create-validator.js';
 import {
+  CALLER_ENDPOINTS,
   createTranslator,
   detectEndpoint,
   dialectFor,
@@ -39,7 +40,7 @@ import { readRecording, translateResponse } from './translate-responses.js';
 import { composeMigrations, migrateThroughKind, MigrationRefused } from './migrate/through-kind.js';
 import type { NeutralRequest } from '../model/request.js';
 import {
-  DIALECT_NAMES,
+  dialectTitle,
   documentOf,
   renderMigration,
   renderResponse,
@@ -48,14 +49,19 @@ import {
 } from './translate-output.js';
 import { escapeControls } from '../logging/logger.js';
 import { escapingWriter } from './escaping-writer.js';
+import { titleWithArticle } from '../dialects/title-with-article.js';
+import { DIALECTS } from '../dialects/registry.js';
 
 const KINDS = DEFAULT_PROFILES.map(({ name }) => name).join('|');
+/** "a, b or c". */
+const listed = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items.at(-1)}` : items.join(''));
+const ENDPOINTS = listed(CALLER_ENDPOINTS);
 
 export const translateUsage = `Usage: dialect-proxy translate (--to KIND [--speaks chat|completions|both] | --config FILE) [options] [REQUEST.json]
        dialect-proxy translate --as chat|responses|anthropic|gemini [--model NAME] [--json] [REQUEST.json]
 
 Prints what a backend would receive for one request body in any caller dialect
-(OpenAI chat, Fireworks completions, OpenAI Responses, Anthropic Messages or Gemini;
+(${listed(DIALECTS.map(({ title }) => title))};
 read from REQUEST.json, or stdin), and every change on the way: each field renamed,
 converted, emulated, dropped or rejected, and why. Nothing is sent.
 
@@ -63,7 +69,7 @@ converted, emulated, dropped or rejected, and why. Nothing is sent.
   --speaks WHICH     with --to: the endpoints it serves, chat, completions or both (default: the kind's)
   --config FILE      route as this configuration does (the first backend of the matching route)
   --model NAME       route and send this model name instead of the body's
-  --endpoint WHICH   the caller's dialect: chat, completions, responses or messages (or its path).
+  --endpoint WHICH   the caller's dialect: ${ENDPOINTS} (or its path).
                      Default: chat when the body has "messages" (messages when it also has
                      Anthropic's system, stop_sequences or blocks), completions when it has
                      "prompt", responses when it has "input" or "instructions"
@@ -179,7 +185,7 @@ function endpointOf(value: string | undefined): CallerEndpoint | undefined {
   if (value === undefined) return undefined;
   const endpoint = endpointNamed(value);
   if (endpoint) return endpoint;
-  throw new UsageError(`--endpoint: chat, completions, responses or messages (got "${value}")`);
+  throw new UsageError(`--endpoint: ${ENDPOINTS} (got "${value}")`);
 }
 
 function readText(file: string): string {
@@ -298,11 +304,12 @@ async function migrateCommand(
     // parseBody below answers malformed JSON in the dialect's words.
   }
   const source = sourceOf(values.endpoint, target, json);
-  if (source === target) throw new UsageError(`the request is ${DIALECT_ARTICLES[source]} request already; --as ${name} writes one`);
+  if (source === target)
+    throw new UsageError(`the request is ${titleWithArticle(dialectFor(source, undefined))} request already; --as ${name} writes one`);
   const conversion = conversionOf(source, target);
   if (!conversion)
     throw new UsageError(
-      `--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is ${DIALECT_ARTICLES[source]} request`,
+      `--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is ${titleWithArticle(dialectFor(source, undefined))} request`,
     );
 
   const validator = await createRequestValidator();
@@ -341,7 +348,7 @@ async function migrateCommand(
   } catch (error) {
     const failure = toProxyError(error);
     throw new Error(
-      `the ${DIALECT_NAMES[to.name]} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`,
+      `the ${dialectTitle(to.name)} request written does not parse (${failure.param ? `${failure.param}: ` : ''}${failure.message}); please report this with the request`,
       { cause: error },
     );
   }
@@ -356,12 +363,3 @@ async function migrateCommand(
   out(values.json ? `${JSON.stringify(document, null, 2)}\n` : renderMigration(document));
   return document.verdict === 'lossless' ? 0 : 1;
 }
-
-/** "a Chat Completions", for messages about a request's API. */
-const DIALECT_ARTICLES: Readonly<Record<CallerEndpoint, string>> = {
-  chat: 'a Chat Completions',
-  completions: 'a Fireworks completions',
-  responses: 'a Responses',
-  messages: 'an Anthropic Messages',
-  gemini: 'a Gemini',
-};

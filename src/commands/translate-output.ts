@@ -21,13 +21,10 @@ export function documentOf(translation: Translation): Record<string, unknown> {
   };
 }
 
-export const DIALECT_NAMES: Record<string, string> = {
-  'openai-chat': 'OpenAI chat',
-  'fireworks-completions': 'Fireworks completions',
-  'openai-responses': 'OpenAI Responses',
-  'anthropic-messages': 'Anthropic Messages',
-  gemini: 'Google Gemini',
-};
+/** A dialect as reports call it (`Dialect.title`), from its name. */
+export function dialectTitle(name: string): string {
+  return DIALECTS.find((dialect) => dialect.name === name)?.title ?? name;
+}
 
 const VERDICTS = {
   lossless: 'LOSSLESS (exit 0): the same meaning; only names and forms change',
@@ -39,7 +36,7 @@ const VERDICTS = {
 /** The readable report. Text from the request (field names, values in messages) is escaped here, per value (escaping-writer.ts). */
 export function renderTranslation(translation: Translation, target: string): string {
   const lines: string[] = [];
-  const dialect = DIALECT_NAMES[translation.dialect.name] ?? translation.dialect.name;
+  const dialect = translation.dialect.title;
   lines.push(`${dialect} request (${translation.dialect.path}) -> ${escapeControls(target)}`);
   const untouched = translation.verdict === 'lossless' && translation.report.changes.length === 0;
   lines.push(`Verdict: ${untouched ? 'LOSSLESS (exit 0): the backend gets the request as it is' : VERDICTS[translation.verdict]}`);
@@ -90,7 +87,7 @@ function describeError({ status, body }: { status: number; body: Record<string, 
 
 /** The readable form of a translated reply: a line about it, then the answer exactly as the caller reads it. */
 export function renderResponse(translated: ResponseTranslation): string {
-  const dialect = DIALECT_NAMES[translated.dialect] ?? translated.dialect;
+  const dialect = dialectTitle(translated.dialect);
   const path = DIALECTS.find((known) => known.name === translated.dialect)?.path ?? '';
   const from = translated.backend
     ? escapeControls(
@@ -124,13 +121,13 @@ export function renderMigration(document: MigrationDocument, looksLike?: CallerE
   const from = DIALECTS.find((dialect) => dialect.name === document.from);
   const to = DIALECTS.find((dialect) => dialect.name === document.to);
   const lines = [
-    `${DIALECT_NAMES[document.from]} request (${from?.path ?? ''}) -> ${DIALECT_NAMES[document.to]} request (${to?.path ?? ''})`,
+    `${dialectTitle(document.from)} request (${from?.path ?? ''}) -> ${dialectTitle(document.to)} request (${to?.path ?? ''})`,
   ];
   if (document.verdict === 'invalid') {
     lines.push(
       'Verdict: INVALID (exit 2): the request is malformed',
       '',
-      `The ${DIALECT_NAMES[document.from]} API answers: ${describeError(document.error as NonNullable<MigrationDocument['error']>)}`,
+      `The ${dialectTitle(document.from)} API answers: ${describeError(document.error as NonNullable<MigrationDocument['error']>)}`,
     );
     if (looksLike === 'chat' || looksLike === 'responses') {
       const other = looksLike === 'chat' ? 'responses' : 'chat';
@@ -147,7 +144,7 @@ export function renderMigration(document: MigrationDocument, looksLike?: CallerE
     '',
     ...renderChanges(document.changes).map((line) => line.replace('No changes: the backend gets the request as it is.', 'No changes.')),
   );
-  lines.push('', `${DIALECT_NAMES[document.to]} request:`, `POST ${to?.path ?? ''}`, jsonText(document.body));
+  lines.push('', `${dialectTitle(document.to)} request:`, `POST ${to?.path ?? ''}`, jsonText(document.body));
   return `${lines.join('\n')}\n`;
 }
 

@@ -19,25 +19,17 @@ import { closeBackends } from '../pipeline/runtime.js';
 import { assessTranslation, type Change, type TranslationReport, type Verdict } from '../pipeline/report/translation-report.js';
 import { createRequestValidator, type RequestValidator } from '../validation/create-validator.js';
 import { isRecord } from '../model/is-record.js';
-import { dialectNameOfBody } from '../dialects/dialect-of-body.js';
+import { dialectOfBody } from '../dialects/dialect-of-body.js';
 
 export type { Change, ChangeAction, TranslationReport, Verdict } from '../pipeline/report/translation-report.js';
 
 /** A config's routes (the first backend of the matching route), or a default backend of one kind. */
 export type TranslateTarget = { config: ProxyConfig } | { kind: string; speaks?: SpokenEndpoint[] };
 
-/** The caller's dialect: OpenAI chat, Fireworks completions, OpenAI Responses or Anthropic Messages. */
-export type CallerEndpoint = 'chat' | 'completions' | 'responses' | 'messages' | 'gemini';
+/** The caller's dialect by its `shortName`: `chat`, `completions`, `responses`, `messages`, `gemini`. */
+export type CallerEndpoint = string;
 
-export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = ['chat', 'completions', 'responses', 'messages', 'gemini'];
-
-const DIALECT_OF: Readonly<Record<CallerEndpoint, Dialect['name']>> = {
-  chat: 'openai-chat',
-  completions: 'fireworks-completions',
-  responses: 'openai-responses',
-  messages: 'anthropic-messages',
-  gemini: 'gemini',
-};
+export const CALLER_ENDPOINTS: readonly CallerEndpoint[] = DIALECTS.map(({ shortName }) => shortName);
 
 /** A translated request, or the refusal of a request the caller's dialect does not accept (`invalid`). */
 export type Translation =
@@ -229,41 +221,45 @@ export async function defaultBackend(kindName: string, speaks?: SpokenEndpoint[]
   return { name: kind.name, settings, adapter: await kind.create(kind.name, settings) };
 }
 
-/** The dialect a body is in: the endpoint given, else the one its shape shows (dialectNameOfBody), else completions. */
+/** The dialect a body is in: the endpoint given, else the one its shape shows (dialectOfBody), else the text one. */
 export function dialectFor(endpoint: CallerEndpoint | undefined, body: unknown): Dialect {
-  return dialectNamed(DIALECT_OF[endpoint ?? detectEndpoint(body)]);
+  if (endpoint === undefined) return dialectOfBody(body) ?? textDialect();
+  const dialect = DIALECTS.find(({ shortName }) => shortName === endpoint);
+  if (!dialect) throw new TypeError(`no caller endpoint "${endpoint}" (one of ${CALLER_ENDPOINTS.join(', ')})`);
+  return dialect;
 }
 
 /** The caller's dialect a body looks like (`dialectFor` without an endpoint; completions when it shows none). */
 export function detectEndpoint(body: unknown): CallerEndpoint {
-  const name = dialectNameOfBody(body) ?? 'fireworks-completions';
-  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(([, dialect]) => dialect === name)?.[0] as CallerEndpoint;
+  return dialectFor(undefined, body).shortName;
 }
 
 /** The caller endpoint a dialect serves (the inverse of `dialectFor`'s choice). */
 export function endpointOfDialect(dialect: Dialect): CallerEndpoint {
-  return (Object.entries(DIALECT_OF) as [CallerEndpoint, Dialect['name']][]).find(
-    ([, name]) => name === dialect.name,
-  )?.[0] as CallerEndpoint;
+  return dialect.shortName;
+}
+
+/** A body that shows no dialect is read as a completions prompt, the request with the fewest requirements. */
+function textDialect(): Dialect {
+  return DIALECTS.find(({ endpoint }) => endpoint === 'text') as Dialect;
 }
 
 /**
- * An endpoint as logs and users name it: `chat`, `completions`, `responses`, `messages`, or a
- * path or URL (`/v1/chat/completions`, `/v1/completions`, `/v1/responses`, `/v1/messages`).
- * Undefined for anything else.
+ * An endpoint as logs and users name it: a dialect's `shortName` (`chat`, `completions`, `responses`,
+ * `messages`, `gemini`) or name, or a path or URL a dialect serves (`/v1/chat/completions`,
+ * `https://api.openai.com/v1/responses`, `/v1/messages?beta=true`, `/v1/responses/compact`,
+ * `/v1beta/models/gemini-2.5-pro:generateContent`). Undefined for anything else.
  */
 export function endpointNamed(value: string): CallerEndpoint | undefined {
-  const name = value.trim().toLowerCase();
-  if ((CALLER_ENDPOINTS as readonly string[]).includes(name)) return name as CallerEndpoint;
-  if (/responses/.test(name)) return 'responses';
-  if (/gemini|generatecontent/.test(name)) return 'gemini';
-  if (/messages/.test(name)) return 'messages';
-  if (/chat/.test(name)) return 'chat';
-  return /completions/.test(name) ? 'completions' : undefined;
-}
-
-function dialectNamed(name: Dialect['name']): Dialect {
-  return DIALECTS.find((dialect) => dialect.name === name) as Dialect;
+  const trimmed = value.trim();
+  const name = trimmed.toLowerCase();
+  const named = DIALECTS.find((dialect) => dialect.shortName === name || dialect.name === name);
+  if (named) return named.shortName;
+  const url = trimmed.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  const [path] = url.split('?', 1);
+  const serves = (dialect: Dialect) =>
+    dialect.route?.match(url) !== undefined || path === dialect.path || path.startsWith(`${dialect.path}/`) || path.endsWith(dialect.path);
+  return DIALECTS.find(serves)?.shortName;
 }
 
 function readJson(text: string): unknown {

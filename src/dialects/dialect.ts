@@ -14,7 +14,15 @@ import type { FieldTable } from './field-table.js';
 import type { AnyStreamSerializer } from './stream-serializer.js';
 
 export interface Dialect {
-  readonly name: 'openai-chat' | 'fireworks-completions' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+  /** Its name in reports, logs and traces (`openai-chat`). */
+  readonly name: string;
+  /** What people call its API, in hints and the offline commands' reports (`OpenAI Chat Completions`). */
+  readonly title: string;
+  /**
+   * What the offline commands' `--endpoint` (and an audited log line's `endpoint`) call it: `chat`,
+   * `completions`, `messages`.
+   */
+  readonly shortName: string;
   /** The path it serves (`POST` only); with `route`, the pattern shown to people (`/v1beta/models/{model}:generateContent`). */
   readonly path: string;
   /**
@@ -24,8 +32,8 @@ export interface Dialect {
   readonly route?: DialectRoute;
   /** The neutral endpoint its requests become. */
   readonly endpoint: Endpoint;
-  /** Its OpenAPI document (src/validation/load-openapi-document.ts). */
-  readonly document: Endpoint | 'responses' | 'messages' | 'gemini';
+  /** Its OpenAPI document: a name in `OPENAPI_DOCUMENTS` (src/validation/load-openapi-document.ts). */
+  readonly document: string;
   /** OpenAI chat and Fireworks send `data:` lines and `[DONE]`; the Responses API names each event. */
   readonly sse: SseFraming;
   /**
@@ -77,6 +85,14 @@ export interface Dialect {
     /** One model described, for a dialect with a `route` (`GET /v1beta/models/{model}`, under its prefixes). */
     model?(id: string): Record<string, unknown>;
   };
+  /**
+   * How surely a body sent without its dialect (a file for `translate`, a body at another dialect's path) is
+   * this dialect's: 0 not, 1 by a field its requests have (`messages`), 2 by one only it has (Anthropic's
+   * `system`, Gemini's `contents`). The surest wins; between equals, the registry's first (dialect-of-body.ts).
+   */
+  recognize(body: Record<string, unknown>): number;
+  /** A small request as its callers commonly send one (the warm-up sends it; a `route`'s URL carries what it says there). */
+  typicalRequest(model: string, stream: boolean): Record<string, unknown>;
   /** The frames that end a stream the proxy itself cannot finish (its own failure after the headers went out). */
   streamFailure(error: ProxyError): string;
   /** The HTTP status this dialect uses for request validation failures (chat 400, completions 422). */
@@ -112,6 +128,8 @@ export interface DialectRoute {
 export interface RoutedDialect {
   /** The dialect bound to the URL: its parse takes the model (and stream) from the URL, its framing the URL's. */
   dialect: Dialect;
+  /** The model the URL names, for a reader of the URL without its request (an audited log line). */
+  model: string;
   /** The URL counts tokens (`:countTokens`) rather than generating. */
   countTokens: boolean;
 }

@@ -18,7 +18,6 @@ import { Agent, createServer, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { findKind } from '../../adapters/registry.js';
 import type { BackendCommon, ProxyConfig } from '../config/settings.js';
-import type { Dialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/registry.js';
 import { createLogger } from '../logging/logger.js';
 import { ProxyMetrics } from '../metrics/proxy-metrics.js';
@@ -39,22 +38,6 @@ export interface WarmUpOutcome {
 
 /** How long past its budget a round may run before its requests are cut. */
 const HANG_MS = 5_000;
-
-/** A request of each dialect, as its callers commonly send one. */
-const BODIES: Record<Dialect['name'], (model: string, stream: boolean) => Record<string, unknown>> = {
-  'openai-chat': (model, stream) => ({
-    model,
-    messages: [{ role: 'user', content: 'Say hello.' }],
-    max_tokens: 16,
-    stream,
-    ...(stream ? { stream_options: { include_usage: true } } : {}),
-  }),
-  'fireworks-completions': (model, stream) => ({ model, prompt: 'Say hello.', max_tokens: 16, stream }),
-  'openai-responses': (model, stream) => ({ model, input: 'Say hello.', max_output_tokens: 16, store: false, stream }),
-  'anthropic-messages': (model, stream) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello.' }], stream }),
-  // The model and whether to stream are in the URL (route.urlFor).
-  gemini: () => ({ contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }], generationConfig: { maxOutputTokens: 16 } }),
-};
 
 /** Rounds of every request, until `budgetMs` has passed or `signal` aborts; nothing when no backend is remote. Never throws. */
 export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: AbortSignal): Promise<WarmUpOutcome> {
@@ -94,7 +77,7 @@ export async function warmUp(config: ProxyConfig, budgetMs: number, signal?: Abo
       DIALECTS.flatMap((dialect) =>
         [false, true].map((stream) => ({
           path: dialect.route?.urlFor(warmModel(name), stream) ?? dialect.path,
-          body: JSON.stringify(BODIES[dialect.name](warmModel(name), stream)),
+          body: JSON.stringify(dialect.typicalRequest(warmModel(name), stream)),
         })),
       ),
     );

@@ -7,7 +7,7 @@
 import type { BodyValidators } from './compile-body-validator.js';
 import { compiledValidatorFile, loadCompiledValidator } from './compiled-validators.js';
 import { countValuesUpTo } from './count-values-up-to.js';
-import { defaultOpenapiDir, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
+import { defaultOpenapiDir, isDocumentName, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 import { toValidationIssues } from './to-validation-issues.js';
 import type { RequestValidator, ValidationIssue } from './validation-issue.js';
 
@@ -46,9 +46,9 @@ async function buildRequestValidator(openapiDir: string): Promise<RequestValidat
   );
   await Promise.all(stale.map(load));
   return Object.freeze({
-    prepare(document: DocumentName): Promise<void> | undefined {
+    prepare(document: string): Promise<void> | undefined {
+      if (!isDocumentName(document)) throw new TypeError(`Unknown document: ${document}`);
       if (loaded.has(document)) return undefined;
-      if (!names.includes(document)) throw new TypeError(`Unknown document: ${String(document)}`);
       let pending = loading.get(document);
       if (!pending) {
         // A failed load is not kept: the next request tries again.
@@ -57,9 +57,9 @@ async function buildRequestValidator(openapiDir: string): Promise<RequestValidat
       }
       return pending;
     },
-    validate(document: DocumentName, body: unknown): ValidationIssue[] {
-      const pair = loaded.get(document);
-      if (!pair) throw new TypeError(`The validators of ${String(document)} are not loaded: await prepare(document) first`);
+    validate(document: string, body: unknown): ValidationIssue[] {
+      const pair = isDocumentName(document) ? loaded.get(document) : undefined;
+      if (!pair) throw new TypeError(`The validators of ${document} are not loaded: await prepare(document) first`);
       const { firstError, allErrors } = pair;
       const data = { requestBody: body };
       if (firstError(data)) return [];

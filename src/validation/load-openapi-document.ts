@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Endpoint } from '../model/request.js';
 import { findPackageRoot } from '../config/package-root.js';
 
 export interface OpenapiDocumentInfo {
@@ -16,17 +15,22 @@ export interface OpenapiDocumentInfo {
   operationId: string;
 }
 
-/** The documents: one per caller dialect, named by the neutral endpoint it parses to, or `responses`, `messages` (Anthropic), or `gemini`. */
-export type DocumentName = Endpoint | 'responses' | 'messages' | 'gemini';
-
-/** Which document, path and operation serve each caller dialect. */
-export const OPENAPI_DOCUMENTS: Readonly<Record<DocumentName, OpenapiDocumentInfo>> = Object.freeze({
+/** Which document, path and operation serve each caller dialect, by the name its `Dialect.document` gives. */
+export const OPENAPI_DOCUMENTS = Object.freeze({
   chat: { file: 'openai-chat.yaml', path: '/v1/chat/completions', operationId: 'createChatCompletion' },
   text: { file: 'fireworks-completions.yaml', path: '/v1/completions', operationId: 'createCompletion' },
   responses: { file: 'openai-responses.yaml', path: '/v1/responses', operationId: 'createResponse' },
   messages: { file: 'anthropic-messages.yaml', path: '/v1/messages', operationId: 'createMessage' },
   gemini: { file: 'gemini.yaml', path: '/v1beta/models/{model}:generateContent', operationId: 'generateContent' },
-});
+} satisfies Record<string, OpenapiDocumentInfo>);
+
+/** The documents: one per caller dialect (the chat and text ones named by the neutral endpoint they parse to). */
+export type DocumentName = keyof typeof OPENAPI_DOCUMENTS;
+
+/** Whether `name` is one of the documents (a dialect's `document` is a string: dialects do not see this list). */
+export function isDocumentName(name: string): name is DocumentName {
+  return Object.hasOwn(OPENAPI_DOCUMENTS, name);
+}
 
 /** `<package root>/config/openapi`. */
 export function defaultOpenapiDir(): string {

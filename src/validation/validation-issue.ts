@@ -1,5 +1,4 @@
 import { ProxyError } from '../errors/proxy-error.js';
-import type { DocumentName } from './load-openapi-document.js';
 
 /**
  * One problem with a request body, named the way both dialects report it.
@@ -28,9 +27,9 @@ export interface RequestValidator {
    * Loads a document's validators if they are not yet (a lazy validator loads each on its
    * dialect's first request): undefined when they are, else the load to await before `validate`.
    */
-  prepare(document: DocumentName): Promise<void> | undefined;
+  prepare(document: string): Promise<void> | undefined;
   /** Returns `[]` when the body is valid. Synchronous and allocation-free on the valid path. Throws for a document not prepared. */
-  validate(document: DocumentName, body: unknown): ValidationIssue[];
+  validate(document: string, body: unknown): ValidationIssue[];
 }
 
 /**

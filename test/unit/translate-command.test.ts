@@ -380,10 +380,10 @@ describe('dialect-proxy translate', () => {
     const body = { model: 'm', messages: [{ role: 'user', content: 'Hi' }] };
     expect((await translate(body, ['--as', 'completions'])).err).toMatch(/^dialect-proxy translate: --as: chat, responses or anthropic/);
     expect((await translate(body, ['--as', 'chat', '--endpoint', 'chat'])).err).toMatch(
-      /^dialect-proxy translate: the request is a Chat Completions request already; --as chat writes one/,
+      /^dialect-proxy translate: the request is an OpenAI Chat Completions request already; --as chat writes one/,
     );
     expect((await translate({ model: 'm', prompt: 'Hi' }, ['--as', 'anthropic'])).err).toMatch(
-      /--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is a Fireworks completions request/,
+      /--as converts between Chat Completions, Responses, Anthropic Messages and Gemini requests; this is an OpenAI\/Fireworks Completions request/,
     );
     expect((await translate(body, ['--as', 'responses', '--to', 'openai'])).err).toMatch(
       /^dialect-proxy translate: --as and --to exclude each other/,

@@ -10,6 +10,7 @@ import { choicesAreNative } from '../../backend/capabilities.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import type { Fate } from '../../dialects/field-table.js';
 import { DIALECTS } from '../../dialects/registry.js';
+import { isDocumentName } from '../../validation/load-openapi-document.js';
 import { DEFAULT_PROFILES, loadProfiles, type BackendProfile } from './backend-profiles.js';
 import { treatField, type Treatment } from './treat-field.js';
 
@@ -54,12 +55,14 @@ export async function buildFateTable(profiles: readonly BackendProfile[] = DEFAU
   const dialects: DialectFates[] = [];
   for (const dialect of DIALECTS) {
     const route = `POST ${dialect.path}`;
+    const { document } = dialect;
+    if (!isDocumentName(document)) throw new Error(`fields: ${dialect.name}'s document "${document}" is not in OPENAPI_DOCUMENTS`);
     const rows: FateRow[] = [];
     for (const [field, rule] of Object.entries(dialect.fields)) {
       const backends: Record<string, Treatment[]> = {};
       const subject = {
         endpoint: dialect.endpoint,
-        document: dialect.document,
+        document,
         parse: (body: Record<string, unknown>) => dialect.parseRequest(body),
         field,
         rule,

@@ -6,10 +6,13 @@ import { parseMessagesRequest } from './parse-request.js';
 import { messagesFields } from './request-fields.js';
 import { serializeMessagesResult } from './serialize-result.js';
 import { MessagesStreamSerializer } from './serialize-stream.js';
+import { recognizeMessages } from './recognize.js';
 import type { Dialect, ListedModel } from '../dialect.js';
 
 export const anthropicMessagesDialect: Dialect = {
   name: 'anthropic-messages',
+  title: 'Anthropic Messages',
+  shortName: 'messages',
   path: '/v1/messages',
   endpoint: 'chat',
   document: 'messages',
@@ -27,6 +30,8 @@ export const anthropicMessagesDialect: Dialect = {
   modelList: { header: 'anthropic-version', body: anthropicModelList },
   streamFailure: (error) => encodeSseEvent(messagesErrorBody(error)),
   validationStatus: 400,
+  recognize: recognizeMessages,
+  typicalRequest: (model, stream) => ({ model, max_tokens: 16, messages: [{ role: 'user', content: 'Say hello.' }], stream }),
 };
 
 /** Anthropic's `GET /v1/models` page: every model at once. */

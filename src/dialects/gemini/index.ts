@@ -17,6 +17,8 @@ import { geminiSseFraming, JsonArrayFraming } from './stream-framing.js';
 
 export const geminiDialect: Dialect = {
   name: 'gemini',
+  title: 'Google Gemini',
+  shortName: 'gemini',
   path: '/v1beta/models/{model}:generateContent',
   route: { prefixes: GEMINI_PREFIXES, match: bindToUrl, urlFor: geminiUrl },
   endpoint: 'chat',
@@ -39,6 +41,10 @@ export const geminiDialect: Dialect = {
   modelList: { header: 'x-goog-api-key', body: geminiModelList, model: geminiModel },
   streamFailure: (error) => geminiSseFraming.frame(geminiErrorBody(error)),
   validationStatus: 400,
+  // `contents` is Gemini's alone.
+  recognize: (body) => ('contents' in body ? 2 : 0),
+  // The model and whether to stream are in the URL (route.urlFor).
+  typicalRequest: () => ({ contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }], generationConfig: { maxOutputTokens: 16 } }),
 };
 
 /** The dialect for one URL's call: the model and stream from the URL, the framing `alt` asks for. */
@@ -53,5 +59,5 @@ function bindToUrl(url: string): RoutedDialect | undefined {
     parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: call.model, stream }, headers, context),
     ...(arrayFraming ? { sse: arrayFraming, streamFailure: (error) => arrayFraming.failure(geminiErrorBody(error)) } : {}),
   };
-  return { dialect, countTokens: call.method === 'countTokens' };
+  return { dialect, model: call.model, countTokens: call.method === 'countTokens' };
 }

@@ -11,6 +11,8 @@ import { ChatStreamSerializer } from './serialize-stream.js';
 
 export const openaiChatDialect: Dialect = {
   name: 'openai-chat',
+  title: 'OpenAI Chat Completions',
+  shortName: 'chat',
   path: '/v1/chat/completions',
   endpoint: 'chat',
   document: 'chat',
@@ -24,4 +26,13 @@ export const openaiChatDialect: Dialect = {
   errorBody: chatErrorBody,
   streamFailure: (error) => encodeSseData(chatErrorBody(error)) + sseDone,
   validationStatus: 400,
+  // Messages' bodies have `messages` too: that dialect tells its own apart by what only Anthropic's have.
+  recognize: (body) => ('messages' in body ? 1 : 0),
+  typicalRequest: (model, stream) => ({
+    model,
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    max_tokens: 16,
+    stream,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+  }),
 };

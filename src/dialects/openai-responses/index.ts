@@ -12,6 +12,8 @@ import { responsesEventFrame } from './event-frame.js';
 
 const responses: Dialect = {
   name: 'openai-responses',
+  title: 'OpenAI Responses',
+  shortName: 'responses',
   path: '/v1/responses',
   endpoint: 'chat',
   document: 'responses',
@@ -33,6 +35,8 @@ const responses: Dialect = {
     encodeSseEvent({ type: 'error', code: error.code ?? error.type, message: error.message, param: error.param, sequence_number: 0 }),
   validationStatus: 400,
   state: RESPONSES_STATE,
+  recognize: (body) => ('input' in body || 'instructions' in body ? 1 : 0),
+  typicalRequest: (model, stream) => ({ model, input: 'Say hello.', max_output_tokens: 16, store: false, stream }),
 };
 
 export const openaiResponsesDialect: Dialect = { ...responses, variants: [compactVariant(responses)] };

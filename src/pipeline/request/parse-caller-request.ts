@@ -5,8 +5,8 @@ import { bodyNotAnObject } from '../../errors/catalogue.js';
 import { failedValidation } from '../../validation/validation-issue.js';
 import type { NeutralRequest } from '../../model/request.js';
 import type { RequestValidator } from '../../validation/create-validator.js';
-import { DIALECTS } from '../../dialects/registry.js';
-import { DIALECT_TITLES, dialectNameOfBody } from '../../dialects/dialect-of-body.js';
+import { dialectOfBody } from '../../dialects/dialect-of-body.js';
+import { titleWithArticle } from '../../dialects/title-with-article.js';
 import type { ProxyError } from '../../errors/proxy-error.js';
 
 export function parseCallerRequest(
@@ -30,10 +30,10 @@ export function parseCallerRequest(
  * refusal starts by saying where it goes, since its field-by-field reasons only say it is not this one.
  */
 function withEndpointHint(error: ProxyError, dialect: Dialect, body: unknown): ProxyError {
-  const looksLike = DIALECTS.find(({ name }) => name === dialectNameOfBody(body));
+  const looksLike = dialectOfBody(body);
   if (!looksLike || looksLike.name === dialect.name) return error;
   error.message =
-    `This looks like an ${DIALECT_TITLES[looksLike.name]} request: send it to ${looksLike.path} ` +
-    `(${dialect.path} takes ${DIALECT_TITLES[dialect.name]} requests). ${error.message}`;
+    `This looks like ${titleWithArticle(looksLike)} request: send it to ${looksLike.path} ` +
+    `(${dialect.path} takes ${dialect.title} requests). ${error.message}`;
   return error;
 }

@@ -7,6 +7,7 @@ import { DIALECTS } from '../../../src/dialects/registry.js';
 import { ProxyError } from '../../../src/errors/proxy-error.js';
 import { loadProfiles, type LoadedProfile } from '../../../src/commands/fields/backend-profiles.js';
 import { BASE_BODIES, samplesFor } from '../../../src/commands/fields/field-samples.js';
+import { isDocumentName } from '../../../src/validation/load-openapi-document.js';
 import type { NeutralRequest } from '../../../src/model/request.js';
 import { planRequest } from '../../../src/pipeline/plan/plan.js';
 
@@ -20,9 +21,11 @@ function deepFreeze<T>(value: T): T {
 
 function requestsOf(dialect: (typeof DIALECTS)[number]): { label: string; request: NeutralRequest }[] {
   const out: { label: string; request: NeutralRequest }[] = [];
+  const { document } = dialect;
+  if (!isDocumentName(document)) throw new Error(`${dialect.name}: no OpenAPI document "${document}"`);
   for (const field of Object.keys(dialect.fields)) {
-    for (const sample of samplesFor(field, dialect.document)) {
-      const body = { ...BASE_BODIES[dialect.document], ...sample.with, [field]: sample.value };
+    for (const sample of samplesFor(field, document)) {
+      const body = { ...BASE_BODIES[document], ...sample.with, [field]: sample.value };
       try {
         out.push({ label: `${field}=${JSON.stringify(sample.value)}`, request: dialect.parseRequest(structuredClone(body)) });
       } catch {
