@@ -9,11 +9,12 @@
  *   upstream-response.json | upstream.sse   the upstream's answer
  *   response.json | response.sse            what the caller must receive
  *
- * The folder's dialect picks the endpoint: openai-chat/ -> /v1/chat/completions,
- * openai-responses/ -> /v1/responses and anthropic-messages/ -> /v1/messages (named
- * events, `event:` compared too; no [DONE]), fireworks-completions/ -> /v1/completions, gemini/ ->
- * /v1beta/models/golden-model:generateContent (a case.json `endpoint` names another method: streams are
- * `:streamGenerateContent?alt=sse`, no [DONE]; without `alt=sse`, one JSON array, compared as JSON).
+ * The folder is named after its dialect (the registry's name), which picks the endpoint: its path
+ * (openai-chat/ -> /v1/chat/completions), or for a dialect whose URL carries the model, its URL for
+ * `golden-model` (gemini/ -> /v1beta/models/golden-model:generateContent; a case.json `endpoint` names
+ * another method: streams are `:streamGenerateContent?alt=sse`; without `alt=sse`, one JSON array,
+ * compared as JSON). Named events (`event:`) are compared too; a stream ends as its dialect's framing
+ * says (`[DONE]` for chat and completions, none for Responses, Messages, Gemini).
  *
  * UPDATE_GOLDEN=1 records the observed upstream request and response instead
  * of asserting them. A file is rewritten only when a normal run would fail on it
@@ -26,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { diffLinesUnified, type DiffOptions } from 'jest-diff';
+import { DIALECTS } from '../../src/dialects/registry.js';
 import { loadConfig } from '../../src/runtime/configuration.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
@@ -100,13 +102,18 @@ function matches(old: string, unchanged: (old: string) => boolean): boolean {
   }
 }
 
+/** The dialect of a case, by its folder (test/golden/<dialect>/<case>). */
+function dialectOf(dir: string) {
+  const [folder] = dir.split(path.sep);
+  const dialect = DIALECTS.find(({ name }) => name === folder);
+  if (!dialect) throw new Error(`test/golden/${folder}/ is named after no dialect (${DIALECTS.map(({ name }) => name).join(', ')})`);
+  return dialect;
+}
+
 /** The endpoint each dialect folder is served on. */
 function endpointOf(dir: string): string {
-  if (dir.startsWith('openai-chat')) return '/v1/chat/completions';
-  if (dir.startsWith('openai-responses')) return '/v1/responses';
-  if (dir.startsWith('anthropic-messages')) return '/v1/messages';
-  if (dir.startsWith('gemini')) return '/v1beta/models/golden-model:generateContent';
-  return '/v1/completions';
+  const dialect = dialectOf(dir);
+  return dialect.route?.urlFor('golden-model', false) ?? dialect.path;
 }
 
 /** The proxy's own clock: a Response's `completed_at` (seconds) is read when the answer ends. */
@@ -241,9 +248,9 @@ describe('golden cases', () => {
       }
       if (streamed) {
         // A Responses or Messages stream ends with its last typed event (response.completed, message_stop, error...), never [DONE].
-        if (endpoint === '/v1/responses' || endpoint === '/v1/messages' || dir.startsWith('gemini'))
-          expect(text).not.toContain('data: [DONE]');
-        else expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+        const { end } = dialectOf(dir).sse;
+        if (end === '') expect(text).not.toContain('data: [DONE]');
+        else expect(text.endsWith(end)).toBe(true);
         expect(normalize(sseTranscript(text), clock)).toEqual(normalize(sseTranscript(read(dir, 'response.sse')), clock));
       } else {
         expect(normalize(JSON.parse(text), clock)).toEqual(normalize(json(dir, 'response.json'), clock));
