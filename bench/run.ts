@@ -16,13 +16,16 @@
  * claude-code-router paired with dialect-proxy the same way, on the scenarios
  * each serves (bench/peers.ts), installed on demand at pinned versions into
  * the cache (`$DIALECT_PROXY_CACHE/bench-peers`, bench/peer-install.ts),
- * never into this package; not in the full run. Settings: BENCH_SECONDS (per load, 2),
+ * never into this package; not in the full run; `-- --versus DIR`: this build
+ * paired with another checkout's build (the code before a change) on the same
+ * requests (bench/versus.ts). Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
  * BENCH_PROBE_INTERVAL_MS (5).
  */
 import { benchPaired, printPaired } from './paired.js';
 import { benchPeers, printPeers } from './peers.js';
+import { benchVersus } from './versus.js';
 import { benchRemote, type RemoteOptions } from './remote.js';
 import { printRemote } from './report.js';
 import { benchStages, printStages } from './stages.js';
@@ -48,6 +51,8 @@ const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_
 const stagesOnly = process.argv.includes('--stages');
 const pairedOnly = process.argv.includes('--paired');
 const peersOnly = process.argv.includes('--peers');
+const versusIndex = process.argv.indexOf('--versus');
+const versusDir = versusIndex > 0 ? process.argv[versusIndex + 1] : undefined;
 const pairedOptions = { seconds, rounds, connections: remoteOptions.connections, tokens: remoteOptions.tokens };
 
 async function main(): Promise<void> {
@@ -59,6 +64,12 @@ async function main(): Promise<void> {
     const peers = await benchPeers(pairedOptions);
     printPeers(peers, pairedOptions);
     if (peers.errors.length || peers.notMeasured.length) process.exitCode = 1;
+    return;
+  }
+  if (versusDir !== undefined) {
+    const versus = await benchVersus(versusDir, pairedOptions);
+    printPaired(versus, pairedOptions);
+    if (versus.errors.length) process.exitCode = 1;
     return;
   }
   if (pairedOnly) {

@@ -56,6 +56,8 @@ export async function startCli(
   upstreamPort: number,
   dir: string,
   args: string[] = [],
+  /** Another build's CLI (`npm run bench -- --versus DIR`); by default this one's. */
+  cli = fileURLToPath(new URL('../src/cli.js', import.meta.url)),
 ): Promise<Running> {
   const config = join(dir, `${name}.yaml`);
   // logLevel warn: failures are logged, the line per request is not (the pass-through peers log nothing either).
@@ -68,7 +70,6 @@ export async function startCli(
     }),
   );
   const port = await freePort();
-  const cli = fileURLToPath(new URL('../src/cli.js', import.meta.url));
   return spawnServer({
     name,
     what: 'dialect-proxy',
