@@ -15,7 +15,8 @@
  * run prints after the stages. Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
- * BENCH_PROBE_INTERVAL_MS (5).
+ * BENCH_PROBE_INTERVAL_MS (5); BENCH_ONLY (the paired rows whose scenario
+ * name contains one of its comma-separated parts, e.g. `gemini`).
  */
 import { benchPaired, printPaired } from './paired.js';
 import { benchRemote, type RemoteOptions } from './remote.js';
@@ -42,7 +43,17 @@ const workersOptions = { seconds, rounds, concurrency: Number(process.env.BENCH_
 
 const stagesOnly = process.argv.includes('--stages');
 const pairedOnly = process.argv.includes('--paired');
-const pairedOptions = { seconds, rounds, connections: remoteOptions.connections, tokens: remoteOptions.tokens };
+// BENCH_ONLY=gemini: only the paired rows whose scenario name contains a comma-separated part.
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((part) => part.trim())
+  .filter((part) => part !== '');
+const pairedOptions = {
+  seconds,
+  rounds,
+  connections: remoteOptions.connections,
+  tokens: remoteOptions.tokens,
+  ...(only?.length ? { only } : {}),
+};
 
 async function main(): Promise<void> {
   if (stagesOnly) {
