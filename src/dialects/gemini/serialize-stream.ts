@@ -188,13 +188,10 @@ export class GeminiStreamSerializer implements StreamSerializer {
     return state;
   }
 
+  // Two literals, not a spread of an optional member: a spread is a copy by the runtime, on every chunk of every stream.
   private chunk(candidates: Chunk[], usageMetadata?: Record<string, number>): Chunk {
-    return {
-      candidates,
-      ...(usageMetadata ? { usageMetadata } : {}),
-      modelVersion: this.model,
-      responseId: this.id,
-    };
+    const { model: modelVersion, id: responseId } = this;
+    return usageMetadata ? { candidates, usageMetadata, modelVersion, responseId } : { candidates, modelVersion, responseId };
   }
 
   private fail(error: ProxyError, out: Chunk[]): void {
