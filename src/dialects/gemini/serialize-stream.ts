@@ -84,15 +84,17 @@ export class GeminiStreamSerializer implements StreamSerializer {
 
   /** The last chunk: every candidate's finish (and what it still held), and the usage. */
   finish(out: Chunk[]): void {
-    const candidates = [...this.candidates.entries()].map(([index, state]) => {
+    const candidates: Chunk[] = [];
+    for (const [index, state] of this.candidates) {
       const parts = this.held(index, state);
-      return {
-        ...(parts.length > 0 ? { content: { parts, role: 'model' } } : {}),
-        finishReason: state.finishReason ?? 'STOP',
-        ...(state.finishMessage ? { finishMessage: state.finishMessage } : {}),
-        index,
-      };
-    });
+      // Member by member in Google's order (spreads of optional members are copies by the runtime).
+      const candidate: Chunk = {};
+      if (parts.length > 0) candidate.content = { parts, role: 'model' };
+      candidate.finishReason = state.finishReason ?? 'STOP';
+      if (state.finishMessage) candidate.finishMessage = state.finishMessage;
+      candidate.index = index;
+      candidates.push(candidate);
+    }
     const usageMetadata = usageMetadataOf(this.usage);
     out.push(this.chunk(candidates.length > 0 ? candidates : [{ finishReason: 'STOP', index: 0 }], usageMetadata));
   }
@@ -169,6 +171,8 @@ export class GeminiStreamSerializer implements StreamSerializer {
   }
 
   private seal(state: CandidateState): string | undefined {
+    // Nothing signed, nothing to seal (sealThoughtSignature's own test), without building its argument at every stream's end.
+    if (state.signature === undefined && state.redacted.length === 0) return undefined;
     return sealThoughtSignature(
       {
         ...(state.reasoning !== '' ? { text: state.reasoning } : {}),
