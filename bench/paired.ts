@@ -25,6 +25,8 @@ export interface PairedOptions {
   /** Connections of each of the two loads. */
   connections: number;
   tokens: number;
+  /** Only the pairs whose scenario name contains one of these (case-insensitive); every pair when absent. */
+  only?: string[];
 }
 
 /** One pair: `name`'s CPU per request over `against`'s, each round. */
@@ -80,6 +82,8 @@ async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: nu
  * scenario for the first time.
  */
 export async function pair(a: Side, b: Side, options: PairedOptions, errors: string[]): Promise<PairedRow | undefined> {
+  const name = a.scenario.name.toLowerCase();
+  if (options.only && !options.only.some((part) => name.includes(part.toLowerCase()))) return undefined;
   try {
     for (const side of [a, b]) await check(side.name, side.running.port, side.scenario, options.tokens);
   } catch (error) {

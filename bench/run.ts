@@ -21,7 +21,8 @@
  * requests (bench/versus.ts). Settings: BENCH_SECONDS (per load, 2),
  * BENCH_ROUNDS (3), BENCH_CONCURRENCY (connections, 32), BENCH_TOKENS (per
  * stream, 64), BENCH_SEQUENTIAL_SECONDS (0.3), BENCH_PROBE_SECONDS (0.5),
- * BENCH_PROBE_INTERVAL_MS (5).
+ * BENCH_PROBE_INTERVAL_MS (5); BENCH_ONLY (the paired rows whose scenario
+ * name contains one of its comma-separated parts, e.g. `gemini`).
  */
 import { benchPaired, printPaired } from './paired.js';
 import { benchPeers, printPeers } from './peers.js';
@@ -53,7 +54,17 @@ const pairedOnly = process.argv.includes('--paired');
 const peersOnly = process.argv.includes('--peers');
 const versusIndex = process.argv.indexOf('--versus');
 const versusDir = versusIndex > 0 ? process.argv[versusIndex + 1] : undefined;
-const pairedOptions = { seconds, rounds, connections: remoteOptions.connections, tokens: remoteOptions.tokens };
+// BENCH_ONLY=gemini: only the paired rows whose scenario name contains a comma-separated part.
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((part) => part.trim())
+  .filter((part) => part !== '');
+const pairedOptions = {
+  seconds,
+  rounds,
+  connections: remoteOptions.connections,
+  tokens: remoteOptions.tokens,
+  ...(only?.length ? { only } : {}),
+};
 
 async function main(): Promise<void> {
   if (stagesOnly) {

@@ -5,7 +5,8 @@
  * answer (the caller's chunk for each streamed token, the record: metrics and
  * the log line), each timed alone, for one chat request routed to a chat
  * backend (same dialect), to a completions-only backend (translated), and the
- * same request in Anthropic Messages. Parts run in rounds that alternate
+ * same request in Anthropic Messages and in Gemini (bound to its streaming
+ * URL, as the server finds it). Parts run in rounds that alternate
  * between them (the first round of a cold process costs 2-4x the next ones);
  * the median round is kept, in microseconds of CPU per request. What the
  * server adds around them (Node's HTTP parsing, undici's request, the sockets)
@@ -19,6 +20,7 @@ import { createLogger } from '../src/logging/logger.js';
 import type { NeutralRequest } from '../src/model/request.js';
 import { RequestRecord } from '../src/pipeline/answer/request-record.js';
 import { planRequest } from '../src/pipeline/plan/plan.js';
+import { routedCall } from '../src/http/routed-dialects.js';
 import { checkJsonDepth } from '../src/pipeline/request/json-depth.js';
 import { requestIdOf } from '../src/pipeline/request/request-id.js';
 import type { ProxyRuntime } from '../src/pipeline/runtime.js';
@@ -50,17 +52,32 @@ const messages = {
   stream: true,
 };
 
+const gemini = {
+  systemInstruction: { parts: [{ text: 'You are a helpful assistant.' }] },
+  contents: [{ role: 'user', parts: [{ text: 'Tell me a story about a lighthouse keeper.' }] }],
+  generationConfig: { maxOutputTokens: 64, temperature: 0.7 },
+};
+
 interface Case {
   name: string;
   dialect: Dialect['name'];
   backend: string;
   body: Record<string, unknown>;
+  /** The URL of a dialect whose URL carries part of the request (Gemini's model and stream). */
+  url?: string;
 }
 
 const CASES: Case[] = [
   { name: 'chat, same dialect', dialect: 'openai-chat', backend: 'chat', body: chat },
   { name: 'chat, translated', dialect: 'openai-chat', backend: 'completions', body: chat },
   { name: 'Messages, translated', dialect: 'anthropic-messages', backend: 'chat', body: messages },
+  {
+    name: 'Gemini, translated',
+    dialect: 'gemini',
+    backend: 'chat',
+    body: gemini,
+    url: '/v1beta/models/bench:streamGenerateContent?alt=sse',
+  },
 ];
 
 type Part = readonly [name: string, run: () => unknown];
@@ -92,8 +109,12 @@ export async function benchStages(): Promise<StageRow[]> {
   }
 }
 
-function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body }: Case): Part[] {
-  const dialect = DIALECTS.find((each) => each.name === name)!;
+function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body, url }: Case): Part[] {
+  const fixed = new Map(DIALECTS.map((each) => [each.path, each]));
+  const unbound = DIALECTS.find((each) => each.name === name)!;
+  // What the server does to find the dialect: a map of fixed paths, else a routed dialect bound to the URL.
+  const dialectOf = () => fixed.get(url ?? unbound.path) ?? routedCall(url ?? '')?.dialect;
+  const dialect = dialectOf()!;
   const text = JSON.stringify(body);
   const headers = { 'content-type': 'application/json' };
   const req = { headers } as unknown as IncomingMessage;
@@ -104,10 +125,12 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body }: Case):
   // The same runtime with the log line off (the level the remote bench runs at), to tell the line's cost apart.
   const quiet: ProxyRuntime = { ...runtime, logger: createLogger({ level: 'warn', stream: nowhere() }) };
   return [
+    ['dialect of the URL', dialectOf],
     ['read (JSON.parse, depth)', () => checkJsonDepth(JSON.parse(text), 64)],
+    ['names (normalizeBody)', () => dialect.normalizeBody?.(body)],
     ['validate', () => runtime.validator.validate(dialect.document, body)],
     ['parse', () => dialect.parseRequest(body, headers)],
-    ['route', () => runtime.routes.match(String(body.model))],
+    ['route', () => runtime.routes.match(request.model)],
     ['plan', () => planRequest(request, match)],
     ['wire body (built, stringified)', () => JSON.stringify(match.backend.adapter.toWire(plan.request))],
     [
@@ -118,6 +141,21 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body }: Case):
         serializer.push({ type: 'response-start', id: 'bench', created: 1_700_000_000, model: 'bench' }, out);
         for (const delta of tokens) serializer.push({ type: 'text-delta', choice: 0, delta }, out);
         let bytes = 0;
+        for (const chunk of out) bytes += dialect.sse.frame(chunk).length;
+        return bytes;
+      },
+    ],
+    [
+      // A stream's ends: its serializer made, started, a choice's end and the usage, the closing chunks.
+      'per stream: open and close, framed',
+      () => {
+        const serializer = dialect.streamSerializer(plan.request, runtime.dialectContext);
+        const out: Record<string, unknown>[] = [];
+        serializer.push({ type: 'response-start', id: 'bench', created: 1_700_000_000, model: 'bench' }, out);
+        serializer.push({ type: 'choice-end', choice: 0, finishReason: 'stop' }, out);
+        serializer.push({ type: 'usage', usage: { promptTokens: 12, completionTokens: 64, totalTokens: 76 } }, out);
+        serializer.finish(out);
+        let bytes = dialect.sse.end.length;
         for (const chunk of out) bytes += dialect.sse.frame(chunk).length;
         return bytes;
       },

@@ -26,11 +26,15 @@ export function camelCaseNames(body: Record<string, unknown>): Record<string, un
   return hasProtoNames(body, false) ? (renamed(body, false) as Record<string, unknown>) : body;
 }
 
+// Walks every body, so it is a plain loop, and a key without `_` is not given to the pattern.
 function hasProtoNames(value: unknown, namedMap: boolean): boolean {
-  if (Array.isArray(value)) return value.some((item) => hasProtoNames(item, false));
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasProtoNames(item, false)) return true;
+    return false;
+  }
   if (!isRecord(value)) return false;
   for (const key in value) {
-    if (!namedMap && PROTO_NAME.test(key)) return true;
+    if (!namedMap && key.includes('_') && PROTO_NAME.test(key)) return true;
     if (!namedMap && OPAQUE.has(key)) continue;
     if (hasProtoNames(value[key], !namedMap && NAMED_MAPS.has(key))) return true;
   }

@@ -1,9 +1,11 @@
 /**
- * A Gemini stream chunk as JSON, fast for the chunks streamed most: one
- * candidate's one text (or thought) part. Only the text is stringified; the
- * tail (`modelVersion`, `responseId`) is the same for every chunk of a stream
- * and is kept (as chat's frames keep their head: src/streaming/frame-head.ts).
- * Any other chunk is JSON.stringify's; a test checks both agree byte for byte.
+ * A Gemini stream chunk framed (`head`, its JSON, `end`), fast for the chunks
+ * streamed most: one candidate's one text (or thought) part. Only the text is
+ * stringified, and the frame is one string made at once; the tail
+ * (`modelVersion`, `responseId`) is the same for every chunk of a stream and
+ * is kept (as chat's frames keep their head: src/streaming/frame-head.ts).
+ * Any other chunk is JSON.stringify's; a property test checks both agree byte
+ * for byte.
  */
 import { isRecord } from '../../model/is-record.js';
 import { keysAre } from '../../streaming/frame-head.js';
@@ -19,11 +21,12 @@ const THOUGHT_KEYS = ['text', 'thought'];
 // One per process: interleaved streams rebuild the tail (two stringified strings).
 let tailOf = { modelVersion: '', responseId: '', tail: '' };
 
-export function chunkJson(chunk: Chunk): string {
-  return textChunkJson(chunk) ?? JSON.stringify(chunk);
+/** `head`, the chunk's JSON, `end`. @example framedChunk(chunk, 'data: ', '\r\n\r\n') */
+export function framedChunk(chunk: Chunk, head: string, end: string): string {
+  return textChunkFrame(chunk, head, end) ?? `${head}${JSON.stringify(chunk)}${end}`;
 }
 
-function textChunkJson(chunk: Chunk): string | undefined {
+function textChunkFrame(chunk: Chunk, head: string, end: string): string | undefined {
   if (!keysAre(chunk, CHUNK_KEYS)) return undefined;
   const { candidates, modelVersion, responseId } = chunk;
   if (!Array.isArray(candidates) || candidates.length !== 1 || typeof modelVersion !== 'string' || typeof responseId !== 'string')
@@ -43,6 +46,5 @@ function textChunkJson(chunk: Chunk): string | undefined {
       responseId,
       tail: `,"modelVersion":${JSON.stringify(modelVersion)},"responseId":${JSON.stringify(responseId)}}`,
     };
-  const text = `{"text":${JSON.stringify(part.text)}${thought ? ',"thought":true' : ''}}`;
-  return `{"candidates":[{"content":{"parts":[${text}],"role":"model"},"index":${String(candidate.index)}}]${tailOf.tail}`;
+  return `${head}{"candidates":[{"content":{"parts":[{"text":${JSON.stringify(part.text)}${thought ? ',"thought":true' : ''}}],"role":"model"},"index":${String(candidate.index)}}]${tailOf.tail}${end}`;
 }

@@ -47,17 +47,34 @@ export const geminiDialect: Dialect = {
   typicalRequest: () => ({ contents: [{ role: 'user', parts: [{ text: 'Say hello.' }] }], generationConfig: { maxOutputTokens: 16 } }),
 };
 
+/**
+ * The dialects bound to URLs, kept by URL: a caller sends the same few URLs again and again, and binding
+ * one (the URL read, the dialect copied with its own closures) was work on every request. Only URLs
+ * whose query is none or `alt=sse` (no `?key=` kept in memory), and not the JSON-array stream, whose
+ * framing is one request's state. At most BOUND_KEPT: a caller naming a new model each time starts it over.
+ */
+const bound = new Map<string, RoutedDialect>();
+const BOUND_KEPT = 256;
+
 /** The dialect for one URL's call: the model and stream from the URL, the framing `alt` asks for. */
 function bindToUrl(url: string): RoutedDialect | undefined {
+  const kept = bound.get(url);
+  if (kept) return kept;
   const call = geminiCallOf(url);
   if (!call) return undefined;
   const stream = call.method === 'streamGenerateContent';
   const arrayFraming = stream && !call.sse ? new JsonArrayFraming() : undefined;
+  const query = url.indexOf('?');
   const dialect: Dialect = {
     ...geminiDialect,
-    path: url.split('?', 1)[0],
+    path: query < 0 ? url : url.slice(0, query),
     parseRequest: (body, headers, context) => parseGeminiRequest(body, { model: call.model, stream }, headers, context),
     ...(arrayFraming ? { sse: arrayFraming, streamFailure: (error) => arrayFraming.failure(geminiErrorBody(error)) } : {}),
   };
-  return { dialect, model: call.model, countTokens: call.method === 'countTokens' };
+  const routed = { dialect, model: call.model, countTokens: call.method === 'countTokens' };
+  if (!arrayFraming && (query < 0 || url.slice(query) === '?alt=sse')) {
+    if (bound.size >= BOUND_KEPT) bound.clear();
+    bound.set(url, routed);
+  }
+  return routed;
 }

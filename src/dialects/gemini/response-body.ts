@@ -24,13 +24,14 @@ export function finishReasonOf(reason: FinishReason | null): string | undefined 
 export function usageMetadataOf(usage: Usage | undefined): Record<string, number> | undefined {
   if (!usage) return undefined;
   const thoughts = usage.reasoningTokens ?? 0;
-  return {
+  const metadata: Record<string, number> = {
     promptTokenCount: usage.promptTokens,
     candidatesTokenCount: Math.max(0, usage.completionTokens - thoughts),
-    ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
-    ...(usage.cachedPromptTokens ? { cachedContentTokenCount: usage.cachedPromptTokens } : {}),
-    totalTokenCount: usage.totalTokens,
   };
+  if (thoughts > 0) metadata.thoughtsTokenCount = thoughts;
+  if (usage.cachedPromptTokens) metadata.cachedContentTokenCount = usage.cachedPromptTokens;
+  metadata.totalTokenCount = usage.totalTokens;
+  return metadata;
 }
 
 export function callerModel(request: NeutralRequest, backendModel: string): string {

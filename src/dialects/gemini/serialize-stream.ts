@@ -86,15 +86,17 @@ export class GeminiStreamSerializer implements StreamSerializer<'anthropic'> {
 
   /** The last chunk: every candidate's finish (and what it still held), and the usage. */
   finish(out: Chunk[]): void {
-    const candidates = [...this.candidates.entries()].map(([index, state]) => {
+    const candidates: Chunk[] = [];
+    for (const [index, state] of this.candidates) {
       const parts = this.held(index, state);
-      return {
-        ...(parts.length > 0 ? { content: { parts, role: 'model' } } : {}),
-        finishReason: state.finishReason ?? 'STOP',
-        ...(state.finishMessage ? { finishMessage: state.finishMessage } : {}),
-        index,
-      };
-    });
+      // Member by member in Google's order (spreads of optional members are copies by the runtime).
+      const candidate: Chunk = {};
+      if (parts.length > 0) candidate.content = { parts, role: 'model' };
+      candidate.finishReason = state.finishReason ?? 'STOP';
+      if (state.finishMessage) candidate.finishMessage = state.finishMessage;
+      candidate.index = index;
+      candidates.push(candidate);
+    }
     const usageMetadata = usageMetadataOf(this.usage);
     out.push(this.chunk(candidates.length > 0 ? candidates : [{ finishReason: 'STOP', index: 0 }], usageMetadata));
   }
@@ -171,6 +173,8 @@ export class GeminiStreamSerializer implements StreamSerializer<'anthropic'> {
   }
 
   private seal(state: CandidateState): string | undefined {
+    // Nothing signed, nothing to seal (sealThoughtSignature's own test), without building its argument at every stream's end.
+    if (state.signature === undefined && state.redacted.length === 0) return undefined;
     return sealThoughtSignature(
       {
         ...(state.reasoning !== '' ? { text: state.reasoning } : {}),
@@ -190,13 +194,10 @@ export class GeminiStreamSerializer implements StreamSerializer<'anthropic'> {
     return state;
   }
 
+  // Two literals, not a spread of an optional member: a spread is a copy by the runtime, on every chunk of every stream.
   private chunk(candidates: Chunk[], usageMetadata?: Record<string, number>): Chunk {
-    return {
-      candidates,
-      ...(usageMetadata ? { usageMetadata } : {}),
-      modelVersion: this.model,
-      responseId: this.id,
-    };
+    const { model: modelVersion, id: responseId } = this;
+    return usageMetadata ? { candidates, usageMetadata, modelVersion, responseId } : { candidates, modelVersion, responseId };
   }
 
   private fail(error: ProxyError, out: Chunk[]): void {

@@ -4,10 +4,10 @@
  * as they are made, as Google answers a plain `:streamGenerateContent`.
  */
 import type { SseFraming } from '../../streaming/encode-sse.js';
-import { chunkJson } from './chunk-json.js';
+import { framedChunk } from './chunk-json.js';
 
 export const geminiSseFraming: SseFraming = {
-  frame: (chunk) => `data: ${chunkJson(chunk)}\r\n\r\n`,
+  frame: (chunk) => framedChunk(chunk, 'data: ', '\r\n\r\n'),
   end: '',
 };
 
@@ -29,7 +29,7 @@ export class JsonArrayFraming implements SseFraming {
   frame = (chunk: Record<string, unknown>): string => {
     const head = this.opened ? '\n,\r\n' : '[';
     this.opened = true;
-    return head + chunkJson(chunk);
+    return framedChunk(chunk, head, '');
   };
 
   /** The closing text for a failure the serializer did not write (the proxy's own, after the headers). */

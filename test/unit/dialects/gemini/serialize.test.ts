@@ -241,4 +241,17 @@ describe('errors, URLs and framings', () => {
       'data: {"a":1}\r\n\r\n',
     );
   });
+
+  test('a bound dialect is kept for its URL, but not with a key in the query, nor with the JSON array (one stream state)', () => {
+    const match = (url: string) => geminiDialect.route?.match(url)?.dialect;
+    const sse = '/v1beta/models/kept:streamGenerateContent?alt=sse';
+    expect(match(sse)).toBe(match(sse));
+    expect(match('/v1beta/models/kept:generateContent')).toBe(match('/v1beta/models/kept:generateContent'));
+    expect(match(`${sse}&key=k`)).not.toBe(match(`${sse}&key=k`));
+    const array = '/v1beta/models/kept:streamGenerateContent';
+    expect(match(array)).not.toBe(match(array));
+    expect(match(array)?.sse).not.toBe(match(array)?.sse);
+    // Another model, another dialect.
+    expect(match('/v1beta/models/other:streamGenerateContent?alt=sse')?.parseRequest({ contents: [] }).model).toBe('other');
+  });
 });
