@@ -416,6 +416,40 @@ describe('the limits refuse naming the caller field and the setting', () => {
       'limits.stopSequences',
     ],
     [
+      'Gemini contents',
+      '/v1beta/models/m:generateContent',
+      { contents: [1, 2, 3, 4].map((i) => ({ role: 'user', parts: [{ text: String(i) }] })) },
+      'contents',
+      'limits.messages',
+    ],
+    [
+      "Gemini parts across contents, with systemInstruction's",
+      '/v1beta/models/m:generateContent',
+      {
+        systemInstruction: { parts: [{ text: 's' }, { text: 't' }] },
+        contents: [{ role: 'user', parts: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] }],
+      },
+      'contents[0].parts',
+      'limits.contentParts',
+    ],
+    [
+      "Gemini's functions, not its tool objects",
+      '/v1beta/models/m:generateContent',
+      {
+        contents: [{ role: 'user', parts: [{ text: 'a' }] }],
+        tools: [{ functionDeclarations: ['f', 'g', 'h'].map((name) => ({ name })) }],
+      },
+      'tools',
+      'limits.tools',
+    ],
+    [
+      'Gemini stop sequences, by their proto name',
+      '/v1beta/models/m:generateContent',
+      { contents: [{ role: 'user', parts: [{ text: 'a' }] }], generation_config: { stop_sequences: ['a', 'b', 'c'] } },
+      'generationConfig.stopSequences',
+      'limits.stopSequences',
+    ],
+    [
       'values in the body',
       '/v1/chat/completions',
       { model: 'm', messages: [user('a')], metadata: { a: Array(400).fill(1) } },
@@ -433,8 +467,8 @@ describe('the limits refuse naming the caller field and the setting', () => {
     const response = await post(path, body);
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { param?: string; code?: string; message: string } };
-    // Anthropic's error body has neither a param nor a code: the message names both.
-    if (path === '/v1/messages') expect(error.message).toContain(param);
+    // Anthropic's and Google's error bodies have neither a param nor a code: the message names both.
+    if (path === '/v1/messages' || path.startsWith('/v1beta/')) expect(error.message).toContain(param);
     else expect(error).toMatchObject({ param, code: 'limit_exceeded' });
     expect(error.message).toContain(setting);
   });

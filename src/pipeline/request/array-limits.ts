@@ -17,16 +17,21 @@ export function checkArrayLimits(body: unknown, limits: ArrayLimits): void {
   if (!isRecord(body)) return;
   checkPrompt(body.prompt, limits);
   let parts = countParts(body.system, 0, limits, () => 'system');
-  for (const field of ['messages', 'input'] as const) {
+  // Gemini's, by its JSON or its proto names (the body is not normalized yet).
+  for (const field of ['systemInstruction', 'system_instruction'] as const) {
+    const system = body[field];
+    if (isRecord(system)) parts = countParts(system.parts, parts, limits, () => `${field}.parts`);
+  }
+  for (const field of ['messages', 'input', 'contents'] as const) {
     const list = body[field];
     if (!Array.isArray(list)) continue;
-    const noun = field === 'messages' ? 'messages' : 'items';
+    const noun = field === 'input' ? 'items' : 'messages';
     atMost(list.length, { field, noun, bound: limits.messages, setting: 'messages' });
     for (let i = 0; i < list.length; i++) {
       const message: unknown = list[i];
       if (!isRecord(message)) continue;
       // A message's content, a Responses function call's output, and an Anthropic tool result's own content.
-      for (const inner of ['content', 'output'] as const) {
+      for (const inner of ['content', 'output', 'parts'] as const) {
         const blocks = message[inner];
         if (!Array.isArray(blocks)) continue;
         parts = countParts(blocks, parts, limits, () => `${field}[${i}].${inner}`);
@@ -39,12 +44,25 @@ export function checkArrayLimits(body: unknown, limits: ArrayLimits): void {
   }
   for (const field of ['tools', 'functions']) {
     const list = body[field];
-    if (Array.isArray(list)) atMost(list.length, { field, noun: 'tools', bound: limits.tools, setting: 'tools' });
+    if (!Array.isArray(list)) continue;
+    atMost(list.length, { field, noun: 'tools', bound: limits.tools, setting: 'tools' });
+    // Gemini's tools are lists of functions: the functions are what count.
+    let functions = 0;
+    for (const tool of list) {
+      if (!isRecord(tool)) continue;
+      for (const declarations of [tool.functionDeclarations, tool.function_declarations])
+        if (Array.isArray(declarations)) functions += declarations.length;
+    }
+    atMost(functions, { field, noun: 'function declarations', bound: limits.tools, setting: 'tools' });
   }
-  for (const field of ['stop', 'stop_sequences']) {
-    const list = body[field];
+  const config = isRecord(body.generationConfig) ? body.generationConfig : isRecord(body.generation_config) ? body.generation_config : {};
+  const stops: [string, unknown][] = [
+    ['stop', body.stop],
+    ['stop_sequences', body.stop_sequences],
+    ['generationConfig.stopSequences', config.stopSequences ?? config.stop_sequences],
+  ];
+  for (const [field, list] of stops)
     if (Array.isArray(list)) atMost(list.length, { field, noun: 'stop sequences', bound: limits.stopSequences, setting: 'stopSequences' });
-  }
 }
 
 /** A prompt of token ids, or a batch of prompts (strings or token-id lists): their count and their token ids together. */
