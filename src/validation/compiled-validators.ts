@@ -61,7 +61,11 @@ export async function loadCompiledValidator(
   errors: keyof BodyValidators = 'allErrors',
 ): Promise<BodyValidator | undefined> {
   const file = compiledValidatorFile(name, openapiDir, errors);
-  if (file === undefined) return undefined;
+  return file === undefined ? undefined : importValidator(file);
+}
+
+/** The validator a compiled module (a file compiledValidatorFile found) exports. */
+export async function importValidator(file: string): Promise<BodyValidator> {
   const module = (await import(pathToFileURL(file).href)) as { validate: BodyValidator };
   return module.validate;
 }

@@ -5,7 +5,7 @@
  * directly: no routing, no header parsing, nothing rebuilt.
  */
 import type { BodyValidators } from './compile-body-validator.js';
-import { compiledValidatorFile, loadCompiledValidator } from './compiled-validators.js';
+import { compiledValidatorFile, importValidator } from './compiled-validators.js';
 import { countValuesUpTo } from './count-values-up-to.js';
 import { defaultOpenapiDir, isDocumentName, OPENAPI_DOCUMENTS, type DocumentName } from './load-openapi-document.js';
 import { toValidationIssues } from './to-validation-issues.js';
@@ -21,15 +21,23 @@ export type { RequestValidator, ValidationIssue } from './validation-issue.js';
  */
 const ALL_ERRORS_UP_TO_VALUES = 1_000;
 
-/** The build's compiled validators when they match the document; else openapi-backend compiles them now. */
-async function bodyValidators(name: DocumentName, openapiDir: string): Promise<BodyValidators> {
-  const [allErrors, firstError] = await Promise.all([
-    loadCompiledValidator(name, openapiDir, 'allErrors'),
-    loadCompiledValidator(name, openapiDir, 'firstError'),
-  ]);
-  if (allErrors && firstError) return { allErrors, firstError };
+/** A document's validators: the build's modules when they match it, else compiled by openapi-backend now. */
+async function bodyValidators(name: DocumentName, openapiDir: string, compiled?: CompiledFiles): Promise<BodyValidators> {
+  if (compiled) {
+    const [allErrors, firstError] = await Promise.all([importValidator(compiled.allErrors), importValidator(compiled.firstError)]);
+    return { allErrors, firstError };
+  }
   const { compileBodyValidators } = await import('./compile-body-validator.js');
   return compileBodyValidators(name, openapiDir);
+}
+
+type CompiledFiles = Record<keyof BodyValidators, string>;
+
+/** The build's two modules for a document, when both were compiled from it as it is now. */
+function compiledFiles(name: DocumentName, openapiDir: string): CompiledFiles | undefined {
+  const allErrors = compiledValidatorFile(name, openapiDir, 'allErrors');
+  const firstError = compiledValidatorFile(name, openapiDir, 'firstError');
+  return allErrors && firstError ? { allErrors, firstError } : undefined;
 }
 
 /**
@@ -38,17 +46,16 @@ async function bodyValidators(name: DocumentName, openapiDir: string): Promise<B
  */
 async function buildRequestValidator(openapiDir: string): Promise<RequestValidator> {
   const names = Object.keys(OPENAPI_DOCUMENTS) as DocumentName[];
-  const loaded = new Map<DocumentName, BodyValidators>();
+  // Each module checked against its document once, here; a first request only imports it.
+  const files = new Map(names.map((name) => [name, compiledFiles(name, openapiDir)]));
+  const loaded = new Map<string, BodyValidators>();
   const loading = new Map<DocumentName, Promise<void>>();
-  const load = (name: DocumentName) => bodyValidators(name, openapiDir).then((pair) => void loaded.set(name, pair));
-  const stale = names.filter(
-    (name) => !compiledValidatorFile(name, openapiDir, 'allErrors') || !compiledValidatorFile(name, openapiDir, 'firstError'),
-  );
-  await Promise.all(stale.map(load));
+  const load = (name: DocumentName) => bodyValidators(name, openapiDir, files.get(name)).then((pair) => void loaded.set(name, pair));
+  await Promise.all(names.filter((name) => !files.get(name)).map(load));
   return Object.freeze({
     prepare(document: string): Promise<void> | undefined {
-      if (!isDocumentName(document)) throw new TypeError(`Unknown document: ${document}`);
       if (loaded.has(document)) return undefined;
+      if (!isDocumentName(document)) throw new TypeError(`Unknown document: ${document}`);
       let pending = loading.get(document);
       if (!pending) {
         // A failed load is not kept: the next request tries again.
@@ -58,7 +65,7 @@ async function buildRequestValidator(openapiDir: string): Promise<RequestValidat
       return pending;
     },
     validate(document: string, body: unknown): ValidationIssue[] {
-      const pair = isDocumentName(document) ? loaded.get(document) : undefined;
+      const pair = loaded.get(document);
       if (!pair) throw new TypeError(`The validators of ${document} are not loaded: await prepare(document) first`);
       const { firstError, allErrors } = pair;
       const data = { requestBody: body };
