@@ -9,12 +9,9 @@
  * processes are paired the same way for Messages beside chat. When the core
  * is the limit, requests per second go as the inverse of the ratio.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadFromChild, median, treeCpuSeconds } from './children.js';
 import type { Scenario } from './measure.js';
-import { check, geminiScenarios, messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
+import { check, geminiScenarios, messagesScenarios, other, scenarios, withTargets } from './remote.js';
 import { startCli, startHpm, type Running } from './targets.js';
 import { agentScenarios, capturesFound } from './agents.js';
 import type { ClientResult } from './workers-client.js';
@@ -97,15 +94,12 @@ export async function pair(a: Side, b: Side, options: PairedOptions, errors: str
   return { scenario: a.scenario.name, name: a.name, against: b.name, ratios };
 }
 
-export async function benchPaired(options: PairedOptions): Promise<PairedReport> {
-  const { targetCpus, placement: alone, restore } = placeOnCores();
-  const placement = targetCpus
-    ? `both targets of a pair on CPU ${targetCpus.join(',')}; the mock upstream and the two load generators on the other CPUs (taskset)`
-    : alone;
-  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-paired-'));
-  const processes = new Processes(targetCpus);
-  const errors: string[] = [];
-  try {
+export function benchPaired(options: PairedOptions): Promise<PairedReport> {
+  return withTargets('paired', async ({ targetCpus, placement: alone, dir, processes }) => {
+    const placement = targetCpus
+      ? `both targets of a pair on CPU ${targetCpus.join(',')}; the mock upstream and the two load generators on the other CPUs (taskset)`
+      : alone;
+    const errors: string[] = [];
     const mock = await processes.mock([String(options.tokens)]);
     const [hpm, toChat, toCompletions, toChatAgain] = await processes.proxies([
       startHpm(mock.port),
@@ -143,11 +137,7 @@ export async function benchPaired(options: PairedOptions): Promise<PairedReport>
       push(await pair(translated, piped, options, errors));
     }
     return { placement, rows, errors };
-  } finally {
-    await processes.stopAll();
-    rmSync(dir, { recursive: true, force: true });
-    restore();
-  }
+  });
 }
 
 const times = (value: number) => `${value.toFixed(2)}x`;

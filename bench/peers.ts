@@ -10,15 +10,12 @@
  * that cannot install or start is reported as not measured, with why, and
  * the others still run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { median } from './children.js';
 import type { Scenario } from './measure.js';
 import { pair, pairedCells, type PairedOptions, type PairedRow, type Side } from './paired.js';
 import { claudeCodeRouter, installPeer, portkeyGateway, type InstalledPeer, type PeerSpec } from './peer-install.js';
 import { claudeCodeRouterKey, portkeyHeaders, startClaudeCodeRouter, startPortkey } from './peer-targets.js';
-import { messagesScenarios, placeOnCores, Processes, scenarios } from './remote.js';
+import { messagesScenarios, scenarios, withTargets, type Processes } from './remote.js';
 import { startCli, stop, type Running } from './targets.js';
 
 /** A peer, the least of its CPU per request over dialect-proxy's that the issue asks, and how it is started. */
@@ -132,14 +129,11 @@ export async function benchPeers(options: PairedOptions): Promise<PeersReport> {
   for (const { spec } of peers) if (!installs.has(spec)) installs.set(spec, await installed(spec));
   const notes = [...installs].flatMap(([spec, { peer }]) => (peer?.notes ?? []).map((note) => `${spec.spec}: ${note}`));
 
-  const { targetCpus, placement: alone, restore } = placeOnCores();
-  const placement = targetCpus
-    ? `both targets of a pair (a peer with its child processes) on CPU ${targetCpus.join(',')}; the mock upstream and the two load generators on the other CPUs (taskset)`
-    : alone;
-  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-peers-'));
-  const processes = new Processes(targetCpus);
-  const report: PeersReport = { placement, rows: [], notMeasured: [], notes, errors: [] };
-  try {
+  return withTargets('peers', async ({ targetCpus, placement: alone, dir, processes }) => {
+    const placement = targetCpus
+      ? `both targets of a pair (a peer with its child processes) on CPU ${targetCpus.join(',')}; the mock upstream and the two load generators on the other CPUs (taskset)`
+      : alone;
+    const report: PeersReport = { placement, rows: [], notMeasured: [], notes, errors: [] };
     const mock = await processes.mock([String(options.tokens)]);
     const [toChat, toAnthropic] = await processes.proxies([
       startCli('chat-backend', { kind: 'openai', speaks: ['chat'] }, mock.port, dir),
@@ -170,11 +164,7 @@ export async function benchPeers(options: PairedOptions): Promise<PeersReport> {
       await stop(running.process);
     }
     return report;
-  } finally {
-    await processes.stopAll();
-    rmSync(dir, { recursive: true, force: true });
-    restore();
-  }
+  });
 }
 
 export function printPeers(report: PeersReport, options: PairedOptions): void {

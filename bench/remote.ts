@@ -203,6 +203,29 @@ export function placeOnCores(): { targetCpus?: number[]; placement: string; rest
   return { placement: 'not pinned (needs Linux, taskset and 2 CPUs or more): the OS places every process', restore };
 }
 
+/** What a bench run's targets share: their CPUs, where their configs and logs go, the processes to stop. */
+export interface TargetRun {
+  targetCpus?: number[];
+  /** Where the processes run, in words (placeOnCores). */
+  placement: string;
+  dir: string;
+  processes: Processes;
+}
+
+/** `run` with targets placed on cores and a scratch directory, all stopped and removed however it ends. */
+export async function withTargets<T>(name: string, run: (targets: TargetRun) => Promise<T>): Promise<T> {
+  const { targetCpus, placement, restore } = placeOnCores();
+  const dir = mkdtempSync(join(tmpdir(), `dialect-proxy-${name}-`));
+  const processes = new Processes(targetCpus);
+  try {
+    return await run({ ...(targetCpus ? { targetCpus } : {}), placement, dir, processes });
+  } finally {
+    await processes.stopAll();
+    rmSync(dir, { recursive: true, force: true });
+    restore();
+  }
+}
+
 /** The processes started, to stop them all whatever happens; proxies pinned to the targets' CPU. */
 export class Processes {
   private readonly started: Running[] = [];
@@ -385,12 +408,9 @@ async function pacingProbe(processes: Processes, dir: string, options: RemoteOpt
   return order.map((role) => ({ role, p50: figures[role].ttfbP50, p99: figures[role].ttfbP99 }));
 }
 
-export async function benchRemote(options: RemoteOptions): Promise<RemoteReport> {
-  const { targetCpus, placement, restore } = placeOnCores();
-  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-bench-'));
-  const processes = new Processes(targetCpus);
-  const errors: string[] = [];
-  try {
+export function benchRemote(options: RemoteOptions): Promise<RemoteReport> {
+  return withTargets('bench', async ({ placement, dir, processes }) => {
+    const errors: string[] = [];
     const targets = await startTargets(processes, dir, options.tokens);
     const results = await loads(targets, options, errors);
     const sequential = await sequentialMode(targets, options, errors);
@@ -398,9 +418,5 @@ export async function benchRemote(options: RemoteOptions): Promise<RemoteReport>
     await processes.stopAll();
     const probe = await pacingProbe(processes, dir, options, errors);
     return { placement, scenarios: results, targets: targets.memory, sequential, messages, probe, errors };
-  } finally {
-    await processes.stopAll();
-    rmSync(dir, { recursive: true, force: true });
-    restore();
-  }
+  });
 }

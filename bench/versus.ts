@@ -4,26 +4,22 @@
  * core as `--paired` loads it against hpm. "No request costs more": a change is measured against the
  * code before it, on the bench's requests and the agents' captured turns, in one run.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { agentScenarios } from './agents.js';
 import { pair, type PairedOptions, type PairedReport, type PairedRow, type Side } from './paired.js';
-import { messagesScenarios, other, placeOnCores, Processes, scenarios } from './remote.js';
+import { messagesScenarios, other, scenarios, withTargets } from './remote.js';
 import { startCli, type Running } from './targets.js';
 
 const CHAT = { kind: 'openai', speaks: ['chat'] };
 const COMPLETIONS = { kind: 'fireworks', speaks: ['completions'] };
 
-export async function benchVersus(baseDir: string, options: PairedOptions): Promise<PairedReport> {
+export function benchVersus(baseDir: string, options: PairedOptions): Promise<PairedReport> {
   const baseCli = join(resolve(baseDir), 'dist', 'src', 'cli.js');
   if (!existsSync(baseCli)) throw new Error(`--versus ${baseDir}: no ${baseCli} (build it first: npm ci && npm run build)`);
-  const { targetCpus, placement: alone, restore } = placeOnCores();
-  const placement = targetCpus ? `both builds of a pair on CPU ${targetCpus.join(',')}; the mock and the loads on the others` : alone;
-  const dir = mkdtempSync(join(tmpdir(), 'dialect-proxy-versus-'));
-  const processes = new Processes(targetCpus);
-  const errors: string[] = [];
-  try {
+  return withTargets('versus', async ({ targetCpus, placement: alone, dir, processes }) => {
+    const placement = targetCpus ? `both builds of a pair on CPU ${targetCpus.join(',')}; the mock and the loads on the others` : alone;
+    const errors: string[] = [];
     const mock = await processes.mock([String(options.tokens)]);
     const [headChat, headCompletions, baseChat, baseCompletions] = await processes.proxies([
       startCli('head-chat', CHAT, mock.port, dir),
@@ -47,9 +43,5 @@ export async function benchVersus(baseDir: string, options: PairedOptions): Prom
     for (const { messages } of messagesScenarios(options.tokens)) await versus('Messages to chat', 'chat', messages);
     for (const scenario of agentScenarios()) await versus('to chat', 'chat', scenario);
     return { placement, rows, errors };
-  } finally {
-    await processes.stopAll();
-    rmSync(dir, { recursive: true, force: true });
-    restore();
-  }
+  });
 }
