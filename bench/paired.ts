@@ -32,6 +32,8 @@ export interface PairedRow {
   name: string;
   against: string;
   ratios: number[];
+  /** Each round's microseconds of CPU per request of the two sides: [name's, against's]. */
+  micros: [number, number][];
 }
 
 export interface PairedReport {
@@ -59,7 +61,7 @@ const client = (side: Side, connections: number, seconds: number): Promise<Clien
   });
 
 /** Both sides loaded at once: `a`'s CPU per request over `b`'s (each process's and its children's, as a peer may serve from a child). */
-async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: number, errors: string[]): Promise<number> {
+async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: number, errors: string[]): Promise<[number, number]> {
   const cpu = (side: Side) => treeCpuSeconds(side.running.process.pid!) ?? NaN;
   const before = [cpu(a), cpu(b)];
   const [ra, rb] = await Promise.all([client(a, options.connections, seconds), client(b, options.connections, seconds)]);
@@ -70,7 +72,7 @@ async function pairedRound(a: Side, b: Side, options: PairedOptions, seconds: nu
   ] as const) {
     if (result.errors > 0) errors.push(`${side.scenario.name}, ${side.name}: ${result.errors} failed`);
   }
-  return (after[0] - before[0]) / ra.requests / ((after[1] - before[1]) / rb.requests);
+  return [((after[0] - before[0]) / ra.requests) * 1e6, ((after[1] - before[1]) / rb.requests) * 1e6];
 }
 
 /**
@@ -89,9 +91,9 @@ export async function pair(a: Side, b: Side, options: PairedOptions, errors: str
     return undefined;
   }
   await pairedRound(a, b, options, 2 * options.seconds, []);
-  const ratios: number[] = [];
-  for (let round = 0; round < options.rounds; round++) ratios.push(await pairedRound(a, b, options, options.seconds, errors));
-  return { scenario: a.scenario.name, name: a.name, against: b.name, ratios };
+  const micros: [number, number][] = [];
+  for (let round = 0; round < options.rounds; round++) micros.push(await pairedRound(a, b, options, options.seconds, errors));
+  return { scenario: a.scenario.name, name: a.name, against: b.name, ratios: micros.map(([x, y]) => x / y), micros };
 }
 
 export function benchPaired(options: PairedOptions): Promise<PairedReport> {
@@ -142,10 +144,11 @@ export function benchPaired(options: PairedOptions): Promise<PairedReport> {
 
 const times = (value: number) => `${value.toFixed(2)}x`;
 
-/** A paired row's first cells: scenario, the two sides, the median ratio and the rounds' range. */
+/** A paired row's first cells: scenario, the two sides, the median ratio and the rounds' range, each side's median microseconds. */
 export function pairedCells(row: PairedRow): string {
   const sorted = [...row.ratios].sort((x, y) => x - y);
-  return `| ${row.scenario} | ${row.name} | ${row.against} | ${times(median(row.ratios))} | ${times(sorted[0])}-${times(sorted[sorted.length - 1])} |`;
+  const us = (side: 0 | 1) => Math.round(median(row.micros.map((each) => each[side])));
+  return `| ${row.scenario} | ${row.name} | ${row.against} | ${times(median(row.ratios))} | ${times(sorted[0])}-${times(sorted[sorted.length - 1])} | ${us(0)} / ${us(1)} |`;
 }
 
 export function printPaired(report: PairedReport, options: PairedOptions): void {
@@ -153,8 +156,8 @@ export function printPaired(report: PairedReport, options: PairedOptions): void 
     `\nPaired: two targets loaded at the same moment, ${options.connections} connections each, ${options.seconds} s, ${options.rounds} rounds; CPU per request of the first over the second's (below 1: cheaper), the median of the rounds and their range`,
   );
   console.log(`placement: ${report.placement}\n`);
-  console.log('| scenario | dialect-proxy | against | CPU per request | rounds |');
-  console.log('|---|---|---|---|---|');
+  console.log('| scenario | dialect-proxy | against | CPU per request | rounds | us per request (each side) |');
+  console.log('|---|---|---|---|---|---|');
   for (const row of report.rows) console.log(pairedCells(row));
   for (const error of report.errors) console.log(`error: ${error}`);
 }

@@ -172,8 +172,8 @@ export function printPeers(report: PeersReport, options: PairedOptions): void {
     `\nPeers, paired: a peer and dialect-proxy loaded at the same moment, ${options.connections} connections each, ${options.seconds} s, ${options.rounds} rounds; the peer's CPU per request over dialect-proxy's (above 1: dialect-proxy is cheaper), the median of the rounds and their range; the goal (issue 40): at least 3x for Portkey's gateway, 5x for claude-code-router`,
   );
   console.log(`placement: ${report.placement}\n`);
-  console.log('| scenario | peer | against | CPU per request | rounds | goal |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| scenario | peer | against | CPU per request | rounds | us per request (each side) | goal |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const row of report.rows) {
     const met = Math.min(...row.ratios) >= row.goal ? 'met' : median(row.ratios) >= row.goal ? 'met (median)' : 'not met';
     console.log(`${pairedCells(row)} ${row.goal}x: ${met} |`);

@@ -26,6 +26,7 @@ import { requestIdOf } from '../src/pipeline/request/request-id.js';
 import type { ProxyRuntime } from '../src/pipeline/runtime.js';
 import { loadConfig } from '../src/runtime/configuration.js';
 import { createRuntime } from '../src/runtime/create-runtime.js';
+import { agentScenarios } from './agents.js';
 import { median } from './children.js';
 
 const ROUNDS = 15;
@@ -60,6 +61,8 @@ const gemini = {
 
 interface Case {
   name: string;
+  /** Runs per round: an agent's 50 KB body takes a hundred times a small one's. */
+  runs?: number;
   dialect: Dialect['name'];
   backend: string;
   body: Record<string, unknown>;
@@ -78,7 +81,25 @@ const CASES: Case[] = [
     body: gemini,
     url: '/v1beta/models/bench:streamGenerateContent?alt=sse',
   },
+  ...agentCases(),
 ];
+
+/** Each agent's captured first turn translated to a chat backend, where ../shared/captures is here. */
+function agentCases(): Case[] {
+  const dialects: Record<string, Dialect['name']> = {
+    'Claude Code': 'anthropic-messages',
+    'Codex CLI': 'openai-responses',
+    'Gemini CLI': 'gemini',
+  };
+  return agentScenarios().map(({ name, path: url, body }) => ({
+    name: name.replace(/ \(.*/, ''),
+    runs: 20,
+    dialect: dialects[name.replace(/ turn.*/, '')],
+    backend: 'chat',
+    body: JSON.parse(body) as Record<string, unknown>,
+    url,
+  }));
+}
 
 type Part = readonly [name: string, run: () => unknown];
 
@@ -103,7 +124,9 @@ export async function benchStages(): Promise<StageRow[]> {
   const logger = createLogger({ level: 'info', json: true, stream: nowhere() });
   const runtime = await createRuntime(config, { logger });
   try {
-    return CASES.map((each) => ({ name: each.name, parts: timeParts(partsOf(runtime, each)) }));
+    // The server loads a dialect's validators on its first request; here, before the clock starts.
+    for (const { dialect } of CASES) await runtime.validator.prepare(DIALECTS.find((each) => each.name === dialect)!.document);
+    return CASES.map((each) => ({ name: each.name, parts: timeParts(partsOf(runtime, each), each.runs ?? RUNS) }));
   } finally {
     await runtime.close();
   }
@@ -113,7 +136,7 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body, url }: C
   const fixed = new Map(DIALECTS.map((each) => [each.path, each]));
   const unbound = DIALECTS.find((each) => each.name === name)!;
   // What the server does to find the dialect: a map of fixed paths, else a routed dialect bound to the URL.
-  const dialectOf = () => fixed.get(url ?? unbound.path) ?? routedCall(url ?? '')?.dialect;
+  const dialectOf = () => fixed.get((url ?? unbound.path).split('?')[0]) ?? routedCall(url ?? '')?.dialect;
   const dialect = dialectOf()!;
   const text = JSON.stringify(body);
   const headers = { 'content-type': 'application/json' };
@@ -172,14 +195,14 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body, url }: C
 }
 
 /** Microseconds per run of each part: the median of ROUNDS rounds, the parts alternating within each round. */
-function timeParts(parts: Part[]): [string, number][] {
+function timeParts(parts: Part[], runs: number): [string, number][] {
   const rounds = parts.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
     parts.forEach(([, run], index) => {
       const started = process.cpuUsage();
-      for (let i = 0; i < RUNS; i++) run();
+      for (let i = 0; i < runs; i++) run();
       const used = process.cpuUsage(started);
-      rounds[index].push((used.user + used.system) / RUNS);
+      rounds[index].push((used.user + used.system) / runs);
     });
   }
   // The streamed part runs 8 tokens: per token.

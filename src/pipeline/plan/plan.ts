@@ -6,10 +6,10 @@
  * batches and `n` fanned out. It plans on its own copy: the caller's request
  * is never changed, so each fallback plans from it again.
  */
-import type { Adapter, BackendCapabilities } from '../../backend/adapter.js';
+import type { Adapter } from '../../backend/adapter.js';
 import { choicesAreNative, supports } from '../../backend/capabilities.js';
 import type { FieldPlan } from '../../backend/field-plan.js';
-import { handlingOf } from '../../backend/field-support.js';
+import { handlingOf, type FieldHandling, type FieldSupport, type FieldValues, type PerEndpoint } from '../../backend/field-support.js';
 import { DEFAULT_LIMITS, type ModelFormat, type ProxyLimits } from '../../config/settings.js';
 import { invalidRequest, type ProxyError } from '../../errors/proxy-error.js';
 import {
@@ -94,6 +94,35 @@ const EMULATED = {
 /** Checked on their own below: an effort against the accepted efforts, a budget through the effort ladder. */
 const CHECKED_APART: ReadonlySet<NeutralField> = new Set(['reasoning.effort', 'reasoning.budgetTokens']);
 
+/** The fields a plan looks at on one endpoint of a table, in the neutral order: what it refuses, and what it takes with a closed set of values. */
+interface Checks {
+  unsupported: readonly { field: NeutralField; spec: NeutralFieldSpec; handling: Extract<FieldHandling, { kind: 'unsupported' }> }[];
+  valued: readonly { field: NeutralField; spec: NeutralFieldSpec; handling: { wire: string; values: FieldValues } }[];
+}
+
+/** Found once per table and endpoint: a plan then reads only these fields of its request, not all of them twice. */
+const checksByTable = new WeakMap<FieldSupport, PerEndpoint<Checks>>();
+
+function checksOf(table: FieldSupport, upstream: Endpoint): Checks {
+  let both = checksByTable.get(table);
+  if (!both) {
+    const on = (endpoint: Endpoint): Checks => {
+      const checks = { unsupported: [] as Checks['unsupported'][number][], valued: [] as Checks['valued'][number][] };
+      for (const field of NEUTRAL_FIELD_NAMES) {
+        const handling = handlingOf(table, field, endpoint);
+        const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+        if (handling.kind === 'unsupported' && !CHECKED_APART.has(field)) checks.unsupported.push({ field, spec, handling });
+        if (handling.kind === 'copy' && handling.values)
+          checks.valued.push({ field, spec, handling: { wire: handling.wire, values: handling.values } });
+      }
+      return checks;
+    };
+    both = { chat: on('chat'), text: on('text') };
+    checksByTable.set(table, both);
+  }
+  return both[upstream];
+}
+
 /** Throws the caller's 400 when the backend cannot take the request (unless it drops what it cannot take). */
 export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: PlanOptions = {}): Plan {
   const { backend, upstreamModel } = match;
@@ -106,11 +135,9 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
   const request = planCopy(parsed);
   const notes = new PlanNotes(request.warnings, backend, options.collectRefusals);
 
-  for (const field of NEUTRAL_FIELD_NAMES) {
-    if (CHECKED_APART.has(field) || !asksFor(request, field) || EMULATED[mode].has(field)) continue;
-    const handling = handlingOf(capabilities.fields, field, upstream);
-    if (handling.kind !== 'unsupported') continue;
-    const spec = NEUTRAL_FIELDS[field];
+  const checks = checksOf(capabilities.fields, upstream);
+  for (const { field, spec, handling } of checks.unsupported) {
+    if (!asksFor(request, field) || EMULATED[mode].has(field)) continue;
     const param = paramOf(request, field);
     if ('soft' in spec && spec.soft) {
       notes.notSent(param, `backend "${name}" has no such field`);
@@ -126,7 +153,7 @@ export function planRequest(parsed: NeutralRequest, match: RouteMatch, options: 
       notes.refuse(param, why, () => spec.drop(request), handling.why);
     }
   }
-  checkValues(request, capabilities, upstream, name, notes);
+  checkValues(request, checks.valued, name, notes);
   const custom = planCustomTools(request, backend, mode, format, notes);
   const { grammarBytes, grammarMs } = options.limits ?? DEFAULT_LIMITS;
   const toolChoiceGrammar =
@@ -222,11 +249,9 @@ function planCopy(parsed: NeutralRequest): NeutralRequest {
  * goes as it is, a value the backend names differently goes under its name
  * with a warning, any other is refused naming the caller's field.
  */
-function checkValues(request: NeutralRequest, capabilities: BackendCapabilities, upstream: Endpoint, name: string, notes: PlanNotes): void {
-  for (const field of NEUTRAL_FIELD_NAMES) {
-    const handling = handlingOf(capabilities.fields, field, upstream);
-    if (handling.kind !== 'copy' || !handling.values || !asksFor(request, field)) continue;
-    const spec: NeutralFieldSpec = NEUTRAL_FIELDS[field];
+function checkValues(request: NeutralRequest, valued: Checks['valued'], name: string, notes: PlanNotes): void {
+  for (const { field, spec, handling } of valued) {
+    if (!asksFor(request, field)) continue;
     const value = String(spec.value(request));
     const { accepted, mapped } = handling.values;
     if (accepted.includes(value)) continue;
