@@ -10,7 +10,7 @@
  * is the limit, requests per second go as the inverse of the ratio.
  */
 import { loadFromChild, median, treeCpuSeconds } from './children.js';
-import type { Scenario } from './measure.js';
+import { runLoad, type Scenario } from './measure.js';
 import { check, geminiScenarios, messagesScenarios, other, scenarios, withTargets } from './remote.js';
 import { startCli, startHpm, type Running } from './targets.js';
 import { agentScenarios, capturesFound } from './agents.js';
@@ -39,8 +39,20 @@ export interface PairedRow {
 export interface PairedReport {
   placement: string;
   rows: PairedRow[];
+  /** The agents' turns one at a time on one connection: the latency each path adds (`--paired` only). */
+  turns?: TurnLatency[];
   errors: string[];
 }
+
+/** One agent turn's median latency at one connection, in ms: straight to the mock, through hpm, through dialect-proxy. */
+export interface TurnLatency {
+  scenario: string;
+  /** Time to the stream's first byte, and to its end, by path. */
+  firstByte: Record<TurnPath, number>;
+  whole: Record<TurnPath, number>;
+}
+
+type TurnPath = 'mock' | 'hpm' | 'dialect-proxy';
 
 /** A target under one load: where it listens, its process, what it is sent. */
 export interface Side {
@@ -131,15 +143,57 @@ export function benchPaired(options: PairedOptions): Promise<PairedReport> {
     }
     // An agent's turn translated to a chat backend, against hpm piping the same body (the mock answers it in chat's shape).
     if (!capturesFound()) errors.push('no ../shared/captures here: the agent turns were not measured');
+    const turns: TurnLatency[] = [];
     for (const scenario of agentScenarios()) {
       const translated: Side = { name: 'translated', running: toChat, scenario };
       // A Gemini body says nothing of streaming (its URL does): the mock behind hpm is asked in the body.
       const body = JSON.stringify({ stream: true, ...(JSON.parse(scenario.body) as Record<string, unknown>) });
       const piped: Side = { name: 'hpm', running: hpm, scenario: { ...scenario, body, streamEnd: 'data: [DONE]', tokenMark: ' word' } };
-      push(await pair(translated, piped, options, errors));
+      const row = await pair(translated, piped, options, errors);
+      if (!row) continue;
+      rows.push(row);
+      turns.push(await turnLatency(scenario, { mock, hpm: piped, proxy: translated }, options, errors));
     }
-    return { placement, rows, errors };
+    return { placement, rows, turns, errors };
   });
+}
+
+/**
+ * An agent's turn sent one at a time on one connection, to each path in turn (`rounds` rounds of a second each):
+ * the medians of the rounds' median latencies. The issue's goal: dialect-proxy adds under 2 ms to a turn.
+ */
+async function turnLatency(
+  scenario: Scenario,
+  paths: { mock: Running; hpm: Side; proxy: Side },
+  options: PairedOptions,
+  errors: string[],
+): Promise<TurnLatency> {
+  const runs: [TurnPath, Running, Scenario][] = [
+    ['mock', paths.mock, paths.hpm.scenario],
+    ['hpm', paths.hpm.running, paths.hpm.scenario],
+    ['dialect-proxy', paths.proxy.running, scenario],
+  ];
+  const rounds = new Map<TurnPath, { firstByte: number[]; whole: number[] }>(runs.map(([path]) => [path, { firstByte: [], whole: [] }]));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [path, running, sent] of runs) {
+      const pid = running.process.pid!;
+      const figures = await runLoad({
+        port: running.port,
+        scenario: sent,
+        connections: 1,
+        seconds: 1,
+        pid,
+        mockPid: paths.mock.process.pid!,
+      });
+      if (figures.errors > 0)
+        errors.push(`${scenario.name}, one connection, ${path}: ${figures.errors} failed (${figures.errorSample ?? ''})`);
+      rounds.get(path)!.firstByte.push(figures.ttfbP50);
+      rounds.get(path)!.whole.push(figures.p50);
+    }
+  }
+  const of = (part: 'firstByte' | 'whole') =>
+    Object.fromEntries(runs.map(([path]) => [path, median(rounds.get(path)![part])])) as Record<TurnPath, number>;
+  return { scenario: scenario.name, firstByte: of('firstByte'), whole: of('whole') };
 }
 
 const times = (value: number) => `${value.toFixed(2)}x`;
@@ -159,5 +213,20 @@ export function printPaired(report: PairedReport, options: PairedOptions): void 
   console.log('| scenario | dialect-proxy | against | CPU per request | rounds | us per request (each side) |');
   console.log('|---|---|---|---|---|---|');
   for (const row of report.rows) console.log(pairedCells(row));
+  if (report.turns?.length) {
+    const ms = (value: number) => `${value.toFixed(2)} ms`;
+    console.log(
+      `\nAgent turns one at a time on one connection (${options.rounds} rounds of 1 s per path, the median): to the stream's first byte and to its end, straight to the mock, through hpm and through dialect-proxy; what dialect-proxy adds to the mock's (goal, issue 40: under 2 ms)\n`,
+    );
+    console.log(
+      '| turn | first byte: mock / hpm / dialect-proxy | end: mock / hpm / dialect-proxy | dialect-proxy adds (first byte / end) |',
+    );
+    console.log('|---|---|---|---|');
+    for (const { scenario, firstByte, whole } of report.turns) {
+      const three = (value: Record<TurnPath, number>) => `${ms(value.mock)} / ${ms(value.hpm)} / ${ms(value['dialect-proxy'])}`;
+      const added = `${ms(firstByte['dialect-proxy'] - firstByte.mock)} / ${ms(whole['dialect-proxy'] - whole.mock)}`;
+      console.log(`| ${scenario} | ${three(firstByte)} | ${three(whole)} | ${added} |`);
+    }
+  }
   for (const error of report.errors) console.log(`error: ${error}`);
 }
