@@ -35,7 +35,8 @@ import { fanOutChoices } from './emulate/fan-out-choices.js';
 import { fanOutPrompts } from './emulate/fan-out-prompts.js';
 import { regexToGbnf } from './emulate/regex-gbnf.js';
 import { textOverChat } from './emulate/text-over-chat.js';
-import { toolCallGrammar, type GrammarBudget, type GrammarTool } from './emulate/tool-call-grammar.js';
+import type { GrammarBudget, GrammarTool } from './emulate/tool-call-grammar.js';
+import { cachedToolCallGrammar } from './emulate/cached-tool-call-grammar.js';
 import type { Backend, RouteMatch } from './route-table.js';
 
 export interface Plan {
@@ -392,7 +393,7 @@ function enforceToolChoice(
   const single = typeof choice === 'object' || request.parallelToolCalls === false;
   request.responseFormat = {
     type: 'grammar',
-    grammar: toolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }),
+    grammar: cachedToolCallGrammar(tools, { single, budget, param: request.origins.tools ?? 'tools' }),
   };
   return true;
 }

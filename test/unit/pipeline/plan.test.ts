@@ -7,6 +7,7 @@ import type { NeutralResult } from '../../../src/model/result.js';
 import type { StreamBatches } from '../../../src/model/stream-event.js';
 import { parseResponsesRequest } from '../../../src/dialects/openai-responses/parse-request.js';
 import { planRequest } from '../../../src/pipeline/plan/plan.js';
+import { grammarCache, grammarKey } from '../../../src/pipeline/plan/emulate/cached-tool-call-grammar.js';
 import { invalidRequest } from '../../../src/errors/proxy-error.js';
 
 /** What every fake backend takes: the fields no backend kind refuses. */
@@ -291,6 +292,13 @@ describe('planRequest: tools over a completions-only backend', () => {
     expect(grammar).toContain('call ::= call0\n');
     expect(grammar).toContain('" "\\"g\\"" "');
     expect(grammar).not.toContain('"\\"f\\""');
+  });
+
+  test("a tool set's grammar is built once: the next request with the same tools gets the kept one", () => {
+    const request = chat({ tools: [{ name: 'kept_f' }], toolChoice: 'required' });
+    grammarCache.set(grammarKey(request.tools!, false), 'root ::= "kept"');
+    const plan = planRequest(request, route(fakeAdapter({ speaks: ['completions'], supported: ['responseFormat:grammar'] })));
+    expect(plan.request.responseFormat).toEqual({ type: 'grammar', grammar: 'root ::= "kept"' });
   });
 
   test('parallel_tool_calls false keeps the first call the model made', async () => {
