@@ -21,7 +21,8 @@ import type { NeutralRequest } from '../src/model/request.js';
 import { RequestRecord } from '../src/pipeline/answer/request-record.js';
 import { planRequest } from '../src/pipeline/plan/plan.js';
 import { routedCall } from '../src/http/routed-dialects.js';
-import { checkJsonDepth } from '../src/pipeline/request/json-depth.js';
+import { JsonBudgetCounter } from '../src/pipeline/request/json-budget.js';
+import { DEFAULT_LIMITS } from '../src/config/settings.js';
 import { requestIdOf } from '../src/pipeline/request/request-id.js';
 import type { ProxyRuntime } from '../src/pipeline/runtime.js';
 import { loadConfig } from '../src/runtime/configuration.js';
@@ -139,6 +140,7 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body, url }: C
   const dialectOf = () => fixed.get((url ?? unbound.path).split('?')[0]) ?? routedCall(url ?? '')?.dialect;
   const dialect = dialectOf()!;
   const text = JSON.stringify(body);
+  const bytes = Buffer.from(text);
   const headers = { 'content-type': 'application/json' };
   const req = { headers } as unknown as IncomingMessage;
   const match = { ...runtime.routes.match('bench'), backend: runtime.backends.get(backend)! };
@@ -149,7 +151,8 @@ function partsOf(runtime: ProxyRuntime, { dialect: name, backend, body, url }: C
   const quiet: ProxyRuntime = { ...runtime, logger: createLogger({ level: 'warn', stream: nowhere() }) };
   return [
     ['dialect of the URL', dialectOf],
-    ['read (JSON.parse, depth)', () => checkJsonDepth(JSON.parse(text), 64)],
+    // As the server reads a body: its bytes counted (sizes, depth) as they arrive, decoded, then parsed.
+    ['read (bytes counted, decoded, parsed)', () => (new JsonBudgetCounter(DEFAULT_LIMITS).write(bytes), JSON.parse(bytes.toString()))],
     ['names (normalizeBody)', () => dialect.normalizeBody?.(body)],
     ['validate', () => runtime.validator.validate(dialect.document, body)],
     ['parse', () => dialect.parseRequest(body, headers)],
