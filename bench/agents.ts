@@ -7,23 +7,33 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPackageRoot } from '../src/config/package-root.js';
+import type { Dialect } from '../src/dialects/dialect.js';
 import type { Scenario } from './measure.js';
 
 const CAPTURES = path.resolve(findPackageRoot(path.dirname(fileURLToPath(import.meta.url))), '../shared/captures');
 
-/** The first turn of each agent, and how its stream ends in its own dialect. */
+/** The first turn of each agent, the dialect it speaks, and how its stream ends in that dialect. */
 const AGENTS = [
-  { name: 'Claude Code turn (Messages, 54 KB)', file: 'claude-code/tool-loop-1-request.json', streamEnd: 'data: {"type":"message_stop"}' },
+  {
+    name: 'Claude Code turn (Messages, 54 KB)',
+    speaks: 'anthropic-messages',
+    file: 'claude-code/tool-loop-1-request.json',
+    streamEnd: 'data: {"type":"message_stop"}',
+  },
   {
     name: 'Codex CLI turn (Responses, 51 KB)',
+    speaks: 'openai-responses',
     file: 'codex/tool-loop-1-request.json',
     streamEnd: '}',
     tokenMark: '"type":"response.output_text.delta"',
   },
-  { name: 'Gemini CLI turn (Gemini, 48 KB)', file: 'gemini-cli/tool-loop-1-request.json', streamEnd: '}' },
-];
+  { name: 'Gemini CLI turn (Gemini, 48 KB)', speaks: 'gemini', file: 'gemini-cli/tool-loop-1-request.json', streamEnd: '}' },
+] as const;
 
-export function agentScenarios(): Scenario[] {
+/** A turn as the bench sends it (to a chat backend); `speaks`: the agent's dialect. */
+export type AgentScenario = Scenario & { speaks: Dialect['name'] };
+
+export function agentScenarios(): AgentScenario[] {
   return AGENTS.filter(({ file }) => existsSync(path.join(CAPTURES, file))).map(({ file, ...scenario }) => {
     const { path: url, body } = JSON.parse(readFileSync(path.join(CAPTURES, file), 'utf8')) as { path: string; body: unknown };
     return { ...scenario, dialect: 'chat', path: url, stream: true, body: JSON.stringify(body) };

@@ -87,15 +87,10 @@ const CASES: Case[] = [
 
 /** Each agent's captured first turn translated to a chat backend, where ../shared/captures is here. */
 function agentCases(): Case[] {
-  const dialects: Record<string, Dialect['name']> = {
-    'Claude Code': 'anthropic-messages',
-    'Codex CLI': 'openai-responses',
-    'Gemini CLI': 'gemini',
-  };
-  return agentScenarios().map(({ name, path: url, body }) => ({
+  return agentScenarios().map(({ name, speaks, path: url, body }) => ({
     name: name.replace(/ \(.*/, ''),
     runs: 20,
-    dialect: dialects[name.replace(/ turn.*/, '')],
+    dialect: speaks,
     backend: 'chat',
     body: JSON.parse(body) as Record<string, unknown>,
     url,
