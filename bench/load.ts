@@ -338,19 +338,26 @@ function figuresOf({ result, targetCpu, peakRss }: Row) {
   };
 }
 
-/** Issue 26's paced goals, each dialect-proxy row as a ratio to hpm's in this run. */
+/**
+ * Issue 40's cold-start goals against hpm in the same run: time to first token p50 and p99 within 1.2x, peak RSS
+ * within 1.1x. CPU per stream has no goal of its own here: reading a paced stream's events alone costs 1.09-1.17x
+ * hpm's (docs/performance.md, "What reading a stream's events costs").
+ */
+const GOALS = { p50: 1.2, p99: 1.2, peakRss: 1.1 };
+
+/** Each dialect-proxy row as a ratio to hpm's in this run, beside the goals. */
 function printGoals(rows: Row[]): void {
   const hpm = rows.find(({ target }) => target === targets.hpm);
   if (!hpm) return;
   const base = figuresOf(hpm);
-  const ratio = (value: number, of: number, goal: number) => `${(value / of).toFixed(2)}x${value / of <= goal ? '' : ' (over)'}`;
+  const ratio = (value: number, of: number, goal = Infinity) => `${(value / of).toFixed(2)}x${value / of <= goal ? '' : ' (over)'}`;
   console.log(
-    `\nAgainst hpm in this run (goals: CPU per stream <= 1x, TTFT p50 <= 1.5x, p99 <= 2x, peak RSS <= 1.2x; "over" marks a miss):`,
+    `\nAgainst hpm in this run (goals, issue 40: TTFT p50 <= ${GOALS.p50}x, p99 <= ${GOALS.p99}x, peak RSS <= ${GOALS.peakRss}x; "over" marks a miss):`,
   );
   for (const row of rows.filter(({ target }) => target === targets.same || target === targets.translated)) {
     const mine = figuresOf(row);
     console.log(
-      `  ${row.target.name}: CPU per stream ${ratio(mine.cpuPerStreamMs, base.cpuPerStreamMs, 1)}, TTFT p50 ${ratio(mine.p50, base.p50, 1.5)}, p99 ${ratio(mine.p99, base.p99, 2)} (first ${FIRST_S} s: ${ratio(mine.firstP99, base.firstP99, 2)}), peak RSS ${ratio(mine.peakRss, base.peakRss, 1.2)}`,
+      `  ${row.target.name}: CPU per stream ${ratio(mine.cpuPerStreamMs, base.cpuPerStreamMs)}, TTFT p50 ${ratio(mine.p50, base.p50, GOALS.p50)}, p99 ${ratio(mine.p99, base.p99, GOALS.p99)} (first ${FIRST_S} s: ${ratio(mine.firstP99, base.firstP99, GOALS.p99)}), peak RSS ${ratio(mine.peakRss, base.peakRss, GOALS.peakRss)}`,
     );
   }
 }
