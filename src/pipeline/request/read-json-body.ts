@@ -4,7 +4,6 @@
  * second must not hold a connection for minutes).
  */
 import type { IncomingMessage } from 'node:http';
-import { StringDecoder } from 'node:string_decoder';
 import { bodyConsumedByHost, requestTimeout, requestTooLarge } from '../../errors/catalogue.js';
 import type { ProxyConfig } from '../../config/settings.js';
 import { clientClosedRequest, invalidRequest } from '../../errors/proxy-error.js';
@@ -81,10 +80,9 @@ async function readJsonSource(request: IncomingMessage, options: ReadOptions): P
  */
 function readBody(request: IncomingMessage, { limitBytes, timeoutMs, counter }: ReadOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    // Each chunk decoded as it comes (a character cut between chunks is kept for the next): the text is joined at the end,
-    // and no step of reading a large body takes long.
-    const decoder = new StringDecoder('utf8');
-    const pieces: string[] = [];
+    // Kept as they come and decoded once at the end: decoding each chunk, then joining the pieces, made the text twice
+    // (an agent's 50 KB turn: 100 KB more garbage, and 10 us). The parse that follows is the longer step in any case.
+    const chunks: Buffer[] = [];
     let size = 0;
     // Once the counter refuses, the rest of the body is read but neither kept nor counted, and the 400 answered at its end:
     // answered earlier, a client still sending would meet a closed connection (EPIPE) rather than the answer.
@@ -94,10 +92,7 @@ function readBody(request: IncomingMessage, { limitBytes, timeoutMs, counter }: 
       clearTimeout(timer);
       request.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
       if (error ?? refusal) reject(error ?? refusal);
-      else {
-        pieces.push(decoder.end());
-        resolve(pieces.join(''));
-      }
+      else resolve(chunks.length === 1 ? chunks[0].toString() : Buffer.concat(chunks, size).toString());
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -105,10 +100,10 @@ function readBody(request: IncomingMessage, { limitBytes, timeoutMs, counter }: 
       if (refusal) return;
       try {
         counter?.write(chunk);
-        pieces.push(decoder.write(chunk));
+        chunks.push(chunk);
       } catch (error) {
         refusal = error;
-        pieces.length = 0;
+        chunks.length = 0;
       }
     };
     const onEnd = () => done();
