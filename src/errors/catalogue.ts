@@ -6,6 +6,7 @@
  * upstream body (map-upstream-error) or from the llama.cpp worker keep their
  * source's status and code, so they are built where they are read.
  */
+import { fittingPrefix } from '../text/fitting-prefix.js';
 import { internalError, ProxyError } from './proxy-error.js';
 
 // ---- The caller's request ----
@@ -74,8 +75,17 @@ export function modelNotFound(model: string, served: readonly string[] = []): Pr
     type: 'invalid_request_error',
     param: 'model',
     code: 'model_not_found',
-    message: `The model \`${model}\` does not exist or no route serves it.${listed}`,
+    message: `The model \`${shownModel(model)}\` does not exist or no route serves it.${listed}`,
   });
+}
+
+/** The most of a caller's model name an error repeats: a megabyte name must not come back as a megabyte answer. */
+const MODEL_NAME_SHOWN = 256;
+
+function shownModel(model: string): string {
+  if (model.length <= MODEL_NAME_SHOWN) return model;
+  const { end } = fittingPrefix(model, MODEL_NAME_SHOWN, () => 1);
+  return `${model.slice(0, end)}…[truncated: ${model.length} chars]`;
 }
 
 /**

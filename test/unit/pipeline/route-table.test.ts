@@ -80,6 +80,20 @@ describe('RouteTable.match: a model no route serves', () => {
     );
   });
 
+  test('a model name past 256 characters is cut in the message, never between a surrogate pair', () => {
+    const table = new RouteTable([{ model: 'gpt-4o', backend: 'up' }], backends({ up: undefined }));
+    const model = `${'m'.repeat(255)}😀${'x'.repeat(1_000_000)}`;
+    const error = (() => {
+      try {
+        table.match(model);
+      } catch (thrown) {
+        return thrown as Error;
+      }
+    })();
+    expect(error?.message).toContain(`\`${'m'.repeat(255)}…[truncated: ${model.length} chars]\``);
+    expect(error!.message.length).toBeLessThan(400);
+  });
+
   test('a long list is cut within its budget: at most 10 names, then "and N more"', () => {
     const routes = Array.from({ length: 25 }, (_, i) => ({ model: `model-${i}`, backend: 'up' }));
     const error = (() => {
