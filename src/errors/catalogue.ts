@@ -6,7 +6,6 @@
  * upstream body (map-upstream-error) or from the llama.cpp worker keep their
  * source's status and code, so they are built where they are read.
  */
-import { fittingPrefix } from '../text/fitting-prefix.js';
 import { internalError, ProxyError } from './proxy-error.js';
 
 // ---- The caller's request ----
@@ -84,7 +83,8 @@ const MODEL_NAME_SHOWN = 256;
 
 function shownModel(model: string): string {
   if (model.length <= MODEL_NAME_SHOWN) return model;
-  const { end } = fittingPrefix(model, MODEL_NAME_SHOWN, () => 1);
+  const last = model.charCodeAt(MODEL_NAME_SHOWN - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? MODEL_NAME_SHOWN - 1 : MODEL_NAME_SHOWN; // never half a surrogate pair
   return `${model.slice(0, end)}…[truncated: ${model.length} chars]`;
 }
 
