@@ -104,13 +104,17 @@ describe('what a caller puts in a request stays small in spans and log lines', (
     expect((JSON.parse(line) as { model: string }).model).toMatch(/…\[truncated: 1050001 chars\]$/);
   });
 
-  test('a 1 MB model no route takes: the error echoing it is cut too', async () => {
+  test('a 1 MB model no route takes: the error echoing it is cut, in the answer and in the log line', async () => {
     const response = await post(proxy, '/v1/chat/completions', { model: 'z'.repeat(1 << 20), messages: [{ role: 'user', content: 'hi' }] });
-    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBe(404);
+    const cut = /^The model `z{256}…\[truncated: 1048576 chars\]` does not exist or no route serves it\./;
+    const answer = await response.text();
+    expect(answer.length).toBeLessThan(1024);
+    expect((JSON.parse(answer) as { error: { message: string } }).error.message).toMatch(cut);
     const id = response.headers.get('x-request-id');
     const line = lines.find((text) => text.includes(`"requestId":"${id}"`) && text.includes('"message":"request"'))!;
     expect(Buffer.byteLength(line)).toBeLessThan(LINE_BOUND);
-    expect((JSON.parse(line) as { error: string }).error).toMatch(/^The model `z+…\[truncated: \d+ chars\]$/);
+    expect((JSON.parse(line) as { error: string }).error).toMatch(cut);
   });
 
   test('100k stop sequences, a 1 MB model and 1 MB of prompt captured: every exported span is under 64 KB', async () => {
