@@ -22,23 +22,12 @@ const chatResult = (model: string) => ({
   usage: USAGE,
 });
 
-function chatStream(model: string): string[] {
-  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    data({
-      id: 'chatcmpl-warm-up',
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
-  return [
-    chunk({ role: 'assistant', content: '' }, null),
-    ...tokens.map((token) => chunk({ content: token }, null)),
-    chunk({}, 'stop'),
-    data({ id: 'chatcmpl-warm-up', object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE }),
-    'data: [DONE]\n\n',
-  ];
-}
+const chatStream = (model: string): string[] =>
+  openaiStream({ id: 'chatcmpl-warm-up', object: 'chat.completion.chunk', model }, [
+    { delta: { role: 'assistant', content: '' }, finish_reason: null },
+    ...tokens.map((token) => ({ delta: { content: token }, finish_reason: null })),
+    { delta: {}, finish_reason: 'stop' },
+  ]);
 
 const textResult = (model: string) => ({
   id: 'cmpl-warm-up',
@@ -49,19 +38,21 @@ const textResult = (model: string) => ({
   usage: USAGE,
 });
 
-function textStream(model: string): string[] {
-  const chunk = (text: string, finish: string | null) =>
-    data({
-      id: 'cmpl-warm-up',
-      object: 'text_completion',
-      created,
-      model,
-      choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
-    });
+const textStream = (model: string): string[] =>
+  openaiStream({ id: 'cmpl-warm-up', object: 'text_completion', model }, [
+    ...tokens.map((text) => ({ text, finish_reason: null })),
+    { text: '', finish_reason: 'stop' },
+  ]);
+
+/** Both endpoints' streams: a chunk per choice part (index 0, no logprobs), the usage chunk, `[DONE]`. */
+function openaiStream(
+  { id, object, model }: { id: string; object: string; model: string },
+  parts: { finish_reason: string | null; [field: string]: unknown }[],
+): string[] {
+  const chunk = (choices: unknown[], usage?: typeof USAGE) => data({ id, object, created, model, choices, ...(usage && { usage }) });
   return [
-    ...tokens.map((token) => chunk(token, null)),
-    chunk('', 'stop'),
-    data({ id: 'cmpl-warm-up', object: 'text_completion', created, model, choices: [], usage: USAGE }),
+    ...parts.map(({ finish_reason, ...part }) => chunk([{ index: 0, ...part, logprobs: null, finish_reason }])),
+    chunk([], USAGE),
     'data: [DONE]\n\n',
   ];
 }
