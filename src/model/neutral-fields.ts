@@ -113,12 +113,17 @@ function withoutCacheControl(r: NeutralRequest): void {
     withoutVendorKey(holder, 'anthropic', 'cacheControl');
   dropVendorKey(r, 'anthropic', 'cacheControl');
   if (r.tools) r.tools = r.tools.map(uncached);
+  // Only a message that carries one is copied: a long conversation has a few breakpoints.
   if (r.messages) {
-    r.messages = r.messages.map((message) => ({
-      ...message,
-      ...(Array.isArray(message.content) ? { content: message.content.map(uncached) } : {}),
-      ...(message.toolCalls ? { toolCalls: message.toolCalls.map(uncached) } : {}),
-    }));
+    r.messages = r.messages.map((message) =>
+      (Array.isArray(message.content) && message.content.some(cached)) || message.toolCalls?.some(cached)
+        ? {
+            ...message,
+            ...(Array.isArray(message.content) ? { content: message.content.map(uncached) } : {}),
+            ...(message.toolCalls ? { toolCalls: message.toolCalls.map(uncached) } : {}),
+          }
+        : message,
+    );
   }
 }
 

@@ -294,6 +294,21 @@ describe('planRequest: tools over a completions-only backend', () => {
     expect(grammar).not.toContain('"\\"f\\""');
   });
 
+  test('caching breakpoints are dropped where the backend has none: only the messages that carry one are copied', () => {
+    const plain = { role: 'user' as const, content: 'a long history' };
+    const marked = {
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text: 'here', vendor: { anthropic: { cacheControl: { type: 'ephemeral' as const } } } }],
+    };
+    const request = chat({ messages: [plain, marked] });
+    const plan = planRequest(request, route(fakeAdapter({})));
+    expect(plan.warnings.some((warning) => warning.startsWith('cache_control not sent'))).toBe(true);
+    expect(plan.request.messages![0]).toBe(plain);
+    expect(plan.request.messages![1]).toEqual({ role: 'user', content: [{ type: 'text', text: 'here' }] });
+    expect(request.messages![1]).toBe(marked); // the caller's request is never changed
+    expect(marked.content[0].vendor.anthropic.cacheControl).toEqual({ type: 'ephemeral' });
+  });
+
   test("a tool set's grammar is built once: the next request with the same tools gets the kept one", () => {
     const request = chat({ tools: [{ name: 'kept_f' }], toolChoice: 'required' });
     grammarCache.set(grammarKey(request.tools!, false), 'root ::= "kept"');
