@@ -124,7 +124,8 @@ export function createLogger(options: { level?: string; json?: boolean; silent?:
           winston.format.colorize(),
           winston.format.printf(({ timestamp, level, message, ...rest }) => {
             const fields = Object.entries(rest).map(
-              ([key, value]) => `${escapeControls(key)}=${typeof value === 'object' ? JSON.stringify(value) : escapeControls(String(value))}`,
+              ([key, value]) =>
+                `${escapeControls(key)}=${typeof value === 'object' ? JSON.stringify(value) : escapeControls(String(value))}`,
             );
             return `${String(timestamp)} ${level} ${escapeControls(String(message))} ${fields.join(' ')}`.trimEnd();
           }),
