@@ -43,12 +43,6 @@ function post(path: string, body: unknown): Promise<Response> {
 
 const countTokens = (text: string) => post('/v1/messages/count_tokens', { model: 'builtin', messages: [{ role: 'user', content: text }] });
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
 test('a 9 MB prompt is refused before it is tokenized, naming contextSize and its size', async () => {
   const response = await post('/v1/completions', { model: 'builtin', prompt: NINE_MB, max_tokens: 4 });
   const body = (await response.json()) as { error: { code: string; message: string } };
@@ -60,31 +54,38 @@ test('a 9 MB prompt is refused before it is tokenized, naming contextSize and it
   expect(body.error.message).toContain('9000000 bytes');
 });
 
-test('a count of a text past what the context holds is the estimate, answered at once', async () => {
-  const { value: response, ms } = await timed(() => countTokens(FOUR_MB));
+test('a count of a text past what the context holds is the estimate, never tokenized', async () => {
+  const response = await countTokens(FOUR_MB);
   expect(response.status).toBe(200);
+  // The estimate, not the backend's count: the text went nowhere near the tokenizer.
   expect(response.headers.get('x-dialect-token-count')).toBe('estimate');
   expect(((await response.json()) as { input_tokens: number }).input_tokens).toBeGreaterThan(CONTEXT_SIZE);
-  expect(ms).toBeLessThan(2000);
 });
 
-test('while long counts and too-long prompts are in flight, another caller gets 4 tokens within 2 s', async () => {
+test('while long counts and too-long prompts are in flight, another caller gets 4 tokens before the long counts end', async () => {
+  // Told by order, not by the clock: each long count tokenizes for a few tenths of a second, one after another.
+  let longCountsLeft = 3;
+  const longCounts = Array.from({ length: 3 }, () =>
+    countTokens(LONG_TEXT).finally(() => {
+      longCountsLeft--;
+    }),
+  );
   const heavy = [
-    ...Array.from({ length: 3 }, () => countTokens(LONG_TEXT)),
+    ...longCounts,
     ...Array.from({ length: 2 }, () => countTokens(FOUR_MB)),
     post('/v1/completions', { model: 'builtin', prompt: NINE_MB, max_tokens: 4 }),
   ];
   // Let them reach the worker first.
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const { value: response, ms } = await timed(() =>
-    post('/v1/completions', { model: 'builtin', prompt: 'Once upon a time', max_tokens: 4, temperature: 0 }),
-  );
+  const response = await post('/v1/completions', { model: 'builtin', prompt: 'Once upon a time', max_tokens: 4, temperature: 0 });
   const body = (await response.json()) as { usage: { completion_tokens: number } };
   expect(response.status).toBe(200);
   expect(body.usage.completion_tokens).toBe(4);
-  expect(ms).toBeLessThan(2000);
+  // One long count is past the queue limit (a 429 at once); the other two are still being tokenized, in turn.
+  expect(longCountsLeft).toBeGreaterThanOrEqual(1);
   const statuses = await Promise.all(heavy.map(async (pending) => (await pending).status));
   statuses.forEach((status) => expect([200, 400, 429]).toContain(status));
+  expect(statuses.slice(0, 3).filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
 });
 
 test('count_tokens past the queue limit is a 429 with Retry-After; the others are counted exactly', async () => {
