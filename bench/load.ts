@@ -275,6 +275,7 @@ async function main(): Promise<void> {
   console.log(
     `\nTTFT: from sending the request to the first byte of its first data frame; "first ${FIRST_S} s" and "after": the streams sent in the run's first ${FIRST_S} s (${start === 'cold' ? 'the cold start: new code, every connection opening' : 'every connection opening'}) and the rest. RSS: the target's (for "direct", the mock's); idle: ${start === 'cold' ? 'when it was ready' : '1-2 s after it was ready'}; growth: the median over the load's last fifth against its second (the first is the warm-up). CPU: percent of one core over the load; per stream: the target's CPU time over the load divided by the streams served.`,
   );
+  printColdStart(rows);
   printGoals(rows);
 
   let clientLimited = false;
@@ -321,6 +322,21 @@ async function main(): Promise<void> {
   if (failed) {
     console.log('\nErrors: there must be none.');
     process.exitCode = 1;
+  }
+}
+
+/** The first seconds, a quarter second at a time: when the clients of a cold start meet a backlog, and how long it lasts. */
+function printColdStart(rows: Row[]): void {
+  const slots = Array.from({ length: FIRST_S * 4 }, (_, slot) => slot / 4);
+  console.log(`\nTTFT p50 / max of the streams sent in each quarter second of the first ${FIRST_S} s (streams sent):\n`);
+  console.log(`| target | ${slots.map((from) => `${from.toFixed(2)} s`).join(' | ')} |`);
+  console.log(`|---|${slots.map(() => '---|').join('')}`);
+  for (const { target, result } of rows) {
+    const cells = slots.map((from) => {
+      const sent = result.ttftMs.filter((_, index) => result.ttftSentS[index] >= from && result.ttftSentS[index] < from + 0.25);
+      return sent.length === 0 ? '-' : `${ms(percentile(sent, 50))} / ${ms(percentile(sent, 100))} (${sent.length})`;
+    });
+    console.log(`| ${target.name} | ${cells.join(' | ')} |`);
   }
 }
 
