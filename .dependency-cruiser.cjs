@@ -6,9 +6,10 @@
 const SRC = '^src/';
 /** A folder of src/ and what it may import besides itself (node: and npm packages are always allowed). */
 const LAYERS = {
-  errors: [],
+  // An error that repeats a caller's text (a model name) cuts it as the log and the spans do.
+  errors: ['text'],
   config: [],
-  // Bounded text: how much of a string fits a byte budget written (the log's and the span exporter's cuts).
+  // Bounded text: how much of a string fits a byte budget written (the log's, the span exporter's and an error's cuts).
   text: [],
   logging: ['text'],
   model: ['errors'],

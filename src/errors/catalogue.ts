@@ -6,6 +6,7 @@
  * upstream body (map-upstream-error) or from the llama.cpp worker keep their
  * source's status and code, so they are built where they are read.
  */
+import { fittingPrefix } from '../text/fitting-prefix.js';
 import { internalError, ProxyError } from './proxy-error.js';
 
 // ---- The caller's request ----
@@ -78,14 +79,13 @@ export function modelNotFound(model: string, served: readonly string[] = []): Pr
   });
 }
 
-/** The most of a caller's model name an error repeats: a megabyte name must not come back as a megabyte answer. */
-const MODEL_NAME_SHOWN = 256;
+/** The most of a caller's model name an error repeats, in UTF-8 bytes (as a span's name cuts it): a megabyte name must not come back as a megabyte answer. */
+const MODEL_NAME_BYTES = 256;
+const utf8Bytes = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : 3);
 
 function shownModel(model: string): string {
-  if (model.length <= MODEL_NAME_SHOWN) return model;
-  const last = model.charCodeAt(MODEL_NAME_SHOWN - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? MODEL_NAME_SHOWN - 1 : MODEL_NAME_SHOWN; // never half a surrogate pair
-  return `${model.slice(0, end)}…[truncated: ${model.length} chars]`;
+  const { end } = fittingPrefix(model, MODEL_NAME_BYTES, utf8Bytes); // never half a surrogate pair
+  return end === model.length ? model : `${model.slice(0, end)}…[truncated: ${model.length} chars]`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * How much of a string fits a byte budget once written: the log (logging/logger.ts) and the span
- * exporter (telemetry/bound-attributes.ts) cut callers' text this way, each with its own size of a
- * character written (what its format escapes).
+ * How much of a string fits a byte budget once written: the log (logging/logger.ts), the span
+ * exporter (telemetry/bound-attributes.ts) and the errors that repeat a caller's model name
+ * (errors/catalogue.ts) cut callers' text this way, each with its own size of a character written
+ * (what its format escapes).
  */
 
 /** The bytes one UTF-16 unit takes written (a surrogate pair is counted 4, apart). */
